@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// RaceLab: one module per layer. Nothing downstream reaches back upstream:
+// Language → Engine → Presentation → CLI → the `racelab` executable.
+let package = Package(
+    name: "RaceLab",
+    products: [
+        .executable(name: "racelab", targets: ["racelab"]),
+    ],
+    targets: [
+        .target(name: "RaceLabLanguage"),
+        .target(name: "RaceLabEngine", dependencies: ["RaceLabLanguage"]),
+        .target(name: "RaceLabPresentation", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
+        .target(name: "RaceLabCLI", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
+        .executableTarget(name: "racelab", dependencies: ["RaceLabCLI"]),
+        .testTarget(name: "RaceLabLanguageTests", dependencies: ["RaceLabLanguage"]),
+        .testTarget(name: "RaceLabEngineTests", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
+        .testTarget(
+            name: "RaceLabCLITests",
+            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabCLI"],
+            resources: [.copy("Golden")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

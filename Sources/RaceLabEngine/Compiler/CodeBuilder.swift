@@ -1,0 +1,78 @@
+import RaceLabLanguage
+
+/// The code being emitted for one function, thread body, closure or deinit, with
+/// its lexical scopes, loops and the monitors entered so far.
+struct CodeBuilder {
+    struct Local {
+        var slot: Int
+        var isLet: Bool
+        var isCapture: Bool
+    }
+
+    struct Loop {
+        var breaks: [Int] = []
+        var continues: [Int] = []
+        var monitorDepth: Int
+    }
+
+    var code: Code
+    var scopes: [[String: Local]] = [[:]]
+    var loops: [Loop] = []
+    /// Temporaries holding the tokens of the `synchronized` blocks we are inside.
+    var monitors: [Int] = []
+    /// For closures: (slot in the enclosing code, slot here) for each captured local.
+    var captures: [(outer: Int, inner: Int)] = []
+    let isClosure: Bool
+    let isDeinit: Bool
+    var currentRange: SourceRange?
+
+    init(name: String, isClosure: Bool = false, isDeinit: Bool = false) {
+        code = Code(name: name)
+        self.isClosure = isClosure
+        self.isDeinit = isDeinit
+    }
+
+    var here: Int { code.instructions.count }
+
+    @discardableResult
+    mutating func emit(_ instruction: Instruction) -> Int {
+        code.instructions.append(instruction)
+        code.ranges.append(currentRange)
+        return code.instructions.count - 1
+    }
+
+    mutating func patch(_ index: Int, to target: Int) {
+        switch code.instructions[index] {
+        case .jump: code.instructions[index] = .jump(target)
+        case .jumpIfFalse: code.instructions[index] = .jumpIfFalse(target)
+        case .iterate(let place, let state, let element, _):
+            code.instructions[index] = .iterate(place, state: state, element: element, exit: target)
+        default: preconditionFailure("patching a non-jump")
+        }
+    }
+
+    mutating func newSlot(_ name: String, temp: Bool = false) -> Int {
+        code.localNames.append(name)
+        code.localIsTemp.append(temp)
+        code.localCount += 1
+        return code.localCount - 1
+    }
+
+    mutating func declare(_ name: String, isLet: Bool) -> Int {
+        let slot = newSlot(name)
+        scopes[scopes.count - 1][name] = Local(slot: slot, isLet: isLet, isCapture: false)
+        return slot
+    }
+
+    func lookup(_ name: String) -> Local? {
+        for scope in scopes.reversed() {
+            if let local = scope[name] { return local }
+        }
+        return nil
+    }
+
+    /// Every local name visible here, sorted, for suggestions.
+    var visibleNames: [String] {
+        Array(Set(scopes.flatMap(\.keys))).sorted()
+    }
+}

@@ -1,0 +1,208 @@
+import RaceLabLanguage
+
+extension Compiler {
+    static let methods = [
+        "lock", "unlock", "cancel", "addDependency", "waitUntilFinished", "addOperation",
+        "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy",
+        "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
+    ]
+
+    mutating func compileCall(_ callee: Expression, _ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
+        switch callee.kind {
+        case .name(let name) where resolveLocal(name, level: builders.count - 1) == nil && visibleGlobal(name) == nil:
+            try compileFreeCall(name, arguments, trailing, calleeRange: callee.range, range: range)
+        case .member(let base, let method):
+            if case .name("main") = base.kind, resolveLocal("main", level: builders.count - 1) == nil, globalIndex["main"] == nil {
+                guard method == "async" || method == "sync" else {
+                    throw error("the main queue has 'async' and 'sync', not '\(method)'", at: callee.range,
+                                note: Suggestion.note(for: method, in: ["async", "sync"]))
+                }
+                let closure = try onlyClosure(arguments, trailing, range: range, what: "main.\(method)")
+                try compileClosure(closure, name: "main.\(method)", allowedParameters: 0)
+                builder.currentRange = range
+                emit(.dispatchMain(sync: method == "sync"))
+                return
+            }
+            try compileMethodCall(base, method, arguments, trailing, range: range)
+        default:
+            throw error("this expression cannot be called", at: callee.range)
+        }
+    }
+
+    func onlyClosure(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange, what: String) throws(Failure) -> Closure {
+        if let trailing, arguments.isEmpty { return trailing }
+        if trailing == nil, arguments.count == 1, case .closure(let c) = arguments[0].value.kind { return c }
+        var copy = self
+        throw copy.error("\(what) takes one closure: \(what) { … }", at: range)
+    }
+
+    mutating func expectArguments(_ arguments: [Argument], _ count: ClosedRange<Int>, _ name: String, range: SourceRange) throws(Failure) {
+        guard count.contains(arguments.count) else {
+            let wanted = count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)"
+            throw error("'\(name)' takes \(wanted) argument\(count.upperBound == 1 ? "" : "s"), not \(arguments.count)", at: range)
+        }
+    }
+
+    mutating func compileFreeCall(_ name: String, _ arguments: [Argument], _ trailing: Closure?, calleeRange: SourceRange, range: SourceRange) throws(Failure) {
+        if trailing != nil && name != "Operation" {
+            throw error("'\(name)' does not take a closure", at: range)
+        }
+        if let function = functionIndex[name] {
+            try expectArguments(arguments, function.parameters.count...function.parameters.count, name, range: range)
+            for (argument, parameter) in zip(arguments, function.parameters) {
+                if let label = argument.label, label != parameter {
+                    throw error("argument label '\(label)' does not match parameter '\(parameter)'", at: argument.value.range)
+                }
+                try compileExpression(argument.value)
+            }
+            builder.currentRange = range
+            emit(.call(function: function.code, argc: arguments.count))
+            return
+        }
+        if let classIndex = program.classIndex(named: name) {
+            let info = program.classes[classIndex]
+            var fields: [Int] = []
+            for argument in arguments {
+                guard let label = argument.label, let field = info.fieldNames.firstIndex(of: label) else {
+                    let text = argument.label.map { "'\(name)' has no field '\($0)'" } ?? "write the field name: \(name)(field: value)"
+                    throw error(text, at: argument.value.range, note: argument.label.flatMap { Suggestion.note(for: $0, in: info.fieldNames) })
+                }
+                if fields.contains(field) { throw error("field '\(label)' is given twice", at: argument.value.range) }
+                try compileExpression(argument.value)
+                fields.append(field)
+            }
+            builder.currentRange = range
+            emit(.allocate(classIndex: classIndex, fields: fields))
+            return
+        }
+        for argument in arguments where argument.label != nil && !["name", "maxConcurrentOperationCount"].contains(argument.label!) {
+            throw error("unexpected argument label '\(argument.label!)'", at: argument.value.range)
+        }
+        switch name {
+        case "work":
+            try expectArguments(arguments, 0...1, name, range: range)
+            if let argument = arguments.first { try compileExpression(argument.value) } else { emit(.constant(.int(1))) }
+            builder.currentRange = range
+            emit(.builtin(.work, argc: 1, className: nil))
+        case "print", "sum":
+            try expectArguments(arguments, 1...1, name, range: range)
+            try compileExpression(arguments[0].value)
+            builder.currentRange = range
+            emit(.builtin(name == "print" ? .print : .sum, argc: 1, className: nil))
+        case "assert":
+            try expectArguments(arguments, 1...2, name, range: range)
+            try compileExpression(arguments[0].value)
+            if arguments.count == 2 {
+                guard case .string = arguments[1].value.kind else { throw error("an assertion's message must be a string literal", at: arguments[1].value.range) }
+                try compileExpression(arguments[1].value)
+            } else {
+                emit(.constant(.string("assertion failed")))
+            }
+            builder.currentRange = range
+            emit(.builtin(.assert, argc: 2, className: nil))
+        case "created", "alive":
+            try expectArguments(arguments, 1...1, name, range: range)
+            guard case .name(let className) = arguments[0].value.kind, let index = program.classIndex(named: className) else {
+                throw error("'\(name)' takes a class name, like \(name)(MySingle)", at: arguments[0].value.range,
+                            note: Suggestion.note(for: "\(arguments[0].value.kind)", in: program.classes.map(\.name)))
+            }
+            emit(.builtin(name == "created" ? .created : .alive, argc: 0, className: index))
+        case "isMainThread":
+            try expectArguments(arguments, 0...0, name, range: range)
+            emit(.builtin(.isMainThread, argc: 0, className: nil))
+        case "Lock":
+            try expectArguments(arguments, 0...0, name, range: range)
+            emit(.builtin(.lock, argc: 0, className: nil))
+        case "OperationQueue":
+            try expectArguments(arguments, 0...1, name, range: range)
+            if let argument = arguments.first {
+                guard argument.label == "maxConcurrentOperationCount" else {
+                    throw error("write OperationQueue(maxConcurrentOperationCount: n)", at: argument.value.range)
+                }
+                try compileExpression(argument.value)
+            } else {
+                emit(.constant(.int(-1)))
+            }
+            emit(.builtin(.queue, argc: 1, className: nil))
+        case "Operation":
+            var rest = arguments
+            var closure = trailing
+            if closure == nil, let last = rest.last, case .closure(let c) = last.value.kind {
+                closure = c
+                rest.removeLast()
+            }
+            guard let closure else { throw error("an Operation needs its work as a closure: Operation(name: \"A\") { op in … }", at: range) }
+            try expectArguments(rest, 0...1, name, range: range)
+            if let argument = rest.first {
+                guard argument.label == "name" else { throw error("write Operation(name: \"A\") { … }", at: argument.value.range) }
+                try compileExpression(argument.value)
+            } else {
+                emit(.constant(.none))
+            }
+            try compileClosure(closure, name: "operation", allowedParameters: 1)
+            builder.currentRange = range
+            emit(.builtin(.operation, argc: 2, className: nil))
+        default:
+            throw unknownName(name, at: calleeRange)
+        }
+    }
+
+    mutating func compileMethodCall(_ base: Expression, _ method: String, _ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
+        if let mutation = ArrayMutation.allCases.first(where: { $0.methodName == method }) {
+            guard let place = try placeForMutation(base) else {
+                throw error("'\(method)' needs a variable or a field to change", at: base.range)
+            }
+            switch mutation {
+            case .append:
+                try expectArguments(arguments, 1...1, method, range: range)
+                try compileExpression(arguments[0].value)
+            case .removeAt:
+                try expectArguments(arguments, 1...1, method, range: range)
+                guard arguments[0].label == "at" else { throw error("write remove(at: index)", at: arguments[0].value.range) }
+                try compileExpression(arguments[0].value)
+            case .insert:
+                try expectArguments(arguments, 2...2, method, range: range)
+                guard arguments[1].label == "at" else { throw error("write insert(value, at: index)", at: range) }
+                try compileExpression(arguments[0].value)
+                try compileExpression(arguments[1].value)
+            default:
+                try expectArguments(arguments, 0...0, method, range: range)
+            }
+            builder.currentRange = range
+            emit(.arrayMutation(place, mutation))
+            return
+        }
+        if method == "copy" {
+            try expectArguments(arguments, 0...0, method, range: range)
+            try compileExpression(base)
+            return
+        }
+        guard Compiler.methods.contains(method) else {
+            throw error("unknown method '\(method)'", at: range, note: Suggestion.note(for: method, in: Compiler.methods))
+        }
+        try compileExpression(base)
+        for argument in arguments {
+            if case .closure(let closure) = argument.value.kind {
+                try compileClosure(closure, name: "operation", allowedParameters: 0)
+            } else {
+                try compileExpression(argument.value)
+            }
+        }
+        if let trailing { try compileClosure(trailing, name: "operation", allowedParameters: 0) }
+        builder.currentRange = range
+        emit(.method(method, argc: arguments.count + (trailing == nil ? 0 : 1)))
+    }
+}
+
+extension ArrayMutation: CaseIterable {
+    public static let allCases: [ArrayMutation] = [.append, .removeLast, .removeFirst, .removeAll, .removeAt, .insert]
+
+    /// The method name as written in a script.
+    var methodName: String {
+        switch self {
+        case .removeAt: return "remove"
+        case .insert: return "insert"
+        default: return rawValue
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import RaceLabLanguage
+
+extension Compiler {
+    /// Finds a local, capturing it from enclosing code when a closure uses it.
+    mutating func resolveLocal(_ name: String, level: Int) -> CodeBuilder.Local? {
+        if let local = builders[level].lookup(name) { return local }
+        guard level > 0, builders[level].isClosure, let outer = resolveLocal(name, level: level - 1) else { return nil }
+        let slot = builders[level].newSlot(name)
+        builders[level].captures.append((outer.slot, slot))
+        let local = CodeBuilder.Local(slot: slot, isLet: true, isCapture: true)
+        builders[level].scopes[0][name] = local
+        return local
+    }
+
+    mutating func unknownName(_ name: String, at range: SourceRange) -> Failure {
+        var candidates = builders.flatMap(\.visibleNames) + program.globals.map(\.name)
+        candidates += functionIndex.keys.sorted() + program.classes.map(\.name) + Compiler.builtinFunctions
+        return error("unknown name '\(name)'", at: range, note: Suggestion.note(for: name, in: candidates))
+    }
+
+    /// The place an expression names, if it is a variable or a field; a field's object
+    /// is compiled onto the stack. Emits nothing when it returns nil.
+    mutating func placeForMutation(_ expression: Expression) throws(Failure) -> Place? {
+        switch expression.kind {
+        case .name(let name):
+            if let local = resolveLocal(name, level: builders.count - 1) { return .local(local.slot) }
+            if let global = visibleGlobal(name) { return .global(global) }
+            if name == "main" || functionIndex[name] != nil || program.classIndex(named: name) != nil { return nil }
+            throw unknownName(name, at: expression.range)
+        case .member(let base, let field) where !Compiler.reservedFieldNames.contains(field):
+            try compileExpression(base)
+            return .field(field)
+        default:
+            return nil
+        }
+    }
+
+    func visibleGlobal(_ name: String) -> Int? {
+        guard let index = globalIndex[name] else { return nil }
+        if let limit = setupVisibleGlobals, index >= limit { return nil }
+        return index
+    }
+
+    mutating func compileExpression(_ expression: Expression) throws(Failure) {
+        let saved = builder.currentRange
+        builder.currentRange = expression.range
+        defer { builder.currentRange = saved }
+        switch expression.kind {
+        case .int(let n): emit(.constant(.int(n)))
+        case .bool(let b): emit(.constant(.bool(b)))
+        case .string(let s): emit(.constant(.string(s)))
+        case .nil: emit(.constant(.none))
+        case .array(let items):
+            if let value = constantValue(expression) {
+                emit(.constant(value))
+            } else {
+                for item in items { try compileExpression(item) }
+                emit(.makeArray(items.count))
+            }
+        case .name(let name):
+            if let local = resolveLocal(name, level: builders.count - 1) {
+                emit(.loadLocal(local.slot))
+            } else if let global = visibleGlobal(name) {
+                emit(.load(.global(global)))
+            } else if functionIndex[name] != nil {
+                throw error("'\(name)' is a function: call it with '\(name)(…)'", at: expression.range)
+            } else if program.classIndex(named: name) != nil {
+                throw error("'\(name)' is a class: create one with '\(name)()'", at: expression.range)
+            } else if name == "main" {
+                throw error("'main' is the main thread: use 'main.async { … }' or 'main.sync { … }'", at: expression.range)
+            } else {
+                throw unknownName(name, at: expression.range)
+            }
+        case .self:
+            guard builder.isDeinit else { throw error("'self' is only available in a deinit", at: expression.range) }
+            emit(.loadLocal(0))
+        case .member(let base, let member):
+            if let property = ArrayProperty(rawValue: member) {
+                try compileArrayRead(base) { .arrayProperty($0, property) }
+            } else {
+                try compileExpression(base)
+                emit(.load(.field(member)))
+            }
+        case .subscript(let base, let index):
+            try compileArrayRead(base, index: index) { .readElement($0) }
+        case .call(let callee, let arguments, let trailing):
+            try compileCall(callee, arguments, trailing, range: expression.range)
+        case .unary(let op, let operand):
+            try compileExpression(operand)
+            emit(.unary(op))
+        case .binary("&&", let left, let right):
+            try compileExpression(left)
+            let toFalse = emit(.jumpIfFalse(-1))
+            try compileExpression(right)
+            let toEnd = emit(.jump(-1))
+            patch(toFalse)
+            emit(.constant(.bool(false)))
+            patch(toEnd)
+        case .binary("||", let left, let right):
+            try compileExpression(left)
+            let toRight = emit(.jumpIfFalse(-1))
+            emit(.constant(.bool(true)))
+            let toEnd = emit(.jump(-1))
+            patch(toRight)
+            try compileExpression(right)
+            patch(toEnd)
+        case .binary("??", let left, let right):
+            try compileExpression(left)
+            emit(.duplicate)
+            emit(.constant(.none))
+            emit(.binary("=="))
+            let toEnd = emit(.jumpIfFalse(-1))
+            emit(.pop)
+            try compileExpression(right)
+            patch(toEnd)
+        case .binary(let op, let left, let right):
+            try compileExpression(left)
+            try compileExpression(right)
+            emit(.binary(op))
+        case .forceUnwrap(let inner):
+            try compileExpression(inner)
+            emit(.unwrap)
+        case .closure:
+            throw error("a closure can only be passed to spawn, main.async, main.sync, Operation or addOperation", at: expression.range)
+        }
+    }
+
+    /// `base.count`, `base[i]`: one shared read when base is shared storage.
+    mutating func compileArrayRead(_ base: Expression, index: Expression? = nil, _ make: (Place) -> Instruction) throws(Failure) {
+        var place = try placeForMutation(base)
+        if place == nil {
+            try compileExpression(base)
+            let temp = builder.newSlot("value", temp: true)
+            emit(.storeTemp(temp))
+            place = .local(temp)
+        }
+        if let index { try compileExpression(index) }
+        emit(make(place!))
+    }
+
+    /// Compiles a closure literal into its own code and emits `makeClosure`.
+    mutating func compileClosure(_ closure: Closure, name: String, allowedParameters: Int) throws(Failure) {
+        if closure.parameters.count > allowedParameters {
+            let what = allowedParameters == 0 ? "takes no parameters" : "takes at most \(allowedParameters) parameter (the operation itself)"
+            throw error("this closure \(what)", at: closure.range)
+        }
+        var inner = CodeBuilder(name: name, isClosure: true)
+        for parameter in closure.parameters { _ = inner.declare(parameter, isLet: true) }
+        inner.code.parameterCount = closure.parameters.count
+        builders.append(inner)
+        compileStatements(closure.body)
+        builder.currentRange = SourceRange(closure.range.end, closure.range.end)
+        emit(.constant(.none))
+        emit(.ret)
+        var done = builders.removeLast()
+        done.code.captureSlots = done.captures.map(\.inner)
+        let code = add(done.code)
+        emit(.makeClosure(code: code, captures: done.captures.map(\.outer)))
+    }
+}

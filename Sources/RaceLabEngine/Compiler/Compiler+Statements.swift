@@ -1,0 +1,248 @@
+import RaceLabLanguage
+
+extension Compiler {
+    mutating func compileStatements(_ statements: [Statement]) {
+        builder.scopes.append([:])
+        for statement in statements {
+            do throws(Failure) {
+                try compileStatement(statement)
+            } catch {}
+        }
+        builder.scopes.removeLast()
+    }
+
+    mutating func compileStatement(_ statement: Statement) throws(Failure) {
+        builder.currentRange = statement.range
+        switch statement.kind {
+        case .variable(let isLet, let name, _, let value):
+            if let value { try compileExpression(value) } else { emit(.constant(.none)) }
+            builder.currentRange = statement.range
+            let slot = builder.declare(name, isLet: isLet)
+            emit(.storeLocal(slot))
+        case .assign(let target, let op, let value):
+            try compileAssignment(target: target, op: op, value: value, range: statement.range)
+        case .expression(let expression):
+            if case .closure = expression.kind {
+                throw error("a closure on its own does nothing; pass it to spawn, main.async, an Operation or addOperation", at: expression.range)
+            }
+            try compileExpression(expression)
+            emit(.pop)
+        case .if(let condition, let then, let otherwise):
+            try compileExpression(condition)
+            let toElse = emit(.jumpIfFalse(-1))
+            compileStatements(then)
+            if let otherwise {
+                let toEnd = emit(.jump(-1))
+                patch(toElse)
+                compileStatements(otherwise)
+                patch(toEnd)
+            } else {
+                patch(toElse)
+            }
+        case .while(let condition, let body):
+            let top = builder.here
+            try compileExpression(condition)
+            let exit = emit(.jumpIfFalse(-1))
+            compileLoopBody(body, continueTarget: top)
+            emit(.jump(top))
+            patch(exit)
+            finishLoop()
+        case .forRange(let variable, let from, let to, let inclusive, let body):
+            builder.scopes.append([:])
+            try compileExpression(from)
+            let counter = builder.declare(variable, isLet: true)
+            emit(.storeLocal(counter))
+            try compileExpression(to)
+            let limit = builder.newSlot("limit", temp: true)
+            emit(.storeTemp(limit))
+            let top = builder.here
+            emit(.loadLocal(counter))
+            emit(.loadLocal(limit))
+            emit(.binary(inclusive ? "<=" : "<"))
+            let exit = emit(.jumpIfFalse(-1))
+            builder.loops.append(.init(monitorDepth: builder.monitors.count))
+            compileStatements(body)
+            let next = builder.here
+            emit(.loadLocal(counter))
+            emit(.constant(.int(1)))
+            emit(.binary("+"))
+            emit(.storeLocal(counter))
+            emit(.jump(top))
+            patch(exit)
+            for index in builder.loops.last!.continues { builders[builders.count - 1].patch(index, to: next) }
+            builder.loops[builder.loops.count - 1].continues = []
+            finishLoop()
+            builder.scopes.removeLast()
+        case .forEach(let variable, let sequence, let body):
+            try compileForEach(variable: variable, sequence: sequence, body: body)
+        case .return(let value):
+            if builder.isDeinit, value != nil { throw error("deinit cannot return a value", at: statement.range) }
+            if let value { try compileExpression(value) } else { emit(.constant(.none)) }
+            builder.currentRange = statement.range
+            for token in builder.monitors.reversed() {
+                emit(.loadLocal(token))
+                emit(.monitorExit)
+            }
+            emit(.ret)
+        case .break, .continue:
+            guard let loop = builder.loops.last else {
+                throw error("'\(statement.kind == .break ? "break" : "continue")' outside a loop", at: statement.range)
+            }
+            for token in builder.monitors[loop.monitorDepth...].reversed() {
+                emit(.loadLocal(token))
+                emit(.monitorExit)
+            }
+            let jump = emit(.jump(-1))
+            if statement.kind == .break {
+                builder.loops[builder.loops.count - 1].breaks.append(jump)
+            } else {
+                builder.loops[builder.loops.count - 1].continues.append(jump)
+            }
+        case .synchronized(let token, let body):
+            try compileExpression(token)
+            builder.currentRange = statement.range
+            let slot = builder.newSlot("token", temp: true)
+            emit(.storeTemp(slot))
+            emit(.loadLocal(slot))
+            emit(.monitorEnter)
+            builder.monitors.append(slot)
+            compileStatements(body)
+            builder.monitors.removeLast()
+            builder.currentRange = SourceRange(statement.range.end, statement.range.end)
+            emit(.loadLocal(slot))
+            emit(.monitorExit)
+        case .spawn(let name, let body):
+            if name == "main" { throw error("'main' is the main thread; spawn a thread with another name", at: statement.range) }
+            try compileClosure(body, name: name, allowedParameters: 0)
+            builder.currentRange = statement.range
+            emit(.spawn(name))
+        }
+    }
+
+    mutating func compileLoopBody(_ body: [Statement], continueTarget: Int) {
+        builder.loops.append(.init(monitorDepth: builder.monitors.count))
+        compileStatements(body)
+        for index in builder.loops.last!.continues { builders[builders.count - 1].patch(index, to: continueTarget) }
+        builder.loops[builder.loops.count - 1].continues = []
+    }
+
+    mutating func finishLoop() {
+        let loop = builder.loops.removeLast()
+        for index in loop.breaks { patch(index) }
+    }
+
+    mutating func compileForEach(variable: String, sequence: Expression, body: [Statement]) throws(Failure) {
+        builder.scopes.append([:])
+        defer { builder.scopes.removeLast() }
+        var place: Place
+        var objectTemp: Int?
+        if let shared = try placeForMutation(sequence), shared.isShared {
+            // Shared storage is enumerated in place; a field's object is kept in a temporary.
+            place = shared
+            if case .field = shared {
+                objectTemp = builder.newSlot("object", temp: true)
+                emit(.storeTemp(objectTemp!))
+            }
+        } else {
+            // Iterate a copy, as Swift does for a value it owns.
+            try compileExpression(sequence)
+            let copy = builder.newSlot("sequence", temp: true)
+            emit(.storeTemp(copy))
+            place = .local(copy)
+        }
+        let state = builder.newSlot("index", temp: true)
+        _ = builder.newSlot("version", temp: true)
+        emit(.constant(.int(0)))
+        emit(.storeTemp(state))
+        let element = builder.declare(variable, isLet: true)
+        let top = builder.here
+        if let objectTemp { emit(.loadLocal(objectTemp)) }
+        let iterate = emit(.iterate(place, state: state, element: element, exit: -1))
+        compileLoopBody(body, continueTarget: top)
+        emit(.jump(top))
+        patch(iterate)
+        finishLoop()
+    }
+
+    mutating func compileAssignment(target: Expression, op: String, value: Expression, range: SourceRange) throws(Failure) {
+        let binary = op == "=" ? nil : String(op.dropLast())
+        switch target.kind {
+        case .name(let name):
+            if let local = resolveLocal(name, level: builders.count - 1) {
+                if local.isCapture {
+                    throw error("cannot assign to '\(name)': closures capture values, not variables; use a shared variable or an object's field", at: target.range)
+                }
+                if local.isLet { throw error("cannot assign to '\(name)': it is a 'let' constant", at: target.range) }
+                if binary != nil { emit(.loadLocal(local.slot)) }
+                try compileValue(value, forField: nil)
+                if let binary { emit(.binary(binary)) }
+                builder.currentRange = range
+                emit(.storeLocal(local.slot))
+            } else if let global = globalIndex[name] {
+                if program.globals[global].isLet { throw error("cannot assign to '\(name)': it is a 'let' constant", at: target.range) }
+                if binary != nil {
+                    builder.currentRange = target.range
+                    emit(.load(.global(global)))
+                }
+                try compileValue(value, forField: nil)
+                if let binary { emit(.binary(binary)) }
+                builder.currentRange = range
+                emit(.store(.global(global)))
+            } else {
+                throw unknownName(name, at: target.range)
+            }
+        case .member(let base, let field):
+            if Compiler.reservedFieldNames.contains(field) {
+                throw error("cannot assign to '\(field)'", at: target.range)
+            }
+            try compileExpression(base)
+            if binary != nil {
+                emit(.duplicate)
+                builder.currentRange = target.range
+                emit(.load(.field(field)))
+            }
+            try compileValue(value, forField: field)
+            if let binary { emit(.binary(binary)) }
+            builder.currentRange = range
+            emit(.store(.field(field)))
+        case .subscript(let base, let index):
+            guard let place = try placeForMutation(base) else {
+                throw error("only a variable or a field can be assigned through a subscript", at: base.range)
+            }
+            var objectTemp: Int?
+            if case .field = place {
+                objectTemp = builder.newSlot("object", temp: true)
+                emit(.storeTemp(objectTemp!))
+            }
+            try compileExpression(index)
+            let indexTemp = builder.newSlot("index", temp: true)
+            emit(.storeTemp(indexTemp))
+            if let objectTemp { emit(.loadLocal(objectTemp)) }
+            emit(.loadLocal(indexTemp))
+            if binary != nil {
+                if let objectTemp { emit(.loadLocal(objectTemp)) }
+                emit(.loadLocal(indexTemp))
+                builder.currentRange = target.range
+                emit(.readElement(place))
+            }
+            try compileExpression(value)
+            if let binary { emit(.binary(binary)) }
+            builder.currentRange = range
+            emit(.writeElement(place))
+        default:
+            throw error("cannot assign to this expression", at: target.range)
+        }
+    }
+
+    /// A value being stored: closures are allowed only as an operation's completion block.
+    mutating func compileValue(_ value: Expression, forField field: String?) throws(Failure) {
+        if case .closure(let closure) = value.kind {
+            guard field == "completionBlock" else {
+                throw error("a closure can only be stored in an operation's completionBlock", at: value.range)
+            }
+            try compileClosure(closure, name: "completion", allowedParameters: 0)
+            return
+        }
+        try compileExpression(value)
+    }
+}

@@ -1,0 +1,209 @@
+import RaceLabLanguage
+
+/// Resolves names and lowers a script's declarations (with a fix already applied) to
+/// a `Program` of stack-machine code. Every error is collected; compilation goes on
+/// after one, so a run reports them all.
+public struct Compiler {
+    struct Failure: Error {}
+
+    var program: Program
+    var diagnostics: [Diagnostic] = []
+    var builders: [CodeBuilder] = []
+    var globalIndex: [String: Int] = [:]
+    var functionIndex: [String: (code: Int, parameters: [String])] = [:]
+    /// Globals visible while compiling setup: only those declared above.
+    var setupVisibleGlobals: Int?
+
+    static let builtinFunctions = ["work", "print", "assert", "created", "alive", "sum", "isMainThread", "Lock", "OperationQueue", "Operation"]
+    static let reservedFieldNames = ["count", "isEmpty", "first", "last"]
+
+    init(file: SourceFile) {
+        program = Program(file: file)
+    }
+
+    /// Compiles declarations into a program.
+    /// - Throws: `ScriptError` listing every problem found.
+    public static func compile(_ declarations: [Declaration], file: SourceFile) throws(ScriptError) -> Program {
+        var compiler = Compiler(file: file)
+        compiler.compileAll(declarations)
+        if !compiler.diagnostics.isEmpty { throw ScriptError(file: file, diagnostics: compiler.diagnostics) }
+        return compiler.program
+    }
+
+    mutating func error(_ message: String, at range: SourceRange, note: String? = nil) -> Failure {
+        diagnostics.append(Diagnostic(message, at: range, note: note))
+        return Failure()
+    }
+
+    mutating func compileAll(_ declarations: [Declaration]) {
+        declareNames(declarations)
+        // Code 0 is setup; bodies are compiled after every name is known.
+        var setup = CodeBuilder(name: "setup")
+        builders = [setup]
+        var globalNumber = 0
+        for declaration in declarations {
+            guard case .global(_, _, _, let value) = declaration.kind else { continue }
+            setupVisibleGlobals = globalNumber
+            builders[0].currentRange = declaration.range
+            do throws(Failure) {
+                try compileExpression(value)
+                builders[0].emit(.store(.global(globalNumber)))
+            } catch {}
+            globalNumber += 1
+        }
+        setupVisibleGlobals = nil
+        builders[0].emit(.constant(.none))
+        builders[0].emit(.ret)
+        setup = builders.removeLast()
+        program.setupCode = add(setup.code)
+
+        var sawMain = false
+        for declaration in declarations {
+            switch declaration.kind {
+            case .function(let f):
+                let code = compileBody(name: f.name, parameters: f.parameters, body: f.body, range: declaration.range)
+                program.codes[functionIndex[f.name]!.code] = code
+            case .thread(let name, let body):
+                let code = add(compileBody(name: name, parameters: [], body: body, range: declaration.range))
+                if name == "main" {
+                    sawMain = true
+                    program.mainCode = code
+                } else {
+                    program.threads.append(.init(name: name, code: code))
+                }
+            case .class(let c):
+                if let body = c.deinitBody {
+                    var builder = CodeBuilder(name: "\(c.name).deinit", isDeinit: true)
+                    _ = builder.declare("self", isLet: true)
+                    builder.code.parameterCount = 1
+                    let code = compile(builder, body: body, range: declaration.range)
+                    program.classes[program.classIndex(named: c.name)!].deinitCode = add(code)
+                }
+            default:
+                break
+            }
+        }
+        if !sawMain {
+            program.mainCode = add(compileBody(name: "main", parameters: [], body: [], range: nil))
+        }
+        compileChecks(declarations)
+    }
+
+    mutating func add(_ code: Code) -> Int {
+        program.codes.append(code)
+        return program.codes.count - 1
+    }
+
+    /// Registers globals, classes, functions and threads, reporting duplicates.
+    mutating func declareNames(_ declarations: [Declaration]) {
+        var seen: [String: String] = [:]
+        var threadNames: Set<String> = []
+        for declaration in declarations {
+            if case .thread(let name, _) = declaration.kind {
+                if !threadNames.insert(name).inserted {
+                    _ = error("thread '\(name)' is declared twice", at: declaration.nameRange)
+                }
+                continue
+            }
+            guard let (name, what) = declaration.replacementKey, what != "schedule", what != "metadata" else { continue }
+            if let previous = seen[name] {
+                _ = error("'\(name)' is already declared as a \(previous)", at: declaration.nameRange)
+                continue
+            }
+            if Compiler.builtinFunctions.contains(name) || name == "main" {
+                _ = error("'\(name)' is a built-in name and cannot be redeclared", at: declaration.nameRange)
+                continue
+            }
+            seen[name] = what
+            switch declaration.kind {
+            case .global(let isLet, let name, _, _):
+                globalIndex[name] = program.globals.count
+                program.globals.append(.init(name: name, isLet: isLet))
+            case .function(let f):
+                functionIndex[f.name] = (add(Code(name: f.name)), f.parameters)
+            case .class(let c):
+                var defaults: [Value] = []
+                for field in c.fields {
+                    if Compiler.reservedFieldNames.contains(field.name) {
+                        _ = error("'\(field.name)' is reserved for arrays and cannot name a field", at: field.range)
+                    }
+                    if let value = constantValue(field.value) {
+                        defaults.append(value)
+                    } else {
+                        defaults.append(.none)
+                        _ = error("a field's default must be a literal; pass other values when creating: \(c.name)(\(field.name): …)", at: field.value.range)
+                    }
+                }
+                program.classes.append(.init(name: c.name, fieldNames: c.fields.map(\.name), fieldIsLet: c.fields.map(\.isLet),
+                                             fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil))
+            default:
+                break
+            }
+        }
+    }
+
+    func constantValue(_ expression: Expression) -> Value? {
+        switch expression.kind {
+        case .int(let n): return .int(n)
+        case .bool(let b): return .bool(b)
+        case .string(let s): return .string(s)
+        case .nil: return Value.none
+        case .unary("-", let inner):
+            if case .int(let n) = inner.kind { return .int(-n) }
+            return nil
+        case .array(let items):
+            let values = items.compactMap(constantValue)
+            return values.count == items.count ? .array(values) : nil
+        default: return nil
+        }
+    }
+
+    mutating func compileBody(name: String, parameters: [String], body: [Statement], range: SourceRange?) -> Code {
+        var builder = CodeBuilder(name: name)
+        for parameter in parameters { _ = builder.declare(parameter, isLet: true) }
+        builder.code.parameterCount = parameters.count
+        return compile(builder, body: body, range: range)
+    }
+
+    mutating func compile(_ builder: CodeBuilder, body: [Statement], range: SourceRange?) -> Code {
+        builders.append(builder)
+        compileStatements(body)
+        builders[builders.count - 1].currentRange = range.map { SourceRange($0.end, $0.end) }
+        emit(.constant(.none))
+        emit(.ret)
+        return builders.removeLast().code
+    }
+
+    mutating func compileChecks(_ declarations: [Declaration]) {
+        builders = [CodeBuilder(name: "checks")]
+        for declaration in declarations {
+            guard case .expect(let condition, let message) = declaration.kind else { continue }
+            builders[0].currentRange = condition.range
+            do throws(Failure) {
+                try compileExpression(condition)
+                emit(.check(program.expectations.count))
+            } catch {}
+            program.expectations.append(.init(message: message, range: condition.range))
+        }
+        emit(.constant(.none))
+        emit(.ret)
+        program.checksCode = add(builders.removeLast().code)
+    }
+
+    // MARK: - Emitting
+
+    var builder: CodeBuilder {
+        get { builders[builders.count - 1] }
+        set { builders[builders.count - 1] = newValue }
+    }
+
+    @discardableResult
+    mutating func emit(_ instruction: Instruction) -> Int {
+        builders[builders.count - 1].emit(instruction)
+    }
+
+    mutating func patch(_ index: Int) {
+        let target = builder.here
+        builders[builders.count - 1].patch(index, to: target)
+    }
+}

@@ -1,0 +1,91 @@
+/// Where a load or store goes. A `.field` place takes its object from the operand stack.
+public enum Place: Hashable, Sendable {
+    case global(Int)
+    case field(String)
+    case local(Int)
+
+    /// Locals belong to one thread: touching them is never a shared access.
+    public var isShared: Bool {
+        if case .local = self { return false }
+        return true
+    }
+}
+
+public enum ArrayProperty: String, Hashable, Sendable {
+    case count, isEmpty, first, last
+}
+
+public enum ArrayMutation: String, Hashable, Sendable {
+    case append, removeLast, removeFirst, removeAll, removeAt = "remove(at:)", insert = "insert(_:at:)"
+}
+
+/// Built-in free functions and constructors.
+public enum Builtin: String, Hashable, Sendable {
+    case work, print, assert, created, alive, sum, isMainThread, lock = "Lock", queue = "OperationQueue"
+    case operation = "Operation"
+}
+
+/// One instruction of the engine's stack machine. Instructions that touch shared
+/// state (or fail) are step boundaries; the rest run between steps, folded into the
+/// thread's next step, because no other thread can observe them.
+public enum Instruction: Hashable, Sendable {
+    case constant(Value)
+    case pop
+    case duplicate
+    case loadLocal(Int)
+    case storeLocal(Int)
+    /// Stores into a compiler temporary: borrowed, so no retain or release.
+    case storeTemp(Int)
+    case makeArray(Int)
+    case load(Place)
+    case store(Place)
+    case readElement(Place)
+    case writeElement(Place)
+    case arrayProperty(Place, ArrayProperty)
+    case arrayMutation(Place, ArrayMutation)
+    /// `for x in place` over shared storage: enumerates in place, as Foundation's
+    /// fast enumeration does, and traps if the array is mutated meanwhile.
+    /// Slot `state` holds the index, `state + 1` the version seen at the start.
+    case iterate(Place, state: Int, element: Int, exit: Int)
+    case unary(String)
+    case binary(String)
+    case unwrap
+    case jump(Int)
+    case jumpIfFalse(Int)
+    case call(function: Int, argc: Int)
+    case ret
+    case makeClosure(code: Int, captures: [Int])
+    /// Pops values for the listed field indexes (in that order) and allocates.
+    case allocate(classIndex: Int, fields: [Int])
+    case builtin(Builtin, argc: Int, className: Int?)
+    case method(String, argc: Int)
+    case monitorEnter
+    case monitorExit
+    case spawn(String)
+    case dispatchMain(sync: Bool)
+    case check(Int)
+}
+
+/// Compiled code: a function, thread body, closure, deinit, or the checks.
+public struct Code: Hashable, Sendable {
+    public var name: String
+    public var instructions: [Instruction] = []
+    /// The source range of each instruction, for the trace.
+    public var ranges: [SourceRangeBox] = []
+    public var parameterCount = 0
+    public var localCount = 0
+    public var localNames: [String] = []
+    /// Temporaries hold borrowed values: a frame's exit releases only the other slots.
+    public var localIsTemp: [Bool] = []
+    /// For a closure: the slot each captured value lands in, in capture order.
+    public var captureSlots: [Int] = []
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+import RaceLabLanguage
+
+/// A source range, or none for instructions the compiler invents.
+public typealias SourceRangeBox = SourceRange?

@@ -1,0 +1,49 @@
+import RaceLabLanguage
+
+/// A compiled scenario (the broken version or one fix): everything the engine needs.
+public struct Program: Sendable {
+    public struct Global: Sendable {
+        public var name: String
+        public var isLet: Bool
+    }
+
+    public struct ClassInfo: Sendable {
+        public var name: String
+        public var fieldNames: [String]
+        public var fieldIsLet: [Bool]
+        public var fieldDefaults: [Value]
+        public var mainThreadOnly: Bool
+        /// The deinit body, run by whichever thread releases the last reference.
+        public var deinitCode: Int?
+    }
+
+    public struct ThreadInfo: Sendable {
+        public var name: String
+        public var code: Int
+    }
+
+    public struct Expectation: Sendable {
+        public var message: String
+        public var range: SourceRange
+    }
+
+    public var file: SourceFile
+    public var codes: [Code] = []
+    public var globals: [Global] = []
+    public var classes: [ClassInfo] = []
+    /// Runs on the main thread before anything else, atomically: global initial values.
+    public var setupCode = 0
+    public var mainCode = 0
+    /// Threads started at the beginning, in declaration order (main is not listed).
+    public var threads: [ThreadInfo] = []
+    public var checksCode = 0
+    public var expectations: [Expectation] = []
+
+    public init(file: SourceFile) {
+        self.file = file
+    }
+
+    public func classIndex(named name: String) -> Int? {
+        classes.firstIndex { $0.name == name }
+    }
+}

@@ -1,0 +1,94 @@
+/// A top-level declaration of a scenario script.
+public indirect enum DeclarationKind: Hashable, Sendable {
+    /// `title "…"`, `story "…"`, `source "…"`, `summary "…"`, `fails "…"`.
+    case metadata(key: String, value: String)
+    case `class`(ClassDeclaration)
+    /// A shared (global) variable or constant.
+    case global(isLet: Bool, name: String, type: TypeAnnotation?, value: Expression)
+    case function(FunctionDeclaration)
+    /// `thread A { … }`, started when the scenario starts; `main { … }` is the main thread.
+    case thread(name: String, body: [Statement])
+    /// `expect cond, "message"`: checked on the final state.
+    case expect(condition: Expression, message: String)
+    /// `schedule story "A B B A"`.
+    case schedule(name: String, steps: String)
+    /// `fix mutex { … }`: declarations that replace the same-named ones.
+    case fix(name: String, declarations: [Declaration])
+}
+
+public struct Declaration: Hashable, Sendable {
+    public var kind: DeclarationKind
+    public var range: SourceRange
+    /// The range of the declared name, for diagnostics.
+    public var nameRange: SourceRange
+
+    public init(_ kind: DeclarationKind, _ range: SourceRange, nameRange: SourceRange? = nil) {
+        self.kind = kind
+        self.range = range
+        self.nameRange = nameRange ?? range
+    }
+
+    /// The name a fix uses to replace this declaration, and its kind in words.
+    public var replacementKey: (name: String, what: String)? {
+        switch kind {
+        case .class(let c): return (c.name, "class")
+        case .global(_, let name, _, _): return (name, "variable")
+        case .function(let f): return (f.name, "function")
+        case .thread(let name, _): return (name, "thread")
+        case .schedule(let name, _): return ("schedule " + name, "schedule")
+        case .metadata(let key, _): return ("metadata " + key, "metadata")
+        case .expect, .fix: return nil
+        }
+    }
+}
+
+public struct ClassDeclaration: Hashable, Sendable {
+    public struct Field: Hashable, Sendable {
+        public var isLet: Bool
+        public var name: String
+        public var value: Expression
+        public var range: SourceRange
+        public init(isLet: Bool, name: String, value: Expression, range: SourceRange) {
+            self.isLet = isLet
+            self.name = name
+            self.value = value
+            self.range = range
+        }
+    }
+
+    public var name: String
+    /// `@mainThreadOnly`: every use and the deinit must happen on the main thread.
+    public var mainThreadOnly: Bool
+    public var fields: [Field]
+    public var deinitBody: [Statement]?
+
+    public init(name: String, mainThreadOnly: Bool, fields: [Field], deinitBody: [Statement]?) {
+        self.name = name
+        self.mainThreadOnly = mainThreadOnly
+        self.fields = fields
+        self.deinitBody = deinitBody
+    }
+}
+
+public struct FunctionDeclaration: Hashable, Sendable {
+    public var name: String
+    public var parameters: [String]
+    public var body: [Statement]
+
+    public init(name: String, parameters: [String], body: [Statement]) {
+        self.name = name
+        self.parameters = parameters
+        self.body = body
+    }
+}
+
+/// A parsed script: its file and its declarations in source order.
+public struct Script: Sendable {
+    public var file: SourceFile
+    public var declarations: [Declaration]
+
+    public init(file: SourceFile, declarations: [Declaration]) {
+        self.file = file
+        self.declarations = declarations
+    }
+}

@@ -1,0 +1,170 @@
+extension Parser {
+    static let metadataKeys = ["title", "story", "source", "summary", "fails"]
+
+    /// Declarations up to the end of file (or the `}` closing a fix).
+    mutating func parseDeclarations(untilBrace: Bool) -> [Declaration] {
+        var declarations: [Declaration] = []
+        skipNewlines()
+        while current.kind != .end && !(untilBrace && check("}")) {
+            do throws(Failure) {
+                declarations.append(try parseDeclaration(inFix: untilBrace))
+            } catch {
+                synchronize()
+                if check("}") && !untilBrace { _ = advance() }
+            }
+            skipNewlines()
+        }
+        return declarations
+    }
+
+    mutating func parseDeclaration(inFix: Bool) throws(Failure) -> Declaration {
+        let start = current.range
+        var mainThreadOnly = false
+        if case .attribute(let attribute) = current.kind {
+            guard attribute == "mainThreadOnly" else {
+                throw error("unknown attribute '@\(attribute)'", note: Suggestion.note(for: attribute, in: ["mainThreadOnly"]))
+            }
+            _ = advance()
+            skipNewlines()
+            mainThreadOnly = true
+            guard check(.class) else { throw error("'@mainThreadOnly' must come before a class, found \(current.quoted)") }
+        }
+        switch current.kind {
+        case .keyword(.class):
+            return try parseClass(mainThreadOnly: mainThreadOnly, start: start)
+        case .keyword(.var), .keyword(.let):
+            let isLet = advance().kind == .keyword(.let)
+            let nameToken = try consumeIdentifier("expected a variable name")
+            let type = try parseOptionalType()
+            try consume("=", "a shared variable needs an initial value: expected '='")
+            let value = try parseExpression()
+            try endOfStatement()
+            return Declaration(.global(isLet: isLet, name: name(of: nameToken), type: type, value: value),
+                               start.joined(value.range), nameRange: nameToken.range)
+        case .keyword(.func):
+            return try parseFunction(start: start)
+        case .keyword(.thread):
+            _ = advance()
+            let nameToken = try consumeIdentifier("expected a thread name after 'thread'")
+            let body = try parseBlock()
+            return Declaration(.thread(name: name(of: nameToken), body: body), start.joined(previous.range), nameRange: nameToken.range)
+        case .identifier("main") where tokens[position + 1].kind == .symbol("{"):
+            let nameToken = advance()
+            let body = try parseBlock()
+            return Declaration(.thread(name: "main", body: body), start.joined(previous.range), nameRange: nameToken.range)
+        case .keyword(.expect):
+            _ = advance()
+            let condition = try parseExpression()
+            try consume(",", "expected ',' and a message after the expectation")
+            let message = try consumeString("expected a message string")
+            try endOfStatement()
+            return Declaration(.expect(condition: condition, message: message), start.joined(condition.range))
+        case .keyword(.schedule):
+            _ = advance()
+            let nameToken = try consumeIdentifier("expected a schedule name after 'schedule'")
+            let steps = try consumeString("expected the schedule as a string, like \"A B main\"")
+            try endOfStatement()
+            return Declaration(.schedule(name: name(of: nameToken), steps: steps), start.joined(previous.range), nameRange: nameToken.range)
+        case .keyword(.fix):
+            if inFix { throw error("a fix cannot contain another fix") }
+            _ = advance()
+            let nameToken = try consumeIdentifier("expected a fix name after 'fix'")
+            try consume("{", "expected '{' to start the fix")
+            let declarations = parseDeclarations(untilBrace: true)
+            try consume("}", "expected '}' to close the fix")
+            return Declaration(.fix(name: name(of: nameToken), declarations: declarations), start.joined(previous.range), nameRange: nameToken.range)
+        case .identifier(let key) where Parser.metadataKeys.contains(key):
+            _ = advance()
+            let value = try consumeString("expected a string after '\(key)'")
+            try endOfStatement()
+            return Declaration(.metadata(key: key, value: value), start.joined(previous.range), nameRange: start)
+        case .identifier(let word):
+            let expected = Parser.metadataKeys + ["main", "var", "let", "func", "class", "thread", "expect", "schedule", "fix"]
+            throw error("expected a declaration, found '\(word)'", note: Suggestion.note(for: word, in: expected))
+        default:
+            throw error("expected a declaration, found \(current.quoted)")
+        }
+    }
+
+    mutating func parseOptionalType() throws(Failure) -> TypeAnnotation? {
+        guard match(":") else { return nil }
+        let start = current.range
+        var text = ""
+        if match("[") {
+            text = "[" + name(of: try consumeIdentifier("expected a type name")) + "]"
+            try consume("]", "expected ']' to close the array type")
+        } else {
+            text = name(of: try consumeIdentifier("expected a type name"))
+        }
+        if match("?") { text += "?" }
+        return TypeAnnotation(text: text, range: start.joined(previous.range))
+    }
+
+    mutating func parseClass(mainThreadOnly: Bool, start: SourceRange) throws(Failure) -> Declaration {
+        _ = advance()
+        let nameToken = try consumeIdentifier("expected a class name after 'class'")
+        try consume("{", "expected '{' to start the class body")
+        skipNewlines()
+        var fields: [ClassDeclaration.Field] = []
+        var deinitBody: [Statement]?
+        while !check("}") && current.kind != .end {
+            do throws(Failure) {
+                let fieldStart = current.range
+                if match(.deinit) {
+                    if deinitBody != nil { throw error("a class has at most one deinit", at: fieldStart) }
+                    deinitBody = try parseBlock()
+                } else if check(.var) || check(.let) {
+                    let isLet = advance().kind == .keyword(.let)
+                    let fieldName = try consumeIdentifier("expected a field name")
+                    _ = try parseOptionalType()
+                    try consume("=", "a field needs a default value: expected '='")
+                    let value = try parseExpression()
+                    fields.append(.init(isLet: isLet, name: name(of: fieldName), value: value, range: fieldName.range))
+                } else {
+                    throw error("expected a field ('var name = value') or 'deinit' in a class, found \(current.quoted)")
+                }
+                try endOfStatement()
+            } catch {
+                synchronize()
+            }
+            skipNewlines()
+        }
+        try consume("}", "expected '}' to close the class")
+        let declaration = ClassDeclaration(name: name(of: nameToken), mainThreadOnly: mainThreadOnly, fields: fields, deinitBody: deinitBody)
+        return Declaration(.class(declaration), start.joined(previous.range), nameRange: nameToken.range)
+    }
+
+    mutating func parseFunction(start: SourceRange) throws(Failure) -> Declaration {
+        _ = advance()
+        let nameToken = try consumeIdentifier("expected a function name after 'func'")
+        try consume("(", "expected '(' after the function name")
+        var parameters: [String] = []
+        while !check(")") {
+            var parameter = name(of: try consumeIdentifier("expected a parameter name"))
+            if parameter == "_", case .identifier(let inner) = current.kind {
+                _ = advance()
+                parameter = inner
+            }
+            _ = try parseOptionalType()
+            parameters.append(parameter)
+            if !match(",") { break }
+        }
+        try consume(")", "expected ')' after the parameters")
+        if match("->") { _ = try parseOptionalTypeName() }
+        let body = try parseBlock()
+        return Declaration(.function(FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)),
+                           start.joined(previous.range), nameRange: nameToken.range)
+    }
+
+    private mutating func parseOptionalTypeName() throws(Failure) -> String {
+        if match("[") {
+            let inner = name(of: try consumeIdentifier("expected a type name"))
+            try consume("]", "expected ']'")
+            _ = match("?")
+            return "[\(inner)]"
+        }
+        let result = name(of: try consumeIdentifier("expected a return type after '->'"))
+        _ = match("?")
+        return result
+    }
+}

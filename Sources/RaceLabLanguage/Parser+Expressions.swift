@@ -1,0 +1,202 @@
+extension Parser {
+    /// Lowest to highest precedence: `||`, `&&`, comparison, `??`, `+ -`, `* / %`,
+    /// prefix `! -`, postfix (call, member, subscript, `!`).
+    mutating func parseExpression() throws(Failure) -> Expression {
+        try parseBinary(level: 0)
+    }
+
+    private static let levels: [[String]] = [
+        ["||"], ["&&"], ["==", "!=", "<", "<=", ">", ">=", "===", "!=="],
+    ]
+
+    private mutating func parseBinary(level: Int) throws(Failure) -> Expression {
+        if level == Parser.levels.count { return try parseNilCoalescing() }
+        var left = try parseBinary(level: level + 1)
+        while case .symbol(let op) = current.kind, Parser.levels[level].contains(op) {
+            _ = advance()
+            skipNewlines()
+            let right = try parseBinary(level: level + 1)
+            if level == 2, case .binary(let inner, _, _) = left.kind, Parser.levels[2].contains(inner) {
+                throw error("comparisons cannot be chained; use '&&'", at: right.range)
+            }
+            left = Expression(.binary(op, left, right), left.range.joined(right.range))
+        }
+        return left
+    }
+
+    mutating func parseNilCoalescing() throws(Failure) -> Expression {
+        let left = try parseArithmetic(multiplicative: false)
+        guard match("??") else { return left }
+        skipNewlines()
+        let right = try parseNilCoalescing()
+        return Expression(.binary("??", left, right), left.range.joined(right.range))
+    }
+
+    private mutating func parseArithmetic(multiplicative: Bool) throws(Failure) -> Expression {
+        let ops = multiplicative ? ["*", "/", "%"] : ["+", "-"]
+        var left = multiplicative ? try parseUnary() : try parseArithmetic(multiplicative: true)
+        while case .symbol(let op) = current.kind, ops.contains(op) {
+            _ = advance()
+            skipNewlines()
+            let right = multiplicative ? try parseUnary() : try parseArithmetic(multiplicative: true)
+            left = Expression(.binary(op, left, right), left.range.joined(right.range))
+        }
+        return left
+    }
+
+    private mutating func parseUnary() throws(Failure) -> Expression {
+        if check("!") || check("-") {
+            let op = advance()
+            let operand = try parseUnary()
+            guard case .symbol(let symbol) = op.kind else { return operand }
+            return Expression(.unary(symbol, operand), op.range.joined(operand.range))
+        }
+        return try parsePostfix()
+    }
+
+    private mutating func parsePostfix() throws(Failure) -> Expression {
+        var expression = try parsePrimary()
+        while true {
+            if check("(") && previous.range.end == current.range.start {
+                _ = advance()
+                let arguments = try parseArguments()
+                let trailing = try parseTrailingClosure()
+                expression = Expression(.call(expression, arguments, trailing: trailing), expression.range.joined(previous.range))
+            } else if check("{") && allowTrailingClosure && isCallee(expression) {
+                let trailing = try parseTrailingClosure()
+                expression = Expression(.call(expression, [], trailing: trailing), expression.range.joined(previous.range))
+            } else if match(".") {
+                let member = try consumeMemberName()
+                expression = Expression(.member(expression, member), expression.range.joined(previous.range))
+            } else if check("[") && previous.range.end == current.range.start {
+                _ = advance()
+                let index = try parseExpression()
+                try consume("]", "expected ']' after the index")
+                expression = Expression(.subscript(expression, index), expression.range.joined(previous.range))
+            } else if check("!") && previous.range.end == current.range.start {
+                _ = advance()
+                expression = Expression(.forceUnwrap(expression), expression.range.joined(previous.range))
+            } else {
+                return expression
+            }
+        }
+    }
+
+    private func isCallee(_ expression: Expression) -> Bool {
+        switch expression.kind {
+        case .name, .member: return true
+        default: return false
+        }
+    }
+
+    private mutating func consumeMemberName() throws(Failure) -> String {
+        switch current.kind {
+        case .identifier(let s):
+            _ = advance()
+            return s
+        case .keyword(let k):
+            _ = advance()
+            return k.rawValue
+        default:
+            throw error("expected a member name after '.', found \(current.quoted)")
+        }
+    }
+
+    private mutating func parseArguments() throws(Failure) -> [Argument] {
+        var arguments: [Argument] = []
+        skipNewlines()
+        while !check(")") {
+            var label: String?
+            if case .identifier(let word) = current.kind, tokens[position + 1].kind == .symbol(":") {
+                label = word
+                _ = advance()
+                _ = advance()
+            }
+            arguments.append(Argument(label: label, value: try parseExpression()))
+            skipNewlines()
+            if !match(",") { break }
+            skipNewlines()
+        }
+        try consume(")", "expected ')' after the arguments")
+        return arguments
+    }
+
+    private mutating func parseTrailingClosure() throws(Failure) -> Closure? {
+        guard check("{") && allowTrailingClosure else { return nil }
+        return try parseClosure()
+    }
+
+    /// `{ a, b in statements }` or `{ statements }`.
+    mutating func parseClosure() throws(Failure) -> Closure {
+        let start = try consume("{", "expected '{'").range
+        var parameters: [String] = []
+        var probe = position
+        var names: [String] = []
+        while case .identifier(let word) = tokens[probe].kind {
+            names.append(word)
+            probe += 1
+            if tokens[probe].kind == .symbol(",") { probe += 1 } else { break }
+        }
+        if !names.isEmpty && tokens[probe].kind == .keyword(.in) {
+            parameters = names
+            position = probe + 1
+        }
+        let saved = allowTrailingClosure
+        allowTrailingClosure = true
+        let body = parseStatements()
+        allowTrailingClosure = saved
+        try consume("}", "expected '}' to close the closure")
+        return Closure(parameters: parameters, body: body, range: start.joined(previous.range))
+    }
+
+    private mutating func parsePrimary() throws(Failure) -> Expression {
+        let token = current
+        switch token.kind {
+        case .int(let n):
+            _ = advance()
+            return Expression(.int(n), token.range)
+        case .string(let s):
+            _ = advance()
+            return Expression(.string(s), token.range)
+        case .keyword(.true), .keyword(.false):
+            _ = advance()
+            return Expression(.bool(token.kind == .keyword(.true)), token.range)
+        case .keyword(.nil):
+            _ = advance()
+            return Expression(.nil, token.range)
+        case .keyword(.self):
+            _ = advance()
+            return Expression(.self, token.range)
+        case .identifier(let name):
+            _ = advance()
+            return Expression(.name(name), token.range)
+        case .symbol("("):
+            _ = advance()
+            skipNewlines()
+            let saved = allowTrailingClosure
+            allowTrailingClosure = true
+            let inner = try parseExpression()
+            allowTrailingClosure = saved
+            skipNewlines()
+            try consume(")", "expected ')'")
+            return Expression(inner.kind, token.range.joined(previous.range))
+        case .symbol("["):
+            _ = advance()
+            var elements: [Expression] = []
+            skipNewlines()
+            while !check("]") {
+                elements.append(try parseExpression())
+                skipNewlines()
+                if !match(",") { break }
+                skipNewlines()
+            }
+            try consume("]", "expected ']' to close the array")
+            return Expression(.array(elements), token.range.joined(previous.range))
+        case .symbol("{"):
+            let closure = try parseClosure()
+            return Expression(.closure(closure), closure.range)
+        default:
+            throw error("expected an expression, found \(token.quoted)")
+        }
+    }
+}

@@ -1,0 +1,129 @@
+extension Parser {
+    /// `{ statements }`. Errors inside are recovered statement by statement.
+    mutating func parseBlock() throws(Failure) -> [Statement] {
+        try consume("{", "expected '{'")
+        let body = parseStatements()
+        try consume("}", "expected '}' to close the block")
+        return body
+    }
+
+    /// Statements up to the closing `}` (not consumed).
+    mutating func parseStatements() -> [Statement] {
+        var statements: [Statement] = []
+        skipNewlines()
+        while !check("}") && current.kind != .end {
+            do throws(Failure) {
+                statements.append(try parseStatement())
+                try endOfStatement()
+            } catch {
+                synchronize()
+            }
+            skipNewlines()
+        }
+        return statements
+    }
+
+    mutating func parseStatement() throws(Failure) -> Statement {
+        let start = current.range
+        switch current.kind {
+        case .keyword(.var), .keyword(.let):
+            let isLet = advance().kind == .keyword(.let)
+            let nameToken = try consumeIdentifier("expected a variable name")
+            let type = try parseOptionalType()
+            var value: Expression?
+            if match("=") { value = try parseExpression() }
+            if value == nil && isLet { throw error("a 'let' needs a value: expected '='") }
+            return Statement(.variable(isLet: isLet, name: name(of: nameToken), type: type, value: value), start.joined(previous.range))
+        case .keyword(.if):
+            return try parseIf()
+        case .keyword(.while):
+            _ = advance()
+            let condition = try parseCondition()
+            let body = try parseBlock()
+            return Statement(.while(condition: condition, body: body), start.joined(previous.range))
+        case .keyword(.for):
+            return try parseFor()
+        case .keyword(.return):
+            _ = advance()
+            var value: Expression?
+            if current.kind != .newline && !check("}") && !check(";") && current.kind != .end {
+                value = try parseExpression()
+            }
+            return Statement(.return(value), start.joined(previous.range))
+        case .keyword(.break):
+            _ = advance()
+            return Statement(.break, start)
+        case .keyword(.continue):
+            _ = advance()
+            return Statement(.continue, start)
+        case .keyword(.synchronized):
+            _ = advance()
+            try consume("(", "expected '(' after 'synchronized'")
+            let token = try parseExpression()
+            try consume(")", "expected ')' after the token")
+            let body = try parseBlock()
+            return Statement(.synchronized(token: token, body: body), start.joined(previous.range))
+        case .keyword(.spawn):
+            _ = advance()
+            let nameToken = try consumeIdentifier("expected a thread name after 'spawn'")
+            let bodyStart = current.range
+            let body = try parseBlock()
+            let closure = Closure(parameters: [], body: body, range: bodyStart.joined(previous.range))
+            return Statement(.spawn(name: name(of: nameToken), body: closure), start.joined(previous.range))
+        default:
+            let target = try parseExpression()
+            for op in ["=", "+=", "-=", "*="] where check(op) {
+                _ = advance()
+                let value = try parseExpression()
+                return Statement(.assign(target: target, op: op, value: value), start.joined(value.range))
+            }
+            return Statement(.expression(target), target.range)
+        }
+    }
+
+    mutating func parseCondition() throws(Failure) -> Expression {
+        let saved = allowTrailingClosure
+        allowTrailingClosure = false
+        defer { allowTrailingClosure = saved }
+        return try parseExpression()
+    }
+
+    mutating func parseIf() throws(Failure) -> Statement {
+        let start = advance().range
+        let condition = try parseCondition()
+        let then = try parseBlock()
+        var otherwise: [Statement]?
+        let save = position
+        skipNewlines()
+        if match(.else) {
+            if check(.if) {
+                otherwise = [try parseIf()]
+            } else {
+                otherwise = try parseBlock()
+            }
+        } else {
+            position = save
+        }
+        return Statement(.if(condition: condition, then: then, else: otherwise), start.joined(previous.range))
+    }
+
+    mutating func parseFor() throws(Failure) -> Statement {
+        let start = advance().range
+        let variable = name(of: try consumeIdentifier("expected a loop variable after 'for'"))
+        guard match(.in) else { throw error("expected 'in' after the loop variable, found \(current.quoted)") }
+        let saved = allowTrailingClosure
+        allowTrailingClosure = false
+        let first = try parseNilCoalescing()
+        var kind: StatementKind
+        if check("..<") || check("...") {
+            let inclusive = advance().kind == .symbol("...")
+            let last = try parseNilCoalescing()
+            allowTrailingClosure = saved
+            kind = .forRange(variable: variable, from: first, to: last, inclusive: inclusive, body: try parseBlock())
+        } else {
+            allowTrailingClosure = saved
+            kind = .forEach(variable: variable, sequence: first, body: try parseBlock())
+        }
+        return Statement(kind, start.joined(previous.range))
+    }
+}
