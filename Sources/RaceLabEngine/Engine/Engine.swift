@@ -1,0 +1,132 @@
+/// The simulated machine's rules: `step(world, thread) -> (world, events)`.
+///
+///     let engine = Engine(program: program)
+///     var world = engine.initialWorld()
+///     (world, _) = engine.step(world, thread: engine.runnableThreads(world)[0])
+public struct Engine: Sendable {
+    public let program: Program
+    /// Local instructions a thread may run between two steps before it is stopped
+    /// as a runaway loop.
+    public var localBudget: Int
+
+    public init(program: Program, localBudget: Int = 100_000) {
+        self.program = program
+        self.localBudget = localBudget
+    }
+
+    /// Globals initialised (atomically, on main), then the declared threads created.
+    public func initialWorld() -> World {
+        var world = World()
+        world.globals = Array(repeating: .none, count: program.globals.count)
+        world.globalVersions = Array(repeating: 0, count: program.globals.count)
+        world.created = Array(repeating: 0, count: program.classes.count)
+        let main = Frame(code: program.mainCode, localCount: program.codes[program.mainCode].localCount, kind: .body)
+        let setup = Frame(code: program.setupCode, localCount: program.codes[program.setupCode].localCount, kind: .call)
+        world.threads = [ThreadState(name: "main", frames: [main, setup], isMain: true)]
+        var machine = Machine(program: program, world: world, thread: 0, localBudget: localBudget)
+        var budget = localBudget
+        while machine.world.threads[0].frames.count > 1 && !machine.world.halted && budget > 0 {
+            machine.executeCurrent()
+            budget -= 1
+        }
+        machine.world.threads[0].frames[0].stack = []
+        world = machine.world
+        for info in program.threads {
+            let frame = Frame(code: info.code, localCount: program.codes[info.code].localCount, kind: .body)
+            world.threads.append(ThreadState(name: info.name, frames: [frame]))
+        }
+        for id in world.threads.indices {
+            var m = Machine(program: program, world: world, thread: id, localBudget: localBudget)
+            m.normalize()
+            world = m.world
+        }
+        return world
+    }
+
+    /// Threads that can take a step now, in creation order.
+    public func runnableThreads(_ world: World) -> [ThreadID] {
+        guard !world.halted else { return [] }
+        return world.threads.indices.filter { isRunnable(world, $0) }
+    }
+
+    public func isRunnable(_ world: World, _ id: ThreadID) -> Bool {
+        let thread = world.threads[id]
+        if thread.isFinished { return false }
+        if thread.frames.isEmpty { return thread.isMain && !world.mainQueue.isEmpty }
+        guard let wait = thread.waiting else { return true }
+        return isSatisfied(world, wait, for: id)
+    }
+
+    func isSatisfied(_ world: World, _ wait: Wait, for id: ThreadID) -> Bool {
+        switch wait {
+        case .lock(let lock, let reentrant):
+            let owner = world.heap[lock].monitorOwner
+            return owner == nil || (reentrant && owner == id)
+        case .operation(let op):
+            if case .operation(let state) = world.heap[op].kind { return state.phase == .finished }
+            return true
+        case .queue(let q):
+            if case .queue(let state) = world.heap[q].kind { return state.operations.isEmpty }
+            return true
+        case .mainBlock(let block):
+            return world.completedBlocks.contains(block)
+        }
+    }
+
+    /// Advances one thread by one step. Never touches anything but the returned world.
+    /// - Precondition: `thread` is runnable.
+    public func step(_ world: World, thread: ThreadID) -> (World, [Event]) {
+        var machine = Machine(program: program, world: world, thread: thread, localBudget: localBudget)
+        machine.step()
+        return (machine.world, machine.events)
+    }
+
+    /// Evaluates every `expect` on a final world: true where it holds, false where it
+    /// fails, nil where evaluating it failed (the message says why).
+    public func evaluateExpectations(_ world: World) -> [(passed: Bool?, error: String?)] {
+        var results: [(Bool?, String?)] = program.expectations.map { _ in (nil, nil) }
+        var copy = world
+        copy.halted = false
+        let frame = Frame(code: program.checksCode, localCount: program.codes[program.checksCode].localCount, kind: .body)
+        copy.threads.append(ThreadState(name: "check", frames: [frame], isMain: true))
+        var machine = Machine(program: program, world: copy, thread: copy.threads.count - 1, localBudget: localBudget)
+        var budget = localBudget
+        while !machine.world.threads[machine.thread].frames.isEmpty && !machine.world.halted && budget > 0 {
+            machine.executeCurrent()
+            budget -= 1
+        }
+        for (index, passed) in machine.checkResults { results[index] = (passed, nil) }
+        if let failure = machine.world.findings.last, machine.world.halted,
+           let pending = results.firstIndex(where: { $0.0 == nil }) {
+            results[pending] = (nil, failure.message)
+        }
+        return results
+    }
+
+    /// Why a thread cannot run, in words, and the threads it waits on.
+    public func waitDescription(_ world: World, _ id: ThreadID) -> (text: String, waitsOn: [ThreadID])? {
+        let thread = world.threads[id]
+        if thread.isFinished { return ("has finished", []) }
+        guard let wait = thread.waiting, !isSatisfied(world, wait, for: id) else {
+            if thread.frames.isEmpty && thread.isMain { return ("is idle: the main queue is empty", []) }
+            return nil
+        }
+        switch wait {
+        case .lock(let lock, _):
+            let object = world.heap[lock]
+            let holder = object.monitorOwner.map { [$0] } ?? []
+            let held = world.heap.indices.filter { world.heap[$0].monitorOwner == id }.map { world.heap[$0].name }
+            let holds = held.isEmpty ? "" : "holds \(held.joined(separator: ", ")) and "
+            let by = object.monitorOwner.map { $0 == id ? "itself" : world.threads[$0].name } ?? "nobody"
+            return ("\(holds)waits for \(object.name), held by \(by)", holder)
+        case .operation(let op):
+            var on: [ThreadID] = []
+            if case .operation(let state) = world.heap[op].kind, let t = state.thread { on = [t] }
+            return ("waits for operation \(world.heap[op].name) to finish", on)
+        case .queue(let q):
+            return ("waits for every operation of \(world.heap[q].name) to finish", [])
+        case .mainBlock:
+            return ("waits in main.sync for main to run its block", [0])
+        }
+    }
+}

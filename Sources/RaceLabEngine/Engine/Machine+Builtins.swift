@@ -1,0 +1,90 @@
+extension Machine {
+    mutating func executeBuiltin(_ builtin: Builtin, argc: Int, className: Int?) {
+        switch builtin {
+        case .work:
+            guard case .int(let n) = peek() else {
+                fail(.type("work needs an Int, not \(peek().typeName)"))
+                return
+            }
+            _ = pop()
+            if n > 1 {
+                push(.int(n - 1))
+                emit("works (\(n - 1) more step\(n == 2 ? "" : "s") of work to go)")
+            } else {
+                push(.none)
+                advance()
+                if n == 1 { emit("works") }
+            }
+        case .print:
+            let value = pop()
+            let text: String
+            if case .string(let s) = value { text = s } else { text = describe(value) }
+            world.output.append("\(threadName): \(text)")
+            push(.none)
+            advance()
+            emit("prints \"\(text)\"")
+        case .assert:
+            let message = pop()
+            let condition = pop()
+            guard case .string(let text) = message else { return }
+            if condition == .bool(true) {
+                push(.none)
+                advance()
+            } else if case .bool = condition {
+                emit("fails an assertion: \(text)")
+                report(.assertion, text)
+                world.halted = true
+            } else {
+                fail(.type("assert needs a Bool, not \(condition.typeName)"))
+            }
+        case .created, .alive:
+            let index = className!
+            let count = builtin == .created ? world.created[index] : world.alive(classIndex: index)
+            push(.int(count))
+            advance()
+            emit("counts \(builtin == .created ? "created" : "live") \(program.classes[index].name) objects: \(count)")
+        case .sum:
+            guard case .success(let items) = Operators.array(pop(), "sum's argument") else {
+                fail(.type("sum needs an array of Int"))
+                return
+            }
+            var total = 0
+            for item in items {
+                guard case .int(let n) = item else {
+                    fail(.type("sum needs an array of Int, not one holding \(item.typeName)"))
+                    return
+                }
+                total = total &+ n
+            }
+            push(.int(total))
+            advance()
+        case .isMainThread:
+            push(.bool(state.isMain))
+            advance()
+        case .lock:
+            let id = newObject(.lock, classIndex: nil, typeName: "Lock")
+            push(.object(id))
+            advance()
+            emit("creates \(world.heap[id].name)", [Access(.object(id), .write)])
+        case .queue:
+            guard case .int(let max) = pop(), max == -1 || max >= 1 else {
+                fail(.type("maxConcurrentOperationCount must be 1 or more"))
+                return
+            }
+            let id = newObject(.queue(QueueState(maxConcurrent: max)), classIndex: nil, typeName: "OperationQueue")
+            world.queues.append(id)
+            push(.object(id))
+            advance()
+            emit("creates \(world.heap[id].name)", [Access(.object(id), .write)])
+        case .operation:
+            guard case .closure(let closure) = pop() else { return }
+            let nameValue = pop()
+            var name: String?
+            if case .string(let s) = nameValue { name = s }
+            let id = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "op", name: name)
+            push(.object(id))
+            advance()
+            emit("creates operation \(world.heap[id].name)", [Access(.object(id), .write)])
+        }
+    }
+}

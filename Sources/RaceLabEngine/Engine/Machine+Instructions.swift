@@ -1,0 +1,180 @@
+extension Machine {
+    mutating func execute(_ instruction: Instruction) {
+        switch instruction {
+        case .constant(let value):
+            push(value)
+            advance()
+        case .pop:
+            let value = pop()
+            advance()
+            if case .object(let id) = value, world.heap[id].retainCount == 0, world.heap[id].isAlive {
+                deallocate(id, reason: "it was created and never stored")
+                emit("discards \(world.heap[id].name)", [Access(.object(id), .write)])
+            }
+        case .duplicate:
+            push(peek())
+            advance()
+        case .loadLocal(let slot):
+            push(frame.locals[slot])
+            advance()
+        case .storeLocal(let slot):
+            let value = pop()
+            let old = frame.locals[slot]
+            retain(value)
+            frame.locals[slot] = value
+            advance()
+            if !old.references.isEmpty {
+                release(old)
+                emit("drops its reference in '\(code.localNames[slot])'", old.references.map { Access(.object($0), .write) })
+            }
+        case .storeTemp(let slot):
+            frame.locals[slot] = pop()
+            advance()
+        case .makeArray(let count):
+            let items = Array(frame.stack.suffix(count))
+            frame.stack.removeLast(count)
+            push(.array(items))
+            advance()
+        case .load(let place):
+            load(place)
+        case .store(let place):
+            store(place)
+        case .readElement(let place):
+            let index = pop()
+            guard let (items, what, access) = readArray(place) else { return }
+            switch Operators.element(items, index, what) {
+            case .failure(let failure):
+                fail(failure)
+            case .success(let value):
+                push(value)
+                advance()
+                if let access { emit("reads \(what)[\(describe(index))]: \(describe(value))", [access]) }
+            }
+        case .arrayProperty(let place, let property):
+            guard let (items, what, access) = readArray(place) else { return }
+            let value = Operators.property(items, property)
+            push(value)
+            advance()
+            if let access { emit("reads \(what).\(property.rawValue): \(describe(value))", [access]) }
+        case .writeElement(let place):
+            let value = pop()
+            let index = pop()
+            let namer = self
+            mutateArray(place, verb: "writes", pushes: false) { items, what in
+                guard case .success = Operators.element(items, index, what), case .int(let i) = index else {
+                    return Operators.element(items, index, what).map { _ in (items, [], "") }
+                }
+                var copy = items
+                let old = copy[i]
+                copy[i] = value
+                return .success((copy, [old], "\(what)[\(i)] = \(namer.describe(value))"))
+            }
+        case .arrayMutation(let place, let mutation):
+            var operands: [Value] = []
+            if mutation == .append || mutation == .removeAt { operands = [pop()] }
+            if mutation == .insert { operands = [peek(1), peek()]; _ = pop(); _ = pop() }
+            let namer = self
+            mutateArray(place, verb: "changes") { items, what in
+                Operators.mutate(items, mutation, operands, what).map { result in
+                    let call = mutation == .append ? "append(\(namer.describe(operands[0])))" : mutation == .insert
+                        ? "insert(\(namer.describe(operands[0])), at: \(namer.describe(operands[1])))" : mutation == .removeAt
+                        ? "remove(at: \(namer.describe(operands[0])))" : "\(mutation.rawValue)()"
+                    return (result.items, result.removed, "\(what).\(call), now \(namer.describe(.array(result.items)))")
+                }
+            }
+        case .iterate(let place, let stateSlot, let element, let exit):
+            iterate(place, stateSlot: stateSlot, element: element, exit: exit)
+        case .unary(let op):
+            switch Operators.unary(op, pop()) {
+            case .success(let value):
+                push(value)
+                advance()
+            case .failure(let failure): fail(failure)
+            }
+        case .binary(let op):
+            let right = pop()
+            let left = pop()
+            switch Operators.binary(op, left, right) {
+            case .success(let value):
+                push(value)
+                advance()
+            case .failure(let failure): fail(failure)
+            }
+        case .unwrap:
+            if peek() == .none {
+                crash("unexpectedly found nil while unwrapping an optional")
+            } else {
+                advance()
+            }
+        case .jump(let target):
+            frame.pc = target
+        case .jumpIfFalse(let target):
+            switch pop() {
+            case .bool(true): advance()
+            case .bool(false): frame.pc = target
+            case let other: fail(.type("a condition must be Bool, not \(other.typeName)"))
+            }
+        case .call(let function, let argc):
+            guard state.frames.count < 200 else {
+                crash("stack overflow: more than 200 nested calls")
+                return
+            }
+            let arguments = Array(frame.stack.suffix(argc))
+            frame.stack.removeLast(argc)
+            advance()
+            var callee = Frame(code: function, localCount: program.codes[function].localCount, kind: .call)
+            for (slot, value) in arguments.enumerated() {
+                retain(value)
+                callee.locals[slot] = value
+            }
+            state.frames.append(callee)
+        case .ret:
+            returnFromFrame()
+        case .makeClosure(let code, let captures):
+            let values = captures.map { frame.locals[$0] }
+            for value in values { retain(value) }
+            push(.closure(ClosureValue(code: code, captures: values)))
+            advance()
+        case .allocate(let classIndex, let fields):
+            allocateInstance(classIndex, fields: fields)
+        case .builtin(let builtin, let argc, let className):
+            executeBuiltin(builtin, argc: argc, className: className)
+        case .method(let name, let argc):
+            executeMethod(name, argc: argc)
+        case .monitorEnter:
+            guard case .object(let id) = peek() else {
+                fail(.type("synchronized needs an object as its token, not \(peek().typeName)"))
+                return
+            }
+            acquire(id, reentrant: true, verb: "enters synchronized(\(world.heap[id].name))")
+        case .monitorExit:
+            guard case .object(let id) = pop() else { return }
+            advance()
+            unlock(id, verb: "leaves synchronized(\(world.heap[id].name))")
+        case .spawn(let name):
+            guard case .closure(let closure) = pop() else { return }
+            advance()
+            let child = createThread(name: name, closure: closure, kind: .body, parameter: nil)
+            emit("starts thread \(world.threads[child].name)", [])
+        case .dispatchMain(let sync):
+            dispatchToMain(sync: sync)
+        case .check(let index):
+            let passed = pop() == .bool(true)
+            advance()
+            checkResults.append((index, passed))
+        }
+    }
+
+    /// Renders a value for a sentence: objects by their trace name.
+    func describe(_ value: Value) -> String {
+        switch value {
+        case .int(let n): return String(n)
+        case .bool(let b): return String(b)
+        case .string(let s): return "\"\(s)\""
+        case .none: return "nil"
+        case .object(let id): return world.heap[id].name
+        case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+        case .closure: return "a closure"
+        }
+    }
+}

@@ -1,0 +1,224 @@
+/// NSOperation-style operations and queues. A queue starts each ready operation
+/// (dependencies finished, or cancelled) in the order added, up to its concurrency
+/// limit, on a worker thread of its own named after the operation.
+extension Machine {
+    func operation(_ id: ObjectID) -> OperationState? {
+        if case .operation(let op) = world.heap[id].kind { return op }
+        return nil
+    }
+
+    func queue(_ id: ObjectID) -> QueueState? {
+        if case .queue(let q) = world.heap[id].kind { return q }
+        return nil
+    }
+
+    mutating func updateOperation(_ id: ObjectID, _ change: (inout OperationState) -> Void) {
+        guard case .operation(var op) = world.heap[id].kind else { return }
+        change(&op)
+        world.heap[id].kind = .operation(op)
+    }
+
+    mutating func updateQueue(_ id: ObjectID, _ change: (inout QueueState) -> Void) {
+        guard case .queue(var q) = world.heap[id].kind else { return }
+        change(&q)
+        world.heap[id].kind = .queue(q)
+    }
+
+    func builtinProperty(_ id: ObjectID, _ field: String) -> Value? {
+        if let op = operation(id) {
+            switch field {
+            case "isCancelled": return .bool(op.isCancelled)
+            case "isFinished": return .bool(op.phase == .finished)
+            case "isExecuting": return .bool(op.phase == .executing)
+            case "name": return .string(world.heap[id].name)
+            default: return nil
+            }
+        }
+        if let q = queue(id) {
+            switch field {
+            case "isSuspended": return .bool(q.isSuspended)
+            case "maxConcurrentOperationCount": return .int(q.maxConcurrent)
+            case "operationCount": return .int(q.operations.count)
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    mutating func setBuiltinProperty(_ id: ObjectID, _ field: String, _ value: Value) {
+        let name = world.heap[id].name
+        switch (world.heap[id].kind, field, value) {
+        case (.operation, "completionBlock", .closure(let closure)):
+            updateOperation(id) { $0.completion = closure }
+            advance()
+            emit("sets the completion block of operation \(name)", [Access(.operation(id), .write)])
+        case (.queue, "isSuspended", .bool(let suspended)):
+            updateQueue(id) { $0.isSuspended = suspended }
+            advance()
+            emit(suspended ? "suspends \(name)" : "resumes \(name)", [Access(.queue(id), .write)])
+            startReadyOperations()
+        case (.queue, "maxConcurrentOperationCount", .int(let max)) where max == -1 || max >= 1:
+            updateQueue(id) { $0.maxConcurrent = max }
+            advance()
+            emit("sets \(name).maxConcurrentOperationCount = \(max)", [Access(.queue(id), .write)])
+            startReadyOperations()
+        default:
+            if builtinProperty(id, field) != nil {
+                fail(.type("cannot set \(name).\(field) to \(describe(value))"))
+            } else {
+                noSuchField(id, field)
+            }
+        }
+    }
+
+    mutating func executeMethod(_ name: String, argc: Int) {
+        let arguments = Array(frame.stack.suffix(argc))
+        let receiver = frame.stack[frame.stack.count - 1 - argc]
+        guard let id = object(receiver, "calling \(name)()") else { return }
+        let objectName = world.heap[id].name
+        func done(_ text: String, _ accesses: [Access]) {
+            frame.stack.removeLast(argc + 1)
+            push(.none)
+            advance()
+            emit(text, accesses)
+        }
+        switch (world.heap[id].kind, name, arguments.count) {
+        case (.lock, "lock", 0):
+            acquire(id, reentrant: false, verb: "locks \(objectName)")
+            if state.waiting == nil { push(.none) }
+        case (.lock, "unlock", 0):
+            frame.stack.removeLast()
+            push(.none)
+            advance()
+            unlock(id, verb: "unlocks \(objectName)")
+        case (.operation, "cancel", 0):
+            updateOperation(id) { $0.isCancelled = true }
+            done("cancels operation \(objectName)", [Access(.operation(id), .write)])
+            startReadyOperations()
+        case (.operation, "addDependency", 1):
+            guard let other = object(arguments[0], "addDependency"), self.operation(other) != nil else {
+                if !world.halted { fail(.type("addDependency needs an operation")) }
+                return
+            }
+            updateOperation(id) { $0.dependencies.append(other) }
+            done("makes \(objectName) depend on \(world.heap[other].name)", [Access(.operation(id), .write)])
+        case (.operation, "waitUntilFinished", 0):
+            if operation(id)!.phase == .finished {
+                let waited = state.waiting != nil
+                state.waiting = nil
+                done(waited ? "goes on: \(objectName) has finished" : "waits for \(objectName), which has already finished",
+                     [Access(.operation(id), .read)])
+            } else {
+                state.waiting = .operation(id)
+                emit("waits for operation \(objectName) to finish", [Access(.operation(id), .read)])
+            }
+        case (.queue, "addOperation", 1):
+            var opID: ObjectID
+            switch arguments[0] {
+            case .closure(let closure):
+                opID = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "op")
+            default:
+                guard let other = object(arguments[0], "addOperation") else { return }
+                opID = other
+            }
+            guard let op = operation(opID), op.phase == .created else {
+                fail(.type(operation(opID) == nil ? "addOperation needs an operation or a closure"
+                           : "operation \(world.heap[opID].name) was already added to a queue"))
+                return
+            }
+            retain(.object(opID))
+            updateOperation(opID) {
+                $0.phase = .pending
+                $0.queue = id
+            }
+            updateQueue(id) { $0.operations.append(opID) }
+            done("adds operation \(world.heap[opID].name) to \(objectName)", [Access(.queue(id), .write), Access(.operation(opID), .write)])
+            startReadyOperations()
+        case (.queue, "cancelAllOperations", 0):
+            for op in queue(id)!.operations { updateOperation(op) { $0.isCancelled = true } }
+            done("cancels every operation in \(objectName)", [Access(.queue(id), .write)])
+            startReadyOperations()
+        case (.queue, "waitUntilAllOperationsAreFinished", 0):
+            if queue(id)!.operations.isEmpty {
+                let waited = state.waiting != nil
+                state.waiting = nil
+                done(waited ? "goes on: \(objectName) is empty" : "waits for \(objectName), which is already empty", [Access(.queue(id), .read)])
+            } else {
+                state.waiting = .queue(id)
+                emit("waits for every operation in \(objectName) to finish", [Access(.queue(id), .read)])
+            }
+        default:
+            fail(.type("\(objectName) has no method \(name)() taking \(arguments.count) argument\(arguments.count == 1 ? "" : "s")"))
+        }
+    }
+
+    mutating func appendToLastEvent(_ text: String) {
+        if events.isEmpty {
+            emit(text)
+        } else {
+            events[events.count - 1].text += "; " + text
+        }
+    }
+
+    func isReady(_ op: OperationState) -> Bool {
+        op.isCancelled || op.dependencies.allSatisfy { self.operation($0)?.phase == .finished }
+    }
+
+    /// Starts every operation that may start now, queue by queue in creation order.
+    mutating func startReadyOperations() {
+        var started = true
+        while started {
+            started = false
+            for queueID in world.queues where world.heap[queueID].isAlive {
+                guard let q = queue(queueID), !q.isSuspended else { continue }
+                for opID in q.operations {
+                    let running = queue(queueID)!.operations.filter { operation($0)?.phase == .executing }.count
+                    if q.maxConcurrent != -1 && running >= q.maxConcurrent { break }
+                    guard let op = operation(opID), op.phase == .pending, isReady(op) else { continue }
+                    startOperation(opID)
+                    started = true
+                }
+            }
+        }
+    }
+
+    mutating func startOperation(_ id: ObjectID) {
+        let op = operation(id)!
+        let name = world.heap[id].name
+        if op.isCancelled {
+            updateOperation(id) { $0.phase = .executing }
+            appendToLastEvent("\(name) was cancelled before it started, so it finishes without running")
+            completeOperation(id, on: nil)
+            return
+        }
+        updateOperation(id) { $0.phase = .executing; $0.closure = nil }
+        let worker = createThread(name: name, closure: op.closure!, kind: .operation(id), parameter: .object(id), operation: id)
+        updateOperation(id) { $0.thread = worker }
+        appendToLastEvent("operation \(name) starts on thread \(world.threads[worker].name)")
+    }
+
+    /// The operation's body has returned on its worker thread.
+    mutating func finishOperation(_ id: ObjectID) {
+        emit("finishes operation \(world.heap[id].name)", [Access(.operation(id), .write)])
+        completeOperation(id, on: thread)
+    }
+
+    mutating func completeOperation(_ id: ObjectID, on worker: ThreadID?) {
+        let op = operation(id)!
+        updateOperation(id) { $0.phase = .finished }
+        if let queueID = op.queue { updateQueue(queueID) { $0.operations.removeAll { $0 == id } } }
+        let completion = op.completion
+        updateOperation(id) { $0.completion = nil }
+        if let completion {
+            if let worker, worker == thread {
+                state.frames.append(closureFrame(completion, kind: .completion(id), parameter: nil))
+            } else {
+                _ = createThread(name: world.heap[id].name + ".completion", closure: completion, kind: .completion(id), parameter: nil)
+            }
+        } else if let worker, worker == thread {
+            state.isFinished = true
+        }
+        release(.object(id))
+        startReadyOperations()
+    }
+}

@@ -1,0 +1,208 @@
+extension Machine {
+    /// The object a value refers to, or nil after reporting why it cannot be used.
+    mutating func object(_ value: Value, _ purpose: String) -> ObjectID? {
+        switch value {
+        case .object(let id):
+            guard world.heap[id].isAlive else {
+                crash("use of deallocated object \(world.heap[id].name) (\(purpose))")
+                return nil
+            }
+            return id
+        case .none:
+            crash("unexpectedly found nil (\(purpose))")
+            return nil
+        default:
+            fail(.type("\(purpose) needs an object, not \(value.typeName)"))
+            return nil
+        }
+    }
+
+    func fieldIndex(_ id: ObjectID, _ field: String) -> Int? {
+        guard let classIndex = world.heap[id].classIndex else { return nil }
+        return program.classes[classIndex].fieldNames.firstIndex(of: field)
+    }
+
+    mutating func noSuchField(_ id: ObjectID, _ field: String) {
+        let object = world.heap[id]
+        let kind = object.classIndex.map { program.classes[$0].name } ?? {
+            switch object.kind {
+            case .lock: return "Lock"
+            case .operation: return "Operation"
+            case .queue: return "OperationQueue"
+            case .instance: return "object"
+            }
+        }()
+        fail(.type("\(kind) has no field '\(field)'"))
+    }
+
+    mutating func load(_ place: Place) {
+        switch place {
+        case .local(let slot):
+            push(frame.locals[slot])
+            advance()
+        case .global(let g):
+            let value = world.globals[g]
+            push(value)
+            advance()
+            if !program.globals[g].isLet {
+                emit("reads \(program.globals[g].name): \(describe(value))", [Access(.global(g), .read)])
+            }
+        case .field(let field):
+            guard let id = object(pop(), "reading .\(field)") else { return }
+            let name = world.heap[id].name
+            let value: Value
+            if let index = fieldIndex(id, field) {
+                value = world.heap[id].fields[index]
+            } else if let builtin = builtinProperty(id, field) {
+                value = builtin
+            } else {
+                noSuchField(id, field)
+                return
+            }
+            push(value)
+            advance()
+            emit("reads \(name).\(field): \(describe(value))", [Access(.field(id, field), .read)])
+        }
+    }
+
+    mutating func store(_ place: Place) {
+        switch place {
+        case .local(let slot):
+            execute(.storeLocal(slot))
+        case .global(let g):
+            let value = pop()
+            let old = world.globals[g]
+            retain(value)
+            world.globals[g] = value
+            world.globalVersions[g] += 1
+            advance()
+            if world.stepCount == 0, case .object(let id) = value, world.heap[id].name.contains("#") {
+                world.heap[id].name = program.globals[g].name
+            }
+            release(old)
+            emit("writes \(program.globals[g].name) = \(describe(value))", [Access(.global(g), .write)])
+        case .field(let field):
+            let value = pop()
+            guard let id = object(pop(), "writing .\(field)") else { return }
+            checkMainThreadOnly(id, "writes \(world.heap[id].name).\(field)")
+            if let index = fieldIndex(id, field) {
+                if program.classes[world.heap[id].classIndex!].fieldIsLet[index] {
+                    fail(.type("cannot assign to '\(field)': it is a 'let' field"))
+                    return
+                }
+                let old = world.heap[id].fields[index]
+                retain(value)
+                world.heap[id].fields[index] = value
+                world.heap[id].fieldVersions[index] += 1
+                advance()
+                release(old)
+                emit("writes \(world.heap[id].name).\(field) = \(describe(value))", [Access(.field(id, field), .write)])
+            } else {
+                setBuiltinProperty(id, field, value)
+            }
+        }
+    }
+
+    /// Reads the array at a place: its items, how to name it, and the shared access
+    /// (nil for a thread's own locals).
+    mutating func readArray(_ place: Place) -> (items: [Value], what: String, access: Access?)? {
+        let value: Value, what: String, access: Access?
+        switch place {
+        case .local(let slot):
+            (value, what, access) = (frame.locals[slot], code.localNames[slot], nil)
+        case .global(let g):
+            let shared = !program.globals[g].isLet
+            (value, what, access) = (world.globals[g], program.globals[g].name, shared ? Access(.global(g), .read) : nil)
+        case .field(let field):
+            guard let id = object(pop(), "reading .\(field)") else { return nil }
+            guard let index = fieldIndex(id, field) else {
+                noSuchField(id, field)
+                return nil
+            }
+            (value, what, access) = (world.heap[id].fields[index], "\(world.heap[id].name).\(field)", Access(.field(id, field), .read))
+        }
+        switch Operators.array(value, what) {
+        case .success(let items): return (items, what, access)
+        case .failure(let failure):
+            fail(failure)
+            return nil
+        }
+    }
+
+    typealias Transform = ([Value], String) -> Result<(items: [Value], removed: [Value], text: String), Operators.Failure>
+
+    /// Applies a change to the array at a place. Pushes the removed element (or nil)
+    /// unless `pushes` is false.
+    mutating func mutateArray(_ place: Place, verb: String, pushes: Bool = true, _ transform: Transform) {
+        var objectID: ObjectID?
+        if case .field(let field) = place {
+            guard let id = object(peek(), "changing .\(field)") else { return }
+            objectID = id
+            checkMainThreadOnly(id, "changes \(world.heap[id].name).\(field)")
+            if world.halted { return }
+            push(.object(id))
+        }
+        guard let (items, what, _) = readArray(place) else { return }
+        let result: (items: [Value], removed: [Value], text: String)
+        switch transform(items, what) {
+        case .success(let r): result = r
+        case .failure(let failure):
+            fail(failure)
+            return
+        }
+        if objectID != nil { _ = pop() }
+        let new = Value.array(result.items), old = Value.array(items)
+        retain(new)
+        var access: Access?
+        switch place {
+        case .local(let slot):
+            frame.locals[slot] = new
+        case .global(let g):
+            world.globals[g] = new
+            world.globalVersions[g] += 1
+            access = Access(.global(g), .write)
+        case .field(let field):
+            let index = fieldIndex(objectID!, field)!
+            world.heap[objectID!].fields[index] = new
+            world.heap[objectID!].fieldVersions[index] += 1
+            access = Access(.field(objectID!, field), .write)
+        }
+        if pushes { push(result.removed.first ?? .none) }
+        advance()
+        release(old, keepAlive: pushes ? result.removed.flatMap(\.references) : [])
+        if let access { emit("\(verb) \(result.text)", [access]) }
+    }
+
+    mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int) {
+        guard case .int(let index) = frame.locals[stateSlot] else { return }
+        var version = 0
+        switch place {
+        case .global(let g): version = world.globalVersions[g]
+        case .field(let field):
+            if case .object(let id) = peek(), world.heap[id].isAlive, let i = fieldIndex(id, field) {
+                version = world.heap[id].fieldVersions[i]
+            }
+        case .local: break
+        }
+        guard let (items, what, access) = readArray(place) else { return }
+        if index == 0 {
+            frame.locals[stateSlot + 1] = .int(version)
+        } else if frame.locals[stateSlot + 1] != .int(version) {
+            crash("collection was mutated while being enumerated: \(what) changed during \(threadName)'s for-in loop")
+            return
+        }
+        if index >= items.count {
+            frame.pc = exit
+            if let access { emit("finishes enumerating \(what) (\(items.count) element\(items.count == 1 ? "" : "s"))", [access]) }
+            return
+        }
+        let value = items[index]
+        let old = frame.locals[element]
+        retain(value)
+        frame.locals[element] = value
+        frame.locals[stateSlot] = .int(index + 1)
+        advance()
+        release(old)
+        if let access { emit("enumerates \(what)[\(index)]: \(describe(value))", [access]) }
+    }
+}

@@ -1,0 +1,141 @@
+extension Machine {
+    /// A thread name not yet taken: `worker`, then `worker#2`, `worker#3`.
+    func uniqueThreadName(_ name: String) -> String {
+        guard world.thread(named: name) != nil else { return name }
+        var n = 2
+        while world.thread(named: "\(name)#\(n)") != nil { n += 1 }
+        return "\(name)#\(n)"
+    }
+
+    /// A frame that runs a closure. The closure's captured references move into the
+    /// frame's locals; they are released when the frame returns.
+    func closureFrame(_ closure: ClosureValue, kind: Frame.Kind, parameter: Value?) -> Frame {
+        let code = program.codes[closure.code]
+        var frame = Frame(code: closure.code, localCount: code.localCount, kind: kind)
+        for (slot, value) in zip(code.captureSlots, closure.captures) { frame.locals[slot] = value }
+        if code.parameterCount == 1, let parameter { frame.locals[0] = parameter }
+        return frame
+    }
+
+    /// Starts a new thread running a closure; it is normalized at once.
+    mutating func createThread(name: String, closure: ClosureValue, kind: Frame.Kind, parameter: Value?, operation: ObjectID? = nil) -> ThreadID {
+        if let parameter, program.codes[closure.code].parameterCount == 1 { retain(parameter) }
+        let frame = closureFrame(closure, kind: kind, parameter: parameter)
+        world.threads.append(ThreadState(name: uniqueThreadName(name), frames: [frame], operation: operation))
+        let id = world.threads.count - 1
+        var child = Machine(program: program, world: world, thread: id, localBudget: localBudget)
+        child.normalize()
+        world = child.world
+        return id
+    }
+
+    mutating func returnFromFrame() {
+        let value = pop()
+        let finished = frame
+        let owned = zip(finished.locals, code.localIsTemp).filter { !$1 }.map(\.0)
+        state.frames.removeLast()
+        for local in owned { release(local, keepAlive: finished.kind == .call ? value.references : []) }
+        switch finished.kind {
+        case .call:
+            push(value)
+            let released = owned.flatMap(\.references)
+            if !released.isEmpty {
+                emit("returns from \(program.codes[finished.code].name), releasing its locals", released.map { Access(.object($0), .write) })
+            }
+        case .deinitializer(let id):
+            emit("finishes the deinit of \(world.heap[id].name)", [Access(.object(id), .write)])
+            free(id)
+        case .body:
+            if state.isMain {
+                emit("finishes its code and goes back to serving the main queue")
+            } else {
+                finishThread()
+            }
+        case .mainBlock(let block):
+            world.completedBlocks.insert(block)
+            let waiter = world.threads.firstIndex { $0.waiting == .mainBlock(block) }
+            let note = waiter.map { "; \(world.threads[$0].name), waiting in main.sync, can go on" } ?? ""
+            emit("finishes the main-queue block\(note)", [Access(.mainQueue, .write)])
+        case .operation(let op):
+            finishOperation(op)
+        case .completion:
+            finishThread()
+        }
+    }
+
+    mutating func finishThread() {
+        state.isFinished = true
+        emit("finishes")
+    }
+
+    mutating func startNextMainBlock() {
+        let block = world.mainQueue.removeFirst()
+        range = program.codes[block.closure.code].ranges.first ?? nil
+        state.frames.append(closureFrame(block.closure, kind: .mainBlock(block.id), parameter: nil))
+        let sender = world.threads[block.sender].name
+        emit("takes the next block from the main queue (sent by \(sender)) and runs it", [Access(.mainQueue, .write)])
+    }
+
+    mutating func dispatchToMain(sync: Bool) {
+        if case .mainBlock(let block) = state.waiting {
+            state.waiting = nil
+            advance()
+            emit("goes on: main has run its block", [Access(.mainQueue, .read)])
+            _ = block
+            return
+        }
+        guard case .closure(let closure) = pop() else { return }
+        let id = world.nextBlockID
+        world.nextBlockID += 1
+        world.mainQueue.append(QueuedBlock(id: id, closure: closure, sender: thread, waiter: sync ? thread : nil))
+        if sync {
+            state.waiting = .mainBlock(id)
+            emit("sends a block to the main queue with main.sync and waits for main to run it", [Access(.mainQueue, .write)])
+        } else {
+            advance()
+            emit("sends a block to the main queue with main.async", [Access(.mainQueue, .write)])
+        }
+    }
+
+    /// Takes a lock (or a synchronized token's mutex), or blocks if another thread
+    /// holds it. A re-entrant mutex may be taken again by its holder.
+    mutating func acquire(_ id: ObjectID, reentrant: Bool, verb: String) {
+        let owner = world.heap[id].monitorOwner
+        let name = world.heap[id].name
+        if owner == nil || (owner == thread && reentrant) {
+            let waited = state.waiting != nil
+            state.waiting = nil
+            world.heap[id].monitorOwner = thread
+            world.heap[id].monitorDepth += 1
+            _ = pop()
+            advance()
+            let depth = world.heap[id].monitorDepth
+            emit(verb + (waited ? " (it was woken: \(name) is free)" : "") + (depth > 1 ? ", again (depth \(depth))" : ""),
+                 [Access(.lock(id), .acquire)])
+        } else {
+            state.waiting = .lock(id, reentrant: reentrant)
+            let holder = owner == thread ? "itself: \(name) is not re-entrant" : world.threads[owner!].name
+            emit("blocks on \(name), held by \(holder)", [Access(.lock(id), .read)])
+        }
+    }
+
+    mutating func unlock(_ id: ObjectID, verb: String) {
+        let name = world.heap[id].name
+        guard world.heap[id].monitorOwner == thread else {
+            let holder = world.heap[id].monitorOwner.map { "held by \(world.threads[$0].name)" } ?? "not locked"
+            fail(.type("\(threadName) unlocks \(name), which it does not hold (\(holder))"))
+            return
+        }
+        world.heap[id].monitorDepth -= 1
+        var text = verb
+        if world.heap[id].monitorDepth == 0 {
+            world.heap[id].monitorOwner = nil
+            let woken = world.threads.filter {
+                if case .lock(id, _) = $0.waiting { return true }
+                return false
+            }.map(\.name)
+            if !woken.isEmpty { text += "; this wakes \(woken.joined(separator: ", "))" }
+        }
+        emit(text, [Access(.lock(id), .release)])
+    }
+}

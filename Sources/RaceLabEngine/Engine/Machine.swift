@@ -1,0 +1,174 @@
+import RaceLabLanguage
+
+/// Executes instructions of one thread against a world. `Engine.step` makes one,
+/// runs a single step, and hands back the new world and the step's events.
+struct Machine {
+    let program: Program
+    var world: World
+    var thread: ThreadID
+    var events: [Event] = []
+    /// Objects whose count reached zero during this instruction and have a deinit to run.
+    var pendingDeinits: [ObjectID] = []
+    /// Releases made during this instruction, appended to its event's sentence.
+    var releaseNotes: [String] = []
+    var range: SourceRange?
+    let localBudget: Int
+    /// Results of `expect` checks, when the machine evaluates them.
+    var checkResults: [(Int, Bool)] = []
+
+    init(program: Program, world: World, thread: ThreadID, localBudget: Int) {
+        self.program = program
+        self.world = world
+        self.thread = thread
+        self.localBudget = localBudget
+    }
+
+    // MARK: - Frames and the operand stack
+
+    var state: ThreadState {
+        get { world.threads[thread] }
+        _modify { yield &world.threads[thread] }
+    }
+
+    var top: Int { world.threads[thread].frames.count - 1 }
+
+    var frame: Frame {
+        get { world.threads[thread].frames[top] }
+        _modify { yield &world.threads[thread].frames[top] }
+    }
+
+    var code: Code { program.codes[frame.code] }
+
+    var instruction: Instruction { code.instructions[frame.pc] }
+
+    mutating func push(_ value: Value) { frame.stack.append(value) }
+
+    mutating func pop() -> Value { frame.stack.removeLast() }
+
+    func peek(_ depth: Int = 0) -> Value { frame.stack[frame.stack.count - 1 - depth] }
+
+    mutating func advance() { frame.pc += 1 }
+
+    var threadName: String { world.threads[thread].name }
+
+    // MARK: - Events and findings
+
+    mutating func emit(_ text: String, _ accesses: [Access] = []) {
+        var sentence = text
+        if !releaseNotes.isEmpty {
+            sentence += " (" + releaseNotes.joined(separator: "; ") + ")"
+            releaseNotes = []
+        }
+        events.append(Event(step: world.stepCount, thread: thread, range: range, text: sentence, accesses: accesses))
+    }
+
+    mutating func report(_ kind: Finding.Kind, _ message: String) {
+        world.findings.append(Finding(kind: kind, step: world.stepCount, thread: thread, range: range, message: message))
+    }
+
+    /// A crash ends the program, as it would on a device.
+    mutating func crash(_ message: String) {
+        emit("crashes: \(message)")
+        report(.crash, message)
+        world.halted = true
+    }
+
+    mutating func fail(_ failure: Operators.Failure) {
+        switch failure {
+        case .crash(let message):
+            crash(message)
+        case .type(let message):
+            emit("stops with a runtime error: \(message)")
+            report(.runtimeError, message)
+            world.halted = true
+        }
+    }
+
+    // MARK: - Stepping
+
+    /// Runs one step: the thread's next shared instruction (or the start of a
+    /// main-queue block), then its local instructions up to the next shared one.
+    mutating func step() {
+        world.stepCount += 1
+        if state.frames.isEmpty {
+            startNextMainBlock()
+        } else {
+            executeCurrent()
+            while !world.halted && !state.frames.isEmpty && events.isEmpty && state.waiting == nil {
+                executeCurrent()
+            }
+        }
+        normalize()
+    }
+
+    mutating func executeCurrent() {
+        range = code.ranges[frame.pc]
+        execute(instruction)
+        runPendingDeinits()
+    }
+
+    /// Runs local instructions until the thread stands before a shared one, so the
+    /// next step (and whether the thread can take it) is known.
+    mutating func normalize() {
+        var budget = localBudget
+        while !world.halted && !state.isFinished && !state.frames.isEmpty && state.waiting == nil && isLocal(instruction) {
+            executeCurrent()
+            budget -= 1
+            if budget == 0 {
+                range = code.ranges[frame.pc]
+                let line = range.map { " (line \($0.start.line))" } ?? ""
+                emit("runs \(localBudget) instructions without touching shared state and is stopped")
+                report(.runaway, "\(threadName) looped \(localBudget) instructions without a visible step\(line); is a loop missing its exit?")
+                world.halted = true
+            }
+        }
+    }
+
+    /// Whether an instruction can be folded into the thread's next step: it touches
+    /// only the thread's own values and cannot fail.
+    func isLocal(_ instruction: Instruction) -> Bool {
+        switch instruction {
+        case .constant, .duplicate, .loadLocal, .storeTemp, .makeArray, .jump, .makeClosure:
+            return true
+        case .pop:
+            if case .object(let id) = peek() { return world.heap[id].retainCount > 0 || !world.heap[id].isAlive }
+            return true
+        case .storeLocal(let slot):
+            return frame.locals[slot].references.isEmpty
+        case .load(let place), .readElement(let place), .arrayProperty(let place, _):
+            if case .global(let g) = place { return program.globals[g].isLet && wouldSucceed(instruction) }
+            return !place.isShared && wouldSucceed(instruction)
+        case .arrayMutation(let place, _), .writeElement(let place), .iterate(let place, _, _, _):
+            return !place.isShared && wouldSucceed(instruction)
+        case .unary(let op):
+            if case .success = Operators.unary(op, peek()) { return true }
+            return false
+        case .binary(let op):
+            if case .success = Operators.binary(op, peek(1), peek()) { return true }
+            return false
+        case .unwrap:
+            return peek() != .none
+        case .jumpIfFalse:
+            if case .bool = peek() { return true }
+            return false
+        case .call:
+            return state.frames.count < 200
+        case .ret:
+            guard case .call = frame.kind else { return false }
+            return zip(frame.locals, code.localIsTemp).allSatisfy { $1 || $0.references.isEmpty }
+        case .builtin(.assert, _, _):
+            return peek(1) == .bool(true)
+        case .builtin(.isMainThread, _, _), .builtin(.sum, _, _):
+            return wouldSucceed(instruction)
+        default:
+            return false
+        }
+    }
+
+    /// Tries an instruction on a scratch copy; true when it raised no finding.
+    func wouldSucceed(_ instruction: Instruction) -> Bool {
+        var scratch = self
+        scratch.execute(instruction)
+        return !scratch.world.halted && scratch.events.isEmpty
+    }
+}

@@ -1,0 +1,103 @@
+import RaceLabLanguage
+
+/// A scenario file: the broken version, its checks and schedules, and its fixes.
+public struct Scenario: Sendable {
+    public struct Fix: Sendable {
+        public var name: String
+        public var summary: String
+        /// Set for a fix that is meant to fail, with the reason it cannot work.
+        public var expectedFailure: String?
+        public var declarations: [Declaration]
+        public var range: SourceRange
+    }
+
+    public var name: String
+    public var file: SourceFile
+    public var title: String
+    public var story: String
+    public var source: String
+    public var fixes: [Fix]
+    /// The base declarations (everything but fixes).
+    public var declarations: [Declaration]
+
+    /// Parses and compiles the scenario and every fix, reporting all errors at once.
+    public static func load(name: String, file: SourceFile) throws(ScriptError) -> Scenario {
+        let script = try Parser.parse(file)
+        var diagnostics: [Diagnostic] = []
+        var base: [Declaration] = []
+        var fixes: [Fix] = []
+        var metadata: [String: String] = [:]
+        for declaration in script.declarations {
+            switch declaration.kind {
+            case .fix(let fixName, let body):
+                if fixes.contains(where: { $0.name == fixName }) {
+                    diagnostics.append(Diagnostic("fix '\(fixName)' is declared twice", at: declaration.nameRange))
+                }
+                var fix = Fix(name: fixName, summary: "", expectedFailure: nil, declarations: [], range: declaration.range)
+                for inner in body {
+                    switch inner.kind {
+                    case .metadata("summary", let text): fix.summary = text
+                    case .metadata("fails", let text): fix.expectedFailure = text
+                    case .metadata(let key, _):
+                        diagnostics.append(Diagnostic("a fix may set 'summary' or 'fails', not '\(key)'", at: inner.range))
+                    case .expect:
+                        diagnostics.append(Diagnostic("a fix cannot change the checks: move this expect out of the fix", at: inner.range))
+                    default: fix.declarations.append(inner)
+                    }
+                }
+                fixes.append(fix)
+            case .metadata(let key, let value):
+                if key == "summary" || key == "fails" {
+                    diagnostics.append(Diagnostic("'\(key)' belongs inside a fix", at: declaration.range))
+                }
+                metadata[key] = value
+                base.append(declaration)
+            default:
+                base.append(declaration)
+            }
+        }
+        var scenario = Scenario(name: name, file: file, title: metadata["title"] ?? name, story: metadata["story"] ?? "",
+                                source: metadata["source"] ?? "", fixes: fixes, declarations: base)
+        for fix in [nil] + fixes.map(\.name) {
+            do throws(ScriptError) {
+                _ = try scenario.program(fix: fix)
+            } catch {
+                diagnostics += error.diagnostics.filter { !diagnostics.contains($0) }
+            }
+        }
+        if !diagnostics.isEmpty { throw ScriptError(file: file, diagnostics: diagnostics) }
+        scenario.file = file
+        return scenario
+    }
+
+    public func fix(named name: String) -> Fix? {
+        fixes.first { $0.name == name }
+    }
+
+    /// The declarations with a fix applied: each replaces the same-named one, or is added.
+    public func declarations(fix name: String?) -> [Declaration] {
+        guard let name, let fix = fix(named: name) else { return declarations }
+        var result = declarations
+        for declaration in fix.declarations {
+            if let key = declaration.replacementKey?.name,
+               let index = result.firstIndex(where: { $0.replacementKey?.name == key }) {
+                result[index] = declaration
+            } else {
+                result.append(declaration)
+            }
+        }
+        return result
+    }
+
+    public func program(fix: String?) throws(ScriptError) -> Program {
+        try Compiler.compile(declarations(fix: fix), file: file)
+    }
+
+    /// Named schedules, in declaration order, with a fix's own overriding the base's.
+    public func schedules(fix: String?) -> [(name: String, steps: String)] {
+        declarations(fix: fix).compactMap {
+            if case .schedule(let name, let steps) = $0.kind { return (name, steps) }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Everything one run produced: what renderers read. Nothing here points back into
+/// the engine; the program is kept for source lines and names.
+public struct Run: Sendable {
+    public enum End: String, Sendable {
+        case completed = "completed"
+        case crashed = "crashed"
+        case deadlocked = "deadlocked"
+        case stepLimit = "stopped at the step limit"
+    }
+
+    public struct ExpectationResult: Sendable, Equatable {
+        public var message: String
+        /// nil when the run did not complete, or the check itself failed to evaluate.
+        public var passed: Bool?
+        public var note: String?
+    }
+
+    public var program: Program
+    /// The thread that took each step, by name: feed it back to replay the run.
+    public var schedule: [String]
+    public var events: [Event]
+    public var world: World
+    public var end: End
+    public var findings: [Finding]
+    public var expectations: [ExpectationResult]
+
+    /// The schedule as one string, ready for `--schedule`.
+    public var scheduleText: String { schedule.joined(separator: " ") }
+
+    public var failed: Bool { !findings.isEmpty }
+}

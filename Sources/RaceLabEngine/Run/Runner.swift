@@ -1,0 +1,86 @@
+/// Runs a program to the end under a scheduler, then checks the final state.
+public struct Runner: Sendable {
+    public var engine: Engine
+    /// The most steps a run may take before it is stopped.
+    public var maxSteps: Int
+
+    public init(program: Program, maxSteps: Int = 10_000, localBudget: Int = 100_000) {
+        engine = Engine(program: program, localBudget: localBudget)
+        self.maxSteps = maxSteps
+    }
+
+    /// - Throws: `ScheduleError` when a fixed schedule cannot be followed.
+    public func run<S: Scheduler>(_ scheduler: inout S) throws(ScheduleError) -> Run {
+        var world = engine.initialWorld()
+        var schedule: [String] = []
+        var events: [Event] = []
+        var end = Run.End.completed
+        while true {
+            if world.halted {
+                end = .crashed
+                break
+            }
+            let runnable = engine.runnableThreads(world)
+            if runnable.isEmpty {
+                if let finding = deadlock(world) {
+                    world.findings.append(finding)
+                    end = .deadlocked
+                }
+                break
+            }
+            if world.stepCount >= maxSteps {
+                end = .stepLimit
+                world.findings.append(Finding(kind: .stepLimit, step: world.stepCount, thread: nil, range: nil,
+                                              message: "the run was stopped after \(maxSteps) steps; a thread may loop forever (raise the limit with --max-steps)"))
+                break
+            }
+            let thread = try scheduler.next(runnable: runnable, world: world)
+            schedule.append(world.threads[thread].name)
+            let (next, stepEvents) = engine.step(world, thread: thread)
+            world = next
+            events += stepEvents
+        }
+        var expectations: [Run.ExpectationResult] = []
+        if end == .completed {
+            for (expectation, result) in zip(engine.program.expectations, engine.evaluateExpectations(world)) {
+                expectations.append(.init(message: expectation.message, passed: result.passed, note: result.error))
+                if result.passed != true {
+                    let why = result.error.map { ": could not be evaluated: \($0)" } ?? ""
+                    world.findings.append(Finding(kind: .expectation, step: world.stepCount, thread: nil, range: expectation.range,
+                                                  message: expectation.message + why))
+                }
+            }
+        } else {
+            expectations = engine.program.expectations.map {
+                .init(message: $0.message, passed: nil, note: "not checked: the run \(end.rawValue)")
+            }
+        }
+        return Run(program: engine.program, schedule: schedule, events: events, world: world, end: end,
+                   findings: world.findings, expectations: expectations)
+    }
+
+    /// Nothing can run, yet some thread waits: name the wait-for cycle if there is one.
+    func deadlock(_ world: World) -> Finding? {
+        let blocked = world.threads.indices.filter { world.threads[$0].waiting != nil && !world.threads[$0].isFinished }
+        guard let first = blocked.first else { return nil }
+        var cycle: [ThreadID] = []
+        for start in blocked {
+            var path: [ThreadID] = []
+            var current = start
+            while let (_, next) = engine.waitDescription(world, current), !path.contains(current), let following = next.first {
+                path.append(current)
+                current = following
+            }
+            if let loopStart = path.firstIndex(of: current) {
+                cycle = Array(path[loopStart...])
+                break
+            }
+        }
+        let involved = cycle.isEmpty ? blocked : cycle
+        let parts = involved.map { "\(world.threads[$0].name) \(engine.waitDescription(world, $0)?.text ?? "waits")" }
+        let kind = cycle.isEmpty ? "every thread left is blocked" : "a wait-for cycle"
+        let step = world.stepCount
+        return Finding(kind: .deadlock, step: step, thread: cycle.first ?? first, range: nil,
+                       message: "deadlock, \(kind): " + parts.joined(separator: "; "))
+    }
+}

@@ -1,0 +1,56 @@
+import RaceLabLanguage
+
+/// Follows a written schedule: `"A A B main"` (or `"A*2 B main"`), one thread name
+/// per step. When the schedule runs out, the run goes on without preemption: the
+/// last thread keeps running while it can, then the first runnable thread.
+public struct FixedScheduler: Scheduler {
+    public private(set) var names: [String]
+    public private(set) var position = 0
+    private var last: ThreadID?
+
+    /// Parses a schedule string.
+    /// - Throws: `ScheduleError` for a malformed repeat count.
+    public init(_ schedule: String) throws(ScheduleError) {
+        names = try FixedScheduler.parse(schedule)
+    }
+
+    public static func parse(_ schedule: String) throws(ScheduleError) -> [String] {
+        var names: [String] = []
+        for word in schedule.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" }) {
+            let parts = word.split(separator: "*", omittingEmptySubsequences: false)
+            if parts.count == 2 {
+                guard let n = Int(parts[1]), n >= 1, n <= 100_000, !parts[0].isEmpty else {
+                    throw ScheduleError("bad repeat '\(word)' in the schedule: write NAME*COUNT, like A*3")
+                }
+                names += Array(repeating: String(parts[0]), count: n)
+            } else if parts.count == 1 {
+                names.append(String(word))
+            } else {
+                throw ScheduleError("bad step '\(word)' in the schedule")
+            }
+        }
+        return names
+    }
+
+    public var isExhausted: Bool { position >= names.count }
+
+    public mutating func next(runnable: [ThreadID], world: World) throws(ScheduleError) -> ThreadID {
+        guard position < names.count else {
+            if let last, runnable.contains(last) { return last }
+            last = runnable[0]
+            return runnable[0]
+        }
+        let name = names[position]
+        guard let id = world.thread(named: name) else {
+            let known = world.threads.map(\.name)
+            let hint = Suggestion.closest(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ScheduleError("step \(position + 1) of the schedule names thread '\(name)', which does not exist at that point\(hint); threads: \(known.joined(separator: ", "))")
+        }
+        guard runnable.contains(id) else {
+            throw ScheduleError("step \(position + 1) of the schedule picks \(name), which cannot run then; runnable: \(runnable.map { world.threads[$0].name }.joined(separator: ", "))")
+        }
+        position += 1
+        last = id
+        return id
+    }
+}

@@ -1,0 +1,23 @@
+/// The project's one source of randomness: SplitMix64 (Steele, Lea and Flood,
+/// "Fast splittable pseudorandom number generators", OOPSLA 2014). Seeded, so every
+/// "random" run can be repeated exactly; never the system's generator.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in 0..<bound, without modulo bias.
+    public mutating func below(_ bound: Int) -> Int {
+        Int(truncatingIfNeeded: next(upperBound: UInt64(bound)))
+    }
+}

@@ -1,0 +1,60 @@
+/// An object on the simulated heap: a class instance, a lock, an operation or an
+/// operation queue. Reference counted; any object can be a `synchronized` token.
+public struct HeapObject: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case instance
+        case lock
+        case operation(OperationState)
+        case queue(QueueState)
+    }
+
+    public var kind: Kind
+    /// For instances, the index of their class in the program.
+    public var classIndex: Int?
+    /// The name the trace uses: `MySingle#1`, or the global it was first stored in.
+    public var name: String
+    public var retainCount = 0
+    public var isAlive = true
+    public var fields: [Value] = []
+    public var fieldVersions: [Int] = []
+    public var monitorOwner: ThreadID?
+    public var monitorDepth = 0
+
+    public init(kind: Kind, classIndex: Int?, name: String) {
+        self.kind = kind
+        self.classIndex = classIndex
+        self.name = name
+    }
+}
+
+/// An NSOperation-style unit of work.
+public struct OperationState: Hashable, Sendable {
+    public enum Phase: Hashable, Sendable {
+        case created, pending, executing, finished
+    }
+
+    public var closure: ClosureValue?
+    public var completion: ClosureValue?
+    public var dependencies: [ObjectID] = []
+    public var isCancelled = false
+    public var phase = Phase.created
+    public var queue: ObjectID?
+    public var thread: ThreadID?
+
+    public init(closure: ClosureValue?) {
+        self.closure = closure
+    }
+}
+
+/// An NSOperationQueue: runs up to `maxConcurrent` operations (-1: no limit), each on
+/// a worker thread of its own, in the order they were added, once they are ready.
+public struct QueueState: Hashable, Sendable {
+    public var maxConcurrent: Int
+    public var isSuspended = false
+    /// Operations added and not yet finished, in the order they were added.
+    public var operations: [ObjectID] = []
+
+    public init(maxConcurrent: Int) {
+        self.maxConcurrent = maxConcurrent
+    }
+}

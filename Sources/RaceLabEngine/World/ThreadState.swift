@@ -1,0 +1,49 @@
+/// One simulated thread: its call stack and what, if anything, it waits for.
+public struct ThreadState: Hashable, Sendable {
+    public var name: String
+    public var frames: [Frame]
+    public var waiting: Wait?
+    public var isFinished = false
+    public var isMain: Bool
+    /// For an operation's worker thread: the operation it runs.
+    public var operation: ObjectID?
+
+    public init(name: String, frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
+        self.name = name
+        self.frames = frames
+        self.isMain = isMain
+        self.operation = operation
+    }
+}
+
+/// What a blocked thread waits for. It may run again once the condition holds.
+public enum Wait: Hashable, Sendable {
+    case lock(ObjectID, reentrant: Bool)
+    case operation(ObjectID)
+    case queue(ObjectID)
+    case mainBlock(Int)
+}
+
+/// A call frame: code, program counter, locals and operand stack.
+public struct Frame: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case body
+        case call
+        case deinitializer(ObjectID)
+        case mainBlock(Int)
+        case operation(ObjectID)
+        case completion(ObjectID)
+    }
+
+    public var code: Int
+    public var pc = 0
+    public var locals: [Value]
+    public var stack: [Value] = []
+    public var kind: Kind
+
+    public init(code: Int, localCount: Int, kind: Kind) {
+        self.code = code
+        self.locals = Array(repeating: .none, count: localCount)
+        self.kind = kind
+    }
+}
