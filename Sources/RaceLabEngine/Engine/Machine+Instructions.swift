@@ -8,8 +8,7 @@ extension Machine {
             let value = pop()
             advance()
             if case .object(let id) = value, world.heap[id].retainCount == 0, world.heap[id].isAlive {
-                deallocate(id, reason: "it was created and never stored")
-                emit("discards \(world.heap[id].name)", [Access(.object(id), .write)])
+                deallocate(id, reason: "discards \(world.heap[id].name), which was never stored, so it is deallocated")
             }
         case .duplicate:
             push(peek())
@@ -24,8 +23,8 @@ extension Machine {
             frame.locals[slot] = value
             advance()
             if !old.references.isEmpty {
+                emit("drops its reference in '\(code.localNames[slot])' to \(describe(old))", old.references.map { Access(.object($0), .write) })
                 release(old)
-                emit("drops its reference in '\(code.localNames[slot])'", old.references.map { Access(.object($0), .write) })
             }
         case .storeTemp(let slot):
             frame.locals[slot] = pop()

@@ -13,8 +13,7 @@ extension Machine {
             let before = world.heap[id].retainCount
             world.heap[id].retainCount -= 1
             if before == 1 && world.heap[id].isAlive && !keepAlive.contains(id) {
-                releaseNotes.append("\(world.heap[id].name) retain count 1 → 0")
-                deallocate(id, reason: "its last reference was released by \(threadName)")
+                deallocate(id, reason: "releases the last reference to \(world.heap[id].name), which is deallocated")
             }
         }
     }
@@ -22,7 +21,7 @@ extension Machine {
     mutating func deallocate(_ id: ObjectID, reason: String) {
         let object = world.heap[id]
         let classInfo = object.classIndex.map { program.classes[$0] }
-        var text = "deallocates \(object.name): \(reason)"
+        var text = reason
         if classInfo?.deinitCode != nil { text += "; its deinit runs on \(threadName)" }
         if classInfo?.mainThreadOnly == true && !state.isMain {
             text += ", not on main"

@@ -197,12 +197,6 @@ extension Machine {
         appendToLastEvent("operation \(name) starts on thread \(world.threads[worker].name)")
     }
 
-    /// The operation's body has returned on its worker thread.
-    mutating func finishOperation(_ id: ObjectID) {
-        emit("finishes operation \(world.heap[id].name)", [Access(.operation(id), .write)])
-        completeOperation(id, on: thread)
-    }
-
     mutating func completeOperation(_ id: ObjectID, on worker: ThreadID?) {
         let op = operation(id)!
         updateOperation(id) { $0.phase = .finished }

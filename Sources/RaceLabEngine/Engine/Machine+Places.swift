@@ -79,8 +79,8 @@ extension Machine {
             if world.stepCount == 0, case .object(let id) = value, world.heap[id].name.contains("#") {
                 world.heap[id].name = program.globals[g].name
             }
-            release(old)
             emit("writes \(program.globals[g].name) = \(describe(value))", [Access(.global(g), .write)])
+            release(old)
         case .field(let field):
             let value = pop()
             guard let id = object(pop(), "writing .\(field)") else { return }
@@ -95,8 +95,8 @@ extension Machine {
                 world.heap[id].fields[index] = value
                 world.heap[id].fieldVersions[index] += 1
                 advance()
-                release(old)
                 emit("writes \(world.heap[id].name).\(field) = \(describe(value))", [Access(.field(id, field), .write)])
+                release(old)
             } else {
                 setBuiltinProperty(id, field, value)
             }
@@ -169,8 +169,8 @@ extension Machine {
         }
         if pushes { push(result.removed.first ?? .none) }
         advance()
-        release(old, keepAlive: pushes ? result.removed.flatMap(\.references) : [])
         if let access { emit("\(verb) \(result.text)", [access]) }
+        release(old, keepAlive: pushes ? result.removed.flatMap(\.references) : [])
     }
 
     mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int) {
@@ -202,7 +202,7 @@ extension Machine {
         frame.locals[element] = value
         frame.locals[stateSlot] = .int(index + 1)
         advance()
-        release(old)
         if let access { emit("enumerates \(what)[\(index)]: \(describe(value))", [access]) }
+        release(old)
     }
 }

@@ -33,39 +33,37 @@ extension Machine {
         let value = pop()
         let finished = frame
         let owned = zip(finished.locals, code.localIsTemp).filter { !$1 }.map(\.0)
+        let released = owned.flatMap(\.references)
+        let accesses = released.map { Access(.object($0), .write) }
+        let releasing = released.isEmpty ? "" : " and releases " + released.map { world.heap[$0].name }.joined(separator: ", ")
         state.frames.removeLast()
-        for local in owned { release(local, keepAlive: finished.kind == .call ? value.references : []) }
         switch finished.kind {
         case .call:
             push(value)
-            let released = owned.flatMap(\.references)
-            if !released.isEmpty {
-                emit("returns from \(program.codes[finished.code].name), releasing its locals", released.map { Access(.object($0), .write) })
-            }
+            if !released.isEmpty { emit("returns from \(program.codes[finished.code].name)\(releasing)", accesses) }
         case .deinitializer(let id):
             emit("finishes the deinit of \(world.heap[id].name)", [Access(.object(id), .write)])
             free(id)
         case .body:
-            if state.isMain {
-                emit("finishes its code and goes back to serving the main queue")
-            } else {
-                finishThread()
+            if !state.isMain {
+                state.isFinished = true
+                emit("finishes\(releasing)", accesses)
+            } else if !released.isEmpty {
+                emit("finishes its code\(releasing)", accesses)
             }
         case .mainBlock(let block):
             world.completedBlocks.insert(block)
             let waiter = world.threads.firstIndex { $0.waiting == .mainBlock(block) }
             let note = waiter.map { "; \(world.threads[$0].name), waiting in main.sync, can go on" } ?? ""
-            emit("finishes the main-queue block\(note)", [Access(.mainQueue, .write)])
+            emit("finishes the main-queue block\(note)\(releasing)", [Access(.mainQueue, .write)] + accesses)
         case .operation(let op):
-            finishOperation(op)
+            emit("finishes operation \(world.heap[op].name)\(releasing)", [Access(.operation(op), .write)] + accesses)
         case .completion:
-            finishThread()
+            state.isFinished = true
+            emit("finishes\(releasing)", accesses)
         }
-    }
-
-    mutating func finishThread() {
-        state.isFinished = true
-        emit("finishes")
+        for local in owned { release(local, keepAlive: finished.kind == .call ? value.references : []) }
+        if case .operation(let op) = finished.kind { completeOperation(op, on: thread) }
     }
 
     mutating func startNextMainBlock() {

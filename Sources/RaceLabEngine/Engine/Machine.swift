@@ -9,8 +9,6 @@ struct Machine {
     var events: [Event] = []
     /// Objects whose count reached zero during this instruction and have a deinit to run.
     var pendingDeinits: [ObjectID] = []
-    /// Releases made during this instruction, appended to its event's sentence.
-    var releaseNotes: [String] = []
     var range: SourceRange?
     let localBudget: Int
     /// Results of `expect` checks, when the machine evaluates them.
@@ -54,12 +52,7 @@ struct Machine {
     // MARK: - Events and findings
 
     mutating func emit(_ text: String, _ accesses: [Access] = []) {
-        var sentence = text
-        if !releaseNotes.isEmpty {
-            sentence += " (" + releaseNotes.joined(separator: "; ") + ")"
-            releaseNotes = []
-        }
-        events.append(Event(step: world.stepCount, thread: thread, range: range, text: sentence, accesses: accesses))
+        events.append(Event(step: world.stepCount, thread: thread, range: range, text: text, accesses: accesses))
     }
 
     mutating func report(_ kind: Finding.Kind, _ message: String) {
@@ -154,7 +147,8 @@ struct Machine {
         case .call:
             return state.frames.count < 200
         case .ret:
-            guard case .call = frame.kind else { return false }
+            let mainBody = state.isMain && frame.kind == .body && state.frames.count == 1
+            guard frame.kind == .call || mainBody else { return false }
             return zip(frame.locals, code.localIsTemp).allSatisfy { $1 || $0.references.isEmpty }
         case .builtin(.assert, _, _):
             return peek(1) == .bool(true)

@@ -1,0 +1,108 @@
+import RaceLabLanguage
+
+/// A subcommand's interface: what it takes and the help screen built from that, in
+/// the OVERVIEW / USAGE / ARGUMENTS / OPTIONS layout of swift-argument-parser.
+struct CommandSpec {
+    struct Option {
+        var name: String
+        /// nil for a flag that takes no value.
+        var value: String?
+        var help: String
+    }
+
+    var name: String
+    var abstract: String
+    var usage: String
+    var arguments: [(String, String)] = []
+    var options: [Option] = []
+    var discussion: String?
+
+    var help: String {
+        var out = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"
+        if !arguments.isEmpty {
+            out += "\nARGUMENTS:\n"
+            for (name, help) in arguments { out += row("<\(name)>", help) }
+        }
+        out += "\nOPTIONS:\n"
+        for option in options { out += row(option.value.map { "--\(option.name) <\($0)>" } ?? "--\(option.name)", option.help) }
+        out += row("-h, --help", "Show help information.")
+        if let discussion { out += "\n" + discussion + "\n" }
+        return out
+    }
+
+    private func row(_ left: String, _ help: String) -> String {
+        let width = 26
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        var out = "  " + left
+        if left.count + 2 >= width {
+            out += "\n" + String(repeating: " ", count: width)
+        } else {
+            out += String(repeating: " ", count: width - 2 - left.count)
+        }
+        out += lines.joined(separator: "\n" + String(repeating: " ", count: width)) + "\n"
+        return out
+    }
+
+    /// Splits arguments into positionals and options, checking names and values.
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "-h" || argument == "--help" {
+                parsed.wantsHelp = true
+            } else if argument == "--" {
+                parsed.positionals += arguments[index...]
+                break
+            } else if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
+                var name = String(argument.drop { $0 == "-" })
+                var inlineValue: String?
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+                guard let option = options.first(where: { $0.name == name }) else {
+                    let suggestion = Suggestion.closest(to: "--" + name, in: options.map { "--" + $0.name })
+                    throw UsageError("unknown option '\(argument)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? ""), command: self)
+                }
+                if parsed.values[name] != nil || parsed.flags.contains(name) {
+                    throw UsageError("option '--\(name)' is given twice", command: self)
+                }
+                if option.value == nil {
+                    if inlineValue != nil { throw UsageError("option '--\(name)' takes no value", command: self) }
+                    parsed.flags.insert(name)
+                } else if let inlineValue {
+                    parsed.values[name] = inlineValue
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError("missing value for '--\(name) <\(option.value!)>'", command: self)
+                    }
+                    parsed.values[name] = arguments[index]
+                    index += 1
+                }
+            } else {
+                parsed.positionals.append(argument)
+            }
+        }
+        return parsed
+    }
+}
+
+struct ParsedArguments {
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var wantsHelp = false
+}
+
+/// A mistake in how the command was called: exit code 64, with the usage line.
+struct UsageError: Error {
+    var message: String
+    var command: CommandSpec?
+
+    init(_ message: String, command: CommandSpec?) {
+        self.message = message
+        self.command = command
+    }
+}

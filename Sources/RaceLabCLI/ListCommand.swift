@@ -1,0 +1,38 @@
+/// `racelab list`: every shipped scenario with its title and fixes.
+struct ListCommand {
+    var locator: ScenarioLocator
+
+    static let spec = CommandSpec(
+        name: "list",
+        abstract: "List the shipped scenarios and their fixes.",
+        usage: "racelab list"
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let parsed = try Self.spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'", command: Self.spec) }
+        let names = locator.names()
+        guard !names.isEmpty else {
+            return CommandOutput(stderr: "error: no scenarios found; set RACELAB_SCENARIOS to the folder that holds the .race files\n",
+                                 exitCode: ExitCode.noInput)
+        }
+        var rows: [(String, String, String)] = []
+        var errors = ""
+        for name in names {
+            switch loadScenario(name, locator) {
+            case .success(let scenario):
+                let fixes = scenario.fixes.map { $0.expectedFailure == nil ? $0.name : "\($0.name) (fails, as expected)" }
+                rows.append((name, scenario.title, fixes.joined(separator: ", ")))
+            case .failure(let output):
+                errors += output.stderr
+            }
+        }
+        let nameWidth = max(4, rows.map(\.0.count).max() ?? 0) + 2
+        let titleWidth = max(5, rows.map(\.1.count).max() ?? 0) + 2
+        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+        var out = pad("NAME", nameWidth) + pad("TITLE", titleWidth) + "FIXES\n"
+        for row in rows { out += pad(row.0, nameWidth) + pad(row.1, titleWidth) + row.2 + "\n" }
+        return CommandOutput(stdout: out, stderr: errors, exitCode: errors.isEmpty ? ExitCode.success : ExitCode.scriptError)
+    }
+}

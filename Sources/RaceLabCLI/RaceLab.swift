@@ -1,0 +1,132 @@
+import RaceLabEngine
+import RaceLabLanguage
+
+/// What a command printed and its exit status; `main.swift` writes it out.
+public struct CommandOutput: Equatable, Sendable, Error {
+    public var stdout = ""
+    public var stderr = ""
+    public var exitCode: Int32 = ExitCode.success
+
+    public init(stdout: String = "", stderr: String = "", exitCode: Int32 = ExitCode.success) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exitCode = exitCode
+    }
+}
+
+/// Exit codes, as in sysexits(3) where one fits.
+public enum ExitCode {
+    public static let success: Int32 = 0
+    /// The run (or a check) found a problem.
+    public static let finding: Int32 = 1
+    /// Wrong command-line use: unknown command, option, scenario, fix or schedule.
+    public static let usage: Int32 = 64
+    /// The scenario script has errors.
+    public static let scriptError: Int32 = 65
+    /// A file could not be read.
+    public static let noInput: Int32 = 66
+}
+
+/// The `racelab` command: dispatches to a subcommand.
+public struct RaceLab {
+    var environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    static let root = CommandSpec(
+        name: "racelab",
+        abstract: "Make races visible: run thread scenarios step by step under a deterministic scheduler.",
+        usage: "racelab <subcommand>",
+        options: [.init(name: "version", value: nil, help: "Show the version.")],
+        discussion: """
+        SUBCOMMANDS:
+          list                    List the shipped scenarios and their fixes.
+          show                    Show a scenario's story, its code, and each fix as a diff.
+          run                     Run a scenario under one schedule and explain what happened.
+
+          See 'racelab help <subcommand>' for detailed help.
+
+        EXIT CODES:
+          0 no finding, 1 a finding, 64 usage error, 65 script error, 66 unreadable file.
+        """
+    )
+
+    static let version = "0.1.0"
+
+    public func main(_ arguments: [String]) -> CommandOutput {
+        do throws(UsageError) {
+            return try dispatch(arguments)
+        } catch {
+            var text = "error: \(error.message)\n"
+            if let command = error.command {
+                let helpCommand = command.name == "racelab" ? "racelab --help" : "racelab help \(command.name)"
+                text += "Usage: \(command.usage)\n  See '\(helpCommand)' for more.\n"
+                    
+            }
+            return CommandOutput(stderr: text, exitCode: ExitCode.usage)
+        }
+    }
+
+    func dispatch(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        guard let first = arguments.first else {
+            return CommandOutput(stdout: RaceLab.root.help)
+        }
+        let rest = Array(arguments.dropFirst())
+        let commands = ["list", "show", "run", "help"]
+        switch first {
+        case "-h", "--help":
+            return CommandOutput(stdout: RaceLab.root.help)
+        case "--version":
+            return CommandOutput(stdout: "racelab \(RaceLab.version)\n")
+        case "help":
+            guard let topic = rest.first else { return CommandOutput(stdout: RaceLab.root.help) }
+            guard let spec = RaceLab.spec(topic) else {
+                throw UsageError("unknown subcommand '\(topic)'" + suggestion(topic, commands), command: RaceLab.root)
+            }
+            return CommandOutput(stdout: spec.help)
+        case "list":
+            return try ListCommand(locator: locator).run(rest)
+        case "show":
+            return try ShowCommand(locator: locator).run(rest)
+        case "run":
+            return try RunCommand(locator: locator).run(rest)
+        default:
+            throw UsageError("unknown subcommand '\(first)'" + suggestion(first, commands), command: RaceLab.root)
+        }
+    }
+
+    var locator: ScenarioLocator { ScenarioLocator(environment: environment) }
+
+    static func spec(_ name: String) -> CommandSpec? {
+        switch name {
+        case "list": return ListCommand.spec
+        case "show": return ShowCommand.spec
+        case "run": return RunCommand.spec
+        default: return nil
+        }
+    }
+}
+
+func suggestion(_ word: String, _ candidates: [String]) -> String {
+    Suggestion.closest(to: word, in: candidates).map { ". Did you mean '\($0)'?" } ?? ""
+}
+
+/// Loads a scenario for a command, turning each failure into its output.
+func loadScenario(_ name: String, _ locator: ScenarioLocator) -> Result<Scenario, CommandOutput> {
+    let source: (name: String, file: SourceFile)
+    do throws(ScenarioLocator.Failure) {
+        source = try locator.source(for: name)
+    } catch {
+        switch error {
+        case .notFound(let message): return .failure(CommandOutput(stderr: "error: \(message)\n", exitCode: ExitCode.usage))
+        case .unreadable(let message): return .failure(CommandOutput(stderr: "error: \(message)\n", exitCode: ExitCode.noInput))
+        }
+    }
+    do throws(ScriptError) {
+        return .success(try Scenario.load(name: source.name, file: source.file))
+    } catch {
+        return .failure(CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError))
+    }
+}

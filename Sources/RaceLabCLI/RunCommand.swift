@@ -1,0 +1,121 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// `racelab run NAME`: one run under one schedule, explained.
+struct RunCommand {
+    var locator: ScenarioLocator
+
+    static let spec = CommandSpec(
+        name: "run",
+        abstract: "Run a scenario under one schedule and explain what happened.",
+        usage: "racelab run <name> [--fix <fix>] [--schedule <schedule> | --seed <n> [--strategy <strategy>]] [--format <format>]",
+        arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
+        options: [
+            .init(name: "fix", value: "fix", help: "Run a fix instead of the broken version (see 'racelab show')."),
+            .init(name: "schedule", value: "schedule", help: "Thread names, one per step (\"A B B main\", or \"A*2 B\"),\nor a schedule named in the scenario, like 'story'."),
+            .init(name: "seed", value: "n", help: "Seed for the random or PCT strategy; alone, it means --strategy random."),
+            .init(name: "strategy", value: "strategy", help: "round-robin (the default), random or pct."),
+            .init(name: "format", value: "format", help: "text (the default) or json."),
+            .init(name: "max-steps", value: "n", help: "Stop a run after this many steps (default 10000)."),
+        ],
+        discussion: """
+        Every run prints the schedule it took; pass it back with --schedule to replay
+        the run exactly. Exit status: 0 no finding, 1 a finding, 64 usage error,
+        65 script error.
+        """
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let spec = Self.spec
+        let parsed = try spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
+        guard parsed.positionals.count == 1 else {
+            throw UsageError(parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name, got \(parsed.positionals.count)", command: spec)
+        }
+        let format = parsed.values["format"] ?? "text"
+        guard ["text", "json"].contains(format) else {
+            throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: spec)
+        }
+        let strategies = ["round-robin", "random", "pct"]
+        if let strategy = parsed.values["strategy"], !strategies.contains(strategy) {
+            throw UsageError("unknown strategy '\(strategy)'; use round-robin, random or pct" + suggestion(strategy, strategies), command: spec)
+        }
+        var seed: UInt64?
+        if let text = parsed.values["seed"] {
+            guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
+            seed = value
+        }
+        var maxSteps = 10_000
+        if let text = parsed.values["max-steps"] {
+            guard let value = Int(text), value >= 1, value <= 10_000_000 else {
+                throw UsageError("--max-steps takes a whole number from 1 to 10000000, not '\(text)'", command: spec)
+            }
+            maxSteps = value
+        }
+        if parsed.values["schedule"] != nil && (seed != nil || parsed.values["strategy"] != nil) {
+            throw UsageError("--schedule cannot be combined with --seed or --strategy", command: spec)
+        }
+        let strategy = parsed.values["strategy"] ?? (seed != nil ? "random" : "round-robin")
+        if strategy != "round-robin" && seed == nil {
+            throw UsageError("--strategy \(strategy) needs --seed <n>", command: spec)
+        }
+
+        let scenario: Scenario
+        switch loadScenario(parsed.positionals[0], locator) {
+        case .success(let s): scenario = s
+        case .failure(let output): return output
+        }
+        let fixName = parsed.values["fix"]
+        if let fixName, scenario.fix(named: fixName) == nil {
+            let names = scenario.fixes.map(\.name)
+            throw UsageError("scenario '\(scenario.name)' has no fix '\(fixName)'" + suggestion(fixName, names)
+                             + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
+        }
+        let program: Program
+        do throws(ScriptError) {
+            program = try scenario.program(fix: fixName)
+        } catch {
+            return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
+        }
+        let runner = Runner(program: program, maxSteps: maxSteps)
+        let result: Run
+        var description: String
+        do throws(ScheduleError) {
+            if let text = parsed.values["schedule"] {
+                let named = scenario.schedules(fix: fixName).first { $0.name == text }
+                var scheduler = try FixedScheduler(named?.steps ?? text)
+                result = try runner.run(&scheduler)
+                description = named.map { "schedule '\($0.name)'" } ?? "the given schedule"
+                if scheduler.names.count < result.schedule.count {
+                    description += " (it ran out after \(scheduler.names.count) steps; the rest ran without preemption)"
+                }
+            } else if strategy == "random" {
+                var scheduler = RandomScheduler(seed: seed!)
+                result = try runner.run(&scheduler)
+                description = "random schedule, seed \(seed!)"
+            } else if strategy == "pct" {
+                var scheduler = PCTScheduler(seed: seed!)
+                result = try runner.run(&scheduler)
+                description = "PCT schedule, seed \(seed!)"
+            } else {
+                var scheduler = RoundRobinScheduler()
+                result = try runner.run(&scheduler)
+                description = "round-robin schedule"
+            }
+        } catch {
+            return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+        }
+        let exit = result.failed ? ExitCode.finding : ExitCode.success
+        if format == "json" {
+            return CommandOutput(stdout: JSONRenderer(scenario: scenario.name, fix: fixName).render(result), exitCode: exit)
+        }
+        let version = fixName.map { "fix '\($0)'" } ?? "the broken version"
+        var title = "\(scenario.name): \(scenario.title)\nRunning \(version) under the \(description)."
+        if let fixName, let reason = scenario.fix(named: fixName)?.expectedFailure {
+            title += "\nThis fix is meant to fail: \(reason)"
+        }
+        let replay = "racelab run \(parsed.positionals[0])" + (fixName.map { " --fix \($0)" } ?? "")
+        return CommandOutput(stdout: TextRenderer(title: title, replayCommand: replay).render(result), exitCode: exit)
+    }
+}

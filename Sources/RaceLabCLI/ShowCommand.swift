@@ -1,0 +1,95 @@
+import RaceLabEngine
+import RaceLabLanguage
+
+/// `racelab show NAME`: the story, the broken code, and each fix as a diff.
+struct ShowCommand {
+    var locator: ScenarioLocator
+
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show a scenario's story, its code, and each fix as a diff.",
+        usage: "racelab show <name>",
+        arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")]
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let parsed = try Self.spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        guard parsed.positionals.count == 1 else {
+            throw UsageError(parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name", command: Self.spec)
+        }
+        let scenario: Scenario
+        switch loadScenario(parsed.positionals[0], locator) {
+        case .success(let s): scenario = s
+        case .failure(let output): return output
+        }
+        var out = "\(scenario.name): \(scenario.title)\n"
+        if !scenario.source.isEmpty { out += "Source: \(scenario.source)\n" }
+        if !scenario.story.isEmpty { out += "\nStory\n" + indent(scenario.story) + "\n" }
+        out += "\nCode (the broken version)\n"
+        for declaration in scenario.declarations where !isMetadata(declaration) {
+            out += indent(text(of: declaration, in: scenario.file)) + "\n"
+        }
+        for (name, steps) in scenario.schedules(fix: nil) where !out.contains("schedule \(name) ") {
+            out += "  schedule \(name) \"\(steps)\"\n"
+        }
+        for fix in scenario.fixes {
+            out += "\nFix '\(fix.name)'" + (fix.summary.isEmpty ? "" : ": \(fix.summary)") + "\n"
+            if let reason = fix.expectedFailure { out += "  This fix fails, as expected: \(reason)\n" }
+            for declaration in fix.declarations {
+                let new = text(of: declaration, in: scenario.file)
+                if let key = declaration.replacementKey?.name,
+                   let old = scenario.declarations.first(where: { $0.replacementKey?.name == key }) {
+                    out += diff(old: text(of: old, in: scenario.file), new: new)
+                } else {
+                    out += new.split(separator: "\n", omittingEmptySubsequences: false).map { "  + \($0)\n" }.joined()
+                }
+            }
+        }
+        out += "\nRun it: racelab run \(scenario.name) --schedule story\n"
+        return CommandOutput(stdout: out)
+    }
+
+    func isMetadata(_ declaration: Declaration) -> Bool {
+        if case .metadata = declaration.kind { return true }
+        return false
+    }
+
+    func text(of declaration: Declaration, in file: SourceFile) -> String {
+        let lines = (declaration.range.start.line...declaration.range.end.line).map { file.line($0) }
+        let indentation = lines.first.map { $0.prefix { $0 == " " }.count } ?? 0
+        return lines.map { String($0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count))) }.joined(separator: "\n")
+    }
+
+    func indent(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }.joined(separator: "\n")
+    }
+
+    /// A line diff (longest common subsequence): `-` removed, `+` added, ` ` kept.
+    func diff(old: String, new: String) -> String {
+        let a = old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let b = new.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lcs = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in stride(from: a.count - 1, through: 0, by: -1) {
+            for j in stride(from: b.count - 1, through: 0, by: -1) {
+                lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+            }
+        }
+        var out = ""
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if i < a.count && j < b.count && a[i] == b[j] {
+                out += "    \(a[i])\n"
+                i += 1
+                j += 1
+            } else if j < b.count && (i == a.count || lcs[i][j + 1] >= lcs[i + 1][j]) {
+                out += "  + \(b[j])\n"
+                j += 1
+            } else {
+                out += "  - \(a[i])\n"
+                i += 1
+            }
+        }
+        return out
+    }
+}

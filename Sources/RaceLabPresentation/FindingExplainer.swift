@@ -1,0 +1,25 @@
+import RaceLabEngine
+
+/// Why each kind of finding matters, in a sentence or two for learners.
+public enum FindingExplainer {
+    public static func explanation(_ kind: Finding.Kind) -> String {
+        switch kind {
+        case .assertion:
+            return "An assertion in the code did not hold at this step: the threads' steps interleaved in an order the code did not expect."
+        case .expectation:
+            return "The final state is wrong. No single step is wrong on its own: the order the threads' steps interleaved in produced a result that no one-thread-at-a-time order would."
+        case .crash:
+            return "The program crashed. On a device this kills the app; here the run stops at the step that crashed."
+        case .mainThread:
+            return "This object may only be used on the main thread (like UIKit objects). Work on it, including its deinit, ran on another thread."
+        case .deadlock:
+            return "Every thread left is waiting for something another waiting thread holds, so none can ever go on."
+        case .runaway:
+            return "A thread looped without touching shared state and never finished; the run was stopped."
+        case .stepLimit:
+            return "The run did not finish within the step limit; a loop may never end."
+        case .runtimeError:
+            return "The script did something its values do not allow, such as adding a number to a string."
+        }
+    }
+}

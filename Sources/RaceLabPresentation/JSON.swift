@@ -1,0 +1,48 @@
+/// A small JSON value with ordered object keys, so output is byte-for-byte stable.
+public indirect enum JSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    public static func == (a: JSON, b: JSON) -> Bool { a.serialized() == b.serialized() }
+
+    /// Pretty-printed with two-space indentation, keys in the order given.
+    public func serialized(indent: Int = 0) -> String {
+        let pad = String(repeating: "  ", count: indent + 1)
+        let close = String(repeating: "  ", count: indent)
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let n): return String(n)
+        case .string(let s): return JSON.quote(s)
+        case .array(let items):
+            if items.isEmpty { return "[]" }
+            return "[\n" + items.map { pad + $0.serialized(indent: indent + 1) }.joined(separator: ",\n") + "\n\(close)]"
+        case .object(let pairs):
+            if pairs.isEmpty { return "{}" }
+            return "{\n" + pairs.map { pad + JSON.quote($0.0) + ": " + $0.1.serialized(indent: indent + 1) }.joined(separator: ",\n") + "\n\(close)}"
+        }
+    }
+
+    /// A JSON string literal (RFC 8259 escaping).
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,90 @@
+import RaceLabEngine
+import RaceLabLanguage
+
+/// The text report of a run: one line per step, then the final state, the checks,
+/// each finding explained, and the schedule to replay it.
+public struct TextRenderer: Sendable {
+    public var title: String
+    public var replayCommand: String?
+
+    public init(title: String, replayCommand: String? = nil) {
+        self.title = title
+        self.replayCommand = replayCommand
+    }
+
+    public func render(_ run: Run) -> String {
+        let names = run.world.threads.map(\.name)
+        let nameWidth = max(6, names.map(\.count).max() ?? 6)
+        var out = title + "\n\n"
+        out += "step  " + pad("thread", nameWidth) + "  line  what happened\n"
+        var lastStep = -1
+        for event in run.events {
+            let stepText = event.step == lastStep ? "" : String(event.step)
+            lastStep = event.step
+            let thread = names[event.thread]
+            let line = event.range.map { String($0.start.line) } ?? ""
+            out += pad(stepText, 4, right: true) + "  " + pad(thread, nameWidth) + "  " + pad(line, 4, right: true) + "  "
+            out += "\(thread) \(event.text)"
+            if let range = event.range {
+                let source = run.program.file.line(range.start.line).trimmingCharacters(in: " \t")
+                if !source.isEmpty { out += "    | " + source }
+            }
+            out += "\n"
+        }
+        out += "\nThe run \(run.end.rawValue) after \(run.schedule.count) step\(run.schedule.count == 1 ? "" : "s").\n"
+        out += finalState(run)
+        if !run.expectations.isEmpty {
+            out += "\nChecks\n"
+            for check in run.expectations {
+                let mark = check.passed == true ? "passed" : check.passed == false ? "FAILED" : "not checked"
+                out += "  [\(mark)] \(check.message)" + (check.note.map { " (\($0))" } ?? "") + "\n"
+            }
+        }
+        if run.findings.isEmpty {
+            out += "\nNo findings: this interleaving is fine.\n"
+        } else {
+            out += "\nFindings (\(run.findings.count))\n"
+            for (number, finding) in run.findings.enumerated() {
+                var place = ""
+                if finding.step > 0, let thread = finding.thread { place = " at step \(finding.step) on \(names[thread])" }
+                if let range = finding.range { place += ", line \(range.start.line)" }
+                out += "  \(number + 1). \(finding.kind.rawValue)\(place): \(finding.message)\n"
+                out += "     \(FindingExplainer.explanation(finding.kind))\n"
+            }
+        }
+        out += "\nSchedule: \(run.scheduleText)\n"
+        if let replayCommand { out += "Replay:   \(replayCommand) --schedule \"\(run.scheduleText)\"\n" }
+        return out
+    }
+
+    func finalState(_ run: Run) -> String {
+        let formatter = ValueFormatter(world: run.world)
+        var out = "\nFinal state\n"
+        for (index, global) in run.program.globals.enumerated() {
+            out += "  \(global.name) = \(formatter.describe(run.world.globals[index]))\n"
+        }
+        let objects = run.world.heap.indices.filter { run.world.heap[$0].classIndex != nil }
+        if !objects.isEmpty {
+            out += "  objects: " + objects.map(formatter.describeObject).joined(separator: ", ") + "\n"
+        }
+        if !run.world.output.isEmpty {
+            out += "  printed:\n" + run.world.output.map { "    \($0)\n" }.joined()
+        }
+        return out
+    }
+
+    func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        guard text.count < width else { return text }
+        let fill = String(repeating: " ", count: width - text.count)
+        return right ? fill + text : text + fill
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let c = s.first, set.contains(c) { s = s.dropFirst() }
+        while let c = s.last, set.contains(c) { s = s.dropLast() }
+        return String(s)
+    }
+}

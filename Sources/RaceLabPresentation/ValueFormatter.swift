@@ -1,0 +1,28 @@
+import RaceLabEngine
+
+/// Renders values and objects by the names the trace uses.
+public struct ValueFormatter: Sendable {
+    public let world: World
+
+    public init(world: World) {
+        self.world = world
+    }
+
+    public func describe(_ value: Value) -> String {
+        switch value {
+        case .int(let n): return String(n)
+        case .bool(let b): return String(b)
+        case .string(let s): return "\"\(s)\""
+        case .none: return "nil"
+        case .object(let id): return world.heap[id].name
+        case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+        case .closure: return "a closure"
+        }
+    }
+
+    /// `MySingle#1 (deallocated)`, `ViewController#1 (retain count 2)`.
+    public func describeObject(_ id: ObjectID) -> String {
+        let object = world.heap[id]
+        return object.isAlive ? "\(object.name) (retain count \(object.retainCount))" : "\(object.name) (deallocated)"
+    }
+}
