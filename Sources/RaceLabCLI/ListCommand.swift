@@ -22,7 +22,9 @@ struct ListCommand {
         for name in names {
             switch loadScenario(name, locator) {
             case .success(let scenario):
-                let fixes = scenario.fixes.map { $0.expectedFailure == nil ? $0.name : "\($0.name) (fails, as expected)" }
+                let fixes = scenario.fixes.map { fix in
+                    fix.variant != nil ? "\(fix.name) (broken variant)" : fix.expectedFailure == nil ? fix.name : "\(fix.name) (fails, as expected)"
+                }
                 rows.append((name, scenario.title, fixes.joined(separator: ", ")))
             case .failure(let output):
                 errors += output.stderr

@@ -110,7 +110,8 @@ struct RunCommand {
         if format == "json" {
             return CommandOutput(stdout: JSONRenderer(scenario: scenario.name, fix: fixName).render(result), exitCode: exit)
         }
-        let version = fixName.map { "fix '\($0)'" } ?? "the broken version"
+        let variant = fixName.flatMap { scenario.fix(named: $0)?.variant }
+        let version = variant != nil ? "the broken variant '\(fixName!)'" : fixName.map { "fix '\($0)'" } ?? "the broken version"
         var title = "\(scenario.name): \(scenario.title)\nRunning \(version) under the \(description)."
         if let fixName, let reason = scenario.fix(named: fixName)?.expectedFailure {
             title += "\nThis fix is meant to fail: \(reason)"

@@ -34,7 +34,11 @@ struct ShowCommand {
             out += "  schedule \(name) \"\(steps)\"\n"
         }
         for fix in scenario.fixes {
-            out += "\nFix '\(fix.name)'" + (fix.summary.isEmpty ? "" : ": \(fix.summary)") + "\n"
+            if let variant = fix.variant {
+                out += "\nBroken variant '\(fix.name)': \(variant)\n"
+            } else {
+                out += "\nFix '\(fix.name)'" + (fix.summary.isEmpty ? "" : ": \(fix.summary)") + "\n"
+            }
             if let reason = fix.expectedFailure { out += "  This fix fails, as expected: \(reason)\n" }
             for declaration in fix.declarations {
                 let new = text(of: declaration, in: scenario.file)

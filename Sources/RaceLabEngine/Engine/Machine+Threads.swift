@@ -77,6 +77,7 @@ extension Machine {
     mutating func dispatchToMain(sync: Bool) {
         if case .mainBlock(let block) = state.waiting {
             state.waiting = nil
+            push(.none)
             advance()
             emit("goes on: main has run its block", [Access(.mainQueue, .read)])
             _ = block
@@ -90,6 +91,7 @@ extension Machine {
             state.waiting = .mainBlock(id)
             emit("sends a block to the main queue with main.sync and waits for main to run it", [Access(.mainQueue, .write)])
         } else {
+            push(.none)
             advance()
             emit("sends a block to the main queue with main.async", [Access(.mainQueue, .write)])
         }

@@ -7,6 +7,8 @@ public struct Scenario: Sendable {
         public var summary: String
         /// Set for a fix that is meant to fail, with the reason it cannot work.
         public var expectedFailure: String?
+        /// Set for a broken variant of the scenario (not a fix), with what it shows.
+        public var variant: String?
         public var declarations: [Declaration]
         public var range: SourceRange
     }
@@ -33,13 +35,14 @@ public struct Scenario: Sendable {
                 if fixes.contains(where: { $0.name == fixName }) {
                     diagnostics.append(Diagnostic("fix '\(fixName)' is declared twice", at: declaration.nameRange))
                 }
-                var fix = Fix(name: fixName, summary: "", expectedFailure: nil, declarations: [], range: declaration.range)
+                var fix = Fix(name: fixName, summary: "", expectedFailure: nil, variant: nil, declarations: [], range: declaration.range)
                 for inner in body {
                     switch inner.kind {
                     case .metadata("summary", let text): fix.summary = text
                     case .metadata("fails", let text): fix.expectedFailure = text
+                    case .metadata("variant", let text): fix.variant = text
                     case .metadata(let key, _):
-                        diagnostics.append(Diagnostic("a fix may set 'summary' or 'fails', not '\(key)'", at: inner.range))
+                        diagnostics.append(Diagnostic("a fix may set 'summary', 'fails' or 'variant', not '\(key)'", at: inner.range))
                     case .expect:
                         diagnostics.append(Diagnostic("a fix cannot change the checks: move this expect out of the fix", at: inner.range))
                     default: fix.declarations.append(inner)
@@ -47,7 +50,7 @@ public struct Scenario: Sendable {
                 }
                 fixes.append(fix)
             case .metadata(let key, let value):
-                if key == "summary" || key == "fails" {
+                if key == "summary" || key == "fails" || key == "variant" {
                     diagnostics.append(Diagnostic("'\(key)' belongs inside a fix", at: declaration.range))
                 }
                 metadata[key] = value
