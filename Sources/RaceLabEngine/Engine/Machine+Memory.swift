@@ -24,7 +24,7 @@ extension Machine {
         var text = reason
         if classInfo?.deinitCode != nil { text += "; its deinit runs on \(threadName)" }
         if classInfo?.mainThreadOnly == true && !state.isMain {
-            text += ", not on main"
+            text += classInfo?.deinitCode == nil ? " on \(threadName), not on main" : ", not on main"
             let message = "deinit \(object.name) runs on \(threadName), not main: \(classInfo!.name) is main-thread-only, but \(threadName) released the last reference"
             emit(text, [Access(.object(id), .write)])
             report(.mainThread, message)

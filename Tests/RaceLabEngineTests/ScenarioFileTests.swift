@@ -1,0 +1,59 @@
+import Foundation
+import RaceLabEngine
+import RaceLabLanguage
+import Testing
+
+/// Walks every file in Scenarios/: the language files are the tests.
+struct ScenarioFileTests {
+    static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: scenariosFolder.path)) ?? [])
+        .filter { $0.hasSuffix(".race") }.map { String($0.dropLast(5)) }.sorted()
+
+    @Test func theFiveCanonicalScenariosShip() {
+        #expect(Self.names == ["array-mutation", "deadlock", "dealloc-wrong-thread", "singleton-race", "stale-results"])
+    }
+
+    @Test(arguments: names)
+    func brokenVersionFailsOnItsStory(name: String) throws {
+        let scenario = try loadShipped(name)
+        let story = try #require(scenario.schedules(fix: nil).first { $0.name == "story" })
+        var scheduler = try FixedScheduler(story.steps)
+        let result = try Runner(program: scenario.program(fix: nil)).run(&scheduler)
+        #expect(!result.findings.isEmpty, "\(name): the story schedule must show the bug")
+        #expect(scheduler.isExhausted, "\(name): the story is followed to its end")
+        #expect(["confinement", "mutex", "operations"].allSatisfy { scenario.fix(named: $0) != nil }, "\(name) has one fix per family")
+    }
+
+    @Test(arguments: names)
+    func everyFixPassesUnderRandomAndPCTSchedules(name: String) throws {
+        let scenario = try loadShipped(name)
+        for fix in scenario.fixes {
+            let runner = Runner(program: try scenario.program(fix: fix.name))
+            var failures = 0
+            var firstFailure: String?
+            for seed in UInt64(0)..<1_000 {
+                var random = RandomScheduler(seed: seed)
+                var pct = PCTScheduler(seed: seed)
+                for result in [try runner.run(&random), try runner.run(&pct)] where result.failed {
+                    failures += 1
+                    firstFailure = firstFailure ?? String(result.scheduleText.prefix(200)) + " (\(result.findings[0].message))"
+                }
+            }
+            if fix.variant != nil || fix.expectedFailure != nil {
+                #expect(failures > 0, "\(name) --fix \(fix.name) is marked to fail, so some schedule must fail")
+            } else {
+                #expect(failures == 0, "\(name) --fix \(fix.name) failed under \(firstFailure ?? "")")
+            }
+        }
+    }
+
+    @Test(arguments: names)
+    func variantsFailOnTheirOwnStory(name: String) throws {
+        let scenario = try loadShipped(name)
+        for fix in scenario.fixes where fix.variant != nil {
+            let story = try #require(scenario.schedules(fix: fix.name).first { $0.name == "story" })
+            var scheduler = try FixedScheduler(story.steps)
+            let result = try Runner(program: scenario.program(fix: fix.name)).run(&scheduler)
+            #expect(result.failed)
+        }
+    }
+}

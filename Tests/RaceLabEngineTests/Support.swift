@@ -1,0 +1,33 @@
+import Foundation
+import RaceLabEngine
+import RaceLabLanguage
+
+/// The repository's Scenarios folder, found from this file's path.
+let scenariosFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Scenarios")
+
+func loadShipped(_ name: String) throws -> Scenario {
+    let text = try String(contentsOf: scenariosFolder.appendingPathComponent(name + ".race"), encoding: .utf8)
+    return try Scenario.load(name: name, file: SourceFile(name: name + ".race", text: text))
+}
+
+func compile(_ source: String) throws -> Program {
+    let file = SourceFile(name: "test.race", text: source)
+    return try Scenario.load(name: "test", file: file).program(fix: nil)
+}
+
+func run(_ source: String, schedule: String? = nil) throws -> Run {
+    let program = try compile(source)
+    let runner = Runner(program: program)
+    if let schedule {
+        var scheduler = try FixedScheduler(schedule)
+        return try runner.run(&scheduler)
+    }
+    var scheduler = RoundRobinScheduler()
+    return try runner.run(&scheduler)
+}
+
+/// "A reads x: 0" lines of a run.
+func lines(_ run: Run) -> [String] {
+    run.events.map { "\(run.world.threads[$0.thread].name) \($0.text)" }
+}
