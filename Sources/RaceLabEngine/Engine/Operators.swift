@@ -97,7 +97,10 @@ enum Operators {
             guard valid else {
                 return .failure(.crash("index out of range: \(mutation.rawValue) at \(i), but \(what) has \(items.count) element\(items.count == 1 ? "" : "s")"))
             }
-            if mutation == .removeAt { return .success((items, [items.remove(at: i)])) }
+            if mutation == .removeAt {
+                let removed = items.remove(at: i)
+                return .success((items, [removed]))
+            }
             items.insert(operands[0], at: i)
             return .success((items, []))
         }
