@@ -1,0 +1,39 @@
+import RaceLabCLI
+import Testing
+
+struct CLITests {
+    let racelab = RaceLab(environment: [:])
+
+    @Test func nearMissOptionGetsASuggestionAndExit64() {
+        let output = racelab.main(["run", "singleton-race", "--sed", "3"])
+        #expect(output.exitCode == 64)
+        #expect(output.stderr.hasPrefix("error: unknown option '--sed'. Did you mean '--seed'?\n"))
+    }
+
+    @Test func unknownScenarioAndFix() {
+        #expect(racelab.main(["run", "singelton-race"]).stderr == "error: unknown scenario 'singelton-race'. Did you mean 'singleton-race'? (see 'racelab list')\n")
+        let fix = racelab.main(["run", "singleton-race", "--fix", "mutx"])
+        #expect(fix.exitCode == 64)
+        #expect(fix.stderr.contains("has no fix 'mutx'. Did you mean 'mutex'?"))
+    }
+
+    @Test func storyFailsAndMutexPasses() {
+        let story = racelab.main(["run", "singleton-race", "--schedule", "story"])
+        #expect(story.exitCode == 1)
+        #expect(story.stdout.contains("   6  B         23  B writes singleton = MySingle#2"))
+        let mutex = racelab.main(["run", "singleton-race", "--fix", "mutex", "--schedule", "story"])
+        #expect(mutex.exitCode == 0)
+        #expect(mutex.stdout.contains("B blocks on token, held by A"))
+        #expect(mutex.stdout.contains("objects: MySingle#1 (retain count 3)\n"))
+    }
+
+    @Test func sameInputSameOutput() {
+        #expect(racelab.main(["run", "stale-results", "--seed", "9", "--format", "json"])
+            == racelab.main(["run", "stale-results", "--seed", "9", "--format", "json"]))
+    }
+
+    @Test func listShowsFiveScenarios() {
+        let lines = racelab.main(["list"]).stdout.split(separator: "\n")
+        #expect(lines.count == 6)
+    }
+}

@@ -1,0 +1,68 @@
+import RaceLabEngine
+import RaceLabLanguage
+import Testing
+
+struct EngineTests {
+    @Test func countPlusEqualsIsAReadThenAWrite() throws {
+        let source = "var count = 0\nthread A { count += 1 }\nthread B { count += 1 }\nexpect count == 2, \"no lost update\""
+        let result = try run(source, schedule: "A B A B")
+        #expect(lines(result) == [
+            "A reads count: 0", "B reads count: 0", "A writes count = 1", "B writes count = 1", "B finishes", "A finishes",
+        ])
+        #expect(result.findings.map(\.kind) == [.expectation])
+    }
+
+    @Test func replayingAPrintedScheduleGivesTheSameRun() throws {
+        let scenario = try loadShipped("singleton-race")
+        let runner = Runner(program: try scenario.program(fix: nil))
+        var seed: UInt64 = 0
+        var failing: Run?
+        while failing == nil && seed < 500 {
+            var random = RandomScheduler(seed: seed)
+            let result = try runner.run(&random)
+            if result.failed { failing = result }
+            seed += 1
+        }
+        let original = try #require(failing)
+        var replay = try FixedScheduler(original.scheduleText)
+        let again = try runner.run(&replay)
+        #expect(again.events == original.events)
+        #expect(again.findings == original.findings)
+    }
+
+    @Test func impossibleSchedulesAreReported() throws {
+        let source = "let l = Lock()\nthread A { l.lock() }\nthread B { l.lock() }"
+        #expect(throws: ScheduleError.self) { try run(source, schedule: "A C") }
+        #expect(throws: ScheduleError.self) { try run(source, schedule: "A B B") }
+        #expect(throws: ScheduleError.self) { try FixedScheduler("A*x") }
+    }
+
+    @Test func aRunawayLoopIsStopped() throws {
+        let result = try run("thread A { var i = 0\n while true { i += 1 } }")
+        #expect(result.findings.map(\.kind) == [.runaway])
+        let spinning = try run("var x = 0\nthread A { while true { x += 1 } }")
+        #expect(spinning.findings.map(\.kind) == [.stepLimit])
+    }
+
+    @Test func crashesAreFindings() throws {
+        #expect(try run("var a = [1]\nthread A { let x = a[3] }").findings.first?.message
+            == "index out of range: a[3], but a has 1 element")
+        #expect(try run("var a: Int? = nil\nthread A { let x = a! }").findings.first?.message
+            == "unexpectedly found nil while unwrapping an optional")
+        #expect(try run("thread A { let x = 1 / 0 }").findings.first?.kind == .crash)
+    }
+
+    @Test func deadlockNamesTheCycle() throws {
+        let result = try run(try String(contentsOf: scenariosFolder.appendingPathComponent("deadlock.race"), encoding: .utf8), schedule: "A B A B")
+        #expect(result.end == .deadlocked)
+        #expect(result.findings.first?.message
+            == "deadlock, a wait-for cycle: A holds lock1 and waits for lock2, held by B; B holds lock2 and waits for lock1, held by A")
+    }
+
+    @Test func deinitRunsOnTheReleasingThread() throws {
+        let result = try run(try String(contentsOf: scenariosFolder.appendingPathComponent("dealloc-wrong-thread.race"), encoding: .utf8),
+                             schedule: "main main worker worker main main main worker worker")
+        #expect(result.findings.map(\.kind) == [.mainThread])
+        #expect(lines(result).last == "worker releases the last reference to ViewController#1, which is deallocated on worker, not on main")
+    }
+}
