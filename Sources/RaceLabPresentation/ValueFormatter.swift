@@ -8,17 +8,7 @@ public struct ValueFormatter: Sendable {
         self.world = world
     }
 
-    public func describe(_ value: Value) -> String {
-        switch value {
-        case .int(let n): return String(n)
-        case .bool(let b): return String(b)
-        case .string(let s): return "\"\(s)\""
-        case .none: return "nil"
-        case .object(let id): return world.heap[id].name
-        case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
-        case .closure: return "a closure"
-        }
-    }
+    public func describe(_ value: Value) -> String { world.describe(value) }
 
     /// `MySingle#1 (deallocated)`, `ViewController#1 (retain count 2)`.
     public func describeObject(_ id: ObjectID) -> String {

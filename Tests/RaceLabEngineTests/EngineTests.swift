@@ -66,3 +66,16 @@ struct EngineTests {
         #expect(lines(result).last == "worker releases the last reference to ViewController#1, which is deallocated on worker, not on main")
     }
 }
+
+struct CompilerDiagnosticTests {
+    @Test func mainAsyncWithoutAClosureIsReported() {
+        #expect(throws: ScriptError.self) { try compile("thread A { main.async(1) }") }
+        do {
+            _ = try compile("thread A { main.async(1) }")
+        } catch let error as ScriptError {
+            #expect(error.diagnostics.map(\.message) == ["main.async takes one closure: main.async { … }"])
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+}

@@ -29,11 +29,10 @@ extension Compiler {
         }
     }
 
-    func onlyClosure(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange, what: String) throws(Failure) -> Closure {
+    mutating func onlyClosure(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange, what: String) throws(Failure) -> Closure {
         if let trailing, arguments.isEmpty { return trailing }
         if trailing == nil, arguments.count == 1, case .closure(let c) = arguments[0].value.kind { return c }
-        var copy = self
-        throw copy.error("\(what) takes one closure: \(what) { … }", at: range)
+        throw error("\(what) takes one closure: \(what) { … }", at: range)
     }
 
     mutating func expectArguments(_ arguments: [Argument], _ count: ClosedRange<Int>, _ name: String, range: SourceRange) throws(Failure) {

@@ -165,15 +165,5 @@ extension Machine {
     }
 
     /// Renders a value for a sentence: objects by their trace name.
-    func describe(_ value: Value) -> String {
-        switch value {
-        case .int(let n): return String(n)
-        case .bool(let b): return String(b)
-        case .string(let s): return "\"\(s)\""
-        case .none: return "nil"
-        case .object(let id): return world.heap[id].name
-        case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
-        case .closure: return "a closure"
-        }
-    }
+    func describe(_ value: Value) -> String { world.describe(value) }
 }

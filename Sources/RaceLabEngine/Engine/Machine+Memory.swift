@@ -31,8 +31,7 @@ extension Machine {
         } else {
             emit(text, [Access(.object(id), .write)])
         }
-        if let deinitCode = classInfo?.deinitCode {
-            _ = deinitCode
+        if classInfo?.deinitCode != nil {
             pendingDeinits.append(id)
         } else {
             free(id)

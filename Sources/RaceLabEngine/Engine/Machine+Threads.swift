@@ -75,18 +75,17 @@ extension Machine {
     }
 
     mutating func dispatchToMain(sync: Bool) {
-        if case .mainBlock(let block) = state.waiting {
+        if case .mainBlock = state.waiting {
             state.waiting = nil
             push(.none)
             advance()
             emit("goes on: main has run its block", [Access(.mainQueue, .read)])
-            _ = block
             return
         }
         guard case .closure(let closure) = pop() else { return }
         let id = world.nextBlockID
         world.nextBlockID += 1
-        world.mainQueue.append(QueuedBlock(id: id, closure: closure, sender: thread, waiter: sync ? thread : nil))
+        world.mainQueue.append(QueuedBlock(id: id, closure: closure, sender: thread))
         if sync {
             state.waiting = .mainBlock(id)
             emit("sends a block to the main queue with main.sync and waits for main to run it", [Access(.mainQueue, .write)])

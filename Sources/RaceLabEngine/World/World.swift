@@ -26,6 +26,19 @@ public struct World: Hashable, Sendable {
         threads.firstIndex { $0.name == name }
     }
 
+    /// A value as the trace shows it: objects by their trace name.
+    public func describe(_ value: Value) -> String {
+        switch value {
+        case .int(let n): return String(n)
+        case .bool(let b): return String(b)
+        case .string(let s): return "\"\(s)\""
+        case .none: return "nil"
+        case .object(let id): return heap[id].name
+        case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+        case .closure: return "a closure"
+        }
+    }
+
     /// Live instances of a class.
     public func alive(classIndex: Int) -> Int {
         heap.filter { $0.classIndex == classIndex && $0.isAlive }.count
@@ -37,6 +50,4 @@ public struct QueuedBlock: Hashable, Sendable {
     public var id: Int
     public var closure: ClosureValue
     public var sender: ThreadID
-    /// The thread waiting in `main.sync`, if any.
-    public var waiter: ThreadID?
 }
