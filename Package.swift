@@ -19,7 +19,8 @@ let package = Package(
         .testTarget(
             name: "RaceLabCLITests",
             dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabCLI"],
-            resources: [.copy("Golden")]
+            // Golden files are read from the source tree (see GoldenTests.swift).
+            exclude: ["Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

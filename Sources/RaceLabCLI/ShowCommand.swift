@@ -30,9 +30,6 @@ struct ShowCommand {
         for declaration in scenario.declarations where !isMetadata(declaration) {
             out += indent(text(of: declaration, in: scenario.file)) + "\n"
         }
-        for (name, steps) in scenario.schedules(fix: nil) where !out.contains("schedule \(name) ") {
-            out += "  schedule \(name) \"\(steps)\"\n"
-        }
         for fix in scenario.fixes {
             if let variant = fix.variant {
                 out += "\nBroken variant '\(fix.name)': \(variant)\n"
@@ -41,12 +38,13 @@ struct ShowCommand {
             }
             if let reason = fix.expectedFailure { out += "  This fix fails, as expected: \(reason)\n" }
             for declaration in fix.declarations {
-                let new = text(of: declaration, in: scenario.file)
-                if let key = declaration.replacementKey?.name,
-                   let old = scenario.declarations.first(where: { $0.replacementKey?.name == key }) {
-                    out += diff(old: text(of: old, in: scenario.file), new: new)
+                let old = declaration.replacementKey.flatMap { key in
+                    scenario.declarations.first { $0.replacementKey?.name == key.name }
+                }.map { text(of: $0, in: scenario.file) }
+                if case .remove = declaration.kind {
+                    out += diff(old: old ?? "", new: "")
                 } else {
-                    out += new.split(separator: "\n", omittingEmptySubsequences: false).map { "  + \($0)\n" }.joined()
+                    out += diff(old: old ?? "", new: text(of: declaration, in: scenario.file))
                 }
             }
         }
@@ -71,8 +69,8 @@ struct ShowCommand {
 
     /// A line diff (longest common subsequence): `-` removed, `+` added, ` ` kept.
     func diff(old: String, new: String) -> String {
-        let a = old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let b = new.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let a = old.isEmpty ? [] : old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let b = new.isEmpty ? [] : new.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var lcs = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in stride(from: a.count - 1, through: 0, by: -1) {
             for j in stride(from: b.count - 1, through: 0, by: -1) {
@@ -86,12 +84,12 @@ struct ShowCommand {
                 out += "    \(a[i])\n"
                 i += 1
                 j += 1
-            } else if j < b.count && (i == a.count || lcs[i][j + 1] >= lcs[i + 1][j]) {
-                out += "  + \(b[j])\n"
-                j += 1
-            } else {
+            } else if i < a.count && (j == b.count || lcs[i + 1][j] >= lcs[i][j + 1]) {
                 out += "  - \(a[i])\n"
                 i += 1
+            } else {
+                out += "  + \(b[j])\n"
+                j += 1
             }
         }
         return out

@@ -14,6 +14,8 @@ public indirect enum DeclarationKind: Hashable, Sendable {
     case schedule(name: String, steps: String)
     /// `fix mutex { … }`: declarations that replace the same-named ones.
     case fix(name: String, declarations: [Declaration])
+    /// `remove thread worker` inside a fix: drops the base declaration with that key.
+    case remove(what: String, name: String)
 }
 
 public struct Declaration: Hashable, Sendable {
@@ -37,6 +39,7 @@ public struct Declaration: Hashable, Sendable {
         case .thread(let name, _): return (name, "thread")
         case .schedule(let name, _): return ("schedule " + name, "schedule")
         case .metadata(let key, _): return ("metadata " + key, "metadata")
+        case .remove(let what, let name): return (what == "schedule" ? "schedule " + name : name, what)
         case .expect, .fix: return nil
         }
     }

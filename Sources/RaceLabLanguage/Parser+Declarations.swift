@@ -6,11 +6,14 @@ extension Parser {
         var declarations: [Declaration] = []
         skipNewlines()
         while current.kind != .end && !(untilBrace && check("}")) {
+            let before = position
             do throws(Failure) {
                 declarations.append(try parseDeclaration(inFix: untilBrace))
             } catch {
                 synchronize()
                 if check("}") && !untilBrace { _ = advance() }
+                // Always make progress, whatever the error left behind.
+                if position == before { _ = advance() }
             }
             skipNewlines()
         }
@@ -63,8 +66,9 @@ extension Parser {
             _ = advance()
             let nameToken = try consumeIdentifier("expected a schedule name after 'schedule'")
             let steps = try consumeString("expected the schedule as a string, like \"A B main\"")
+            let end = previous.range
             try endOfStatement()
-            return Declaration(.schedule(name: name(of: nameToken), steps: steps), start.joined(previous.range), nameRange: nameToken.range)
+            return Declaration(.schedule(name: name(of: nameToken), steps: steps), start.joined(end), nameRange: nameToken.range)
         case .keyword(.fix):
             if inFix { throw error("a fix cannot contain another fix") }
             _ = advance()
@@ -73,13 +77,25 @@ extension Parser {
             let declarations = parseDeclarations(untilBrace: true)
             try consume("}", "expected '}' to close the fix")
             return Declaration(.fix(name: name(of: nameToken), declarations: declarations), start.joined(previous.range), nameRange: nameToken.range)
+        case .identifier("remove") where inFix:
+            _ = advance()
+            let whatToken = advance()
+            let kinds: [Keyword: String] = [.thread: "thread", .func: "function", .var: "variable", .let: "variable",
+                                            .class: "class", .schedule: "schedule"]
+            guard case .keyword(let keyword) = whatToken.kind, let what = kinds[keyword] else {
+                throw error("expected what to remove: 'thread', 'func', 'var', 'class' or 'schedule', found \(whatToken.quoted)", at: whatToken.range)
+            }
+            let nameToken = try consumeIdentifier("expected the name of the \(what) to remove")
+            try endOfStatement()
+            return Declaration(.remove(what: what, name: name(of: nameToken)), start.joined(nameToken.range), nameRange: nameToken.range)
         case .identifier(let key) where Parser.metadataKeys.contains(key):
             _ = advance()
             let value = try consumeString("expected a string after '\(key)'")
+            let end = previous.range
             try endOfStatement()
-            return Declaration(.metadata(key: key, value: value), start.joined(previous.range), nameRange: start)
+            return Declaration(.metadata(key: key, value: value), start.joined(end), nameRange: start)
         case .identifier(let word):
-            let expected = Parser.metadataKeys + ["main", "var", "let", "func", "class", "thread", "expect", "schedule", "fix"]
+            let expected = Parser.metadataKeys + ["main", "var", "let", "func", "class", "thread", "expect", "schedule", "fix"] + (inFix ? ["remove"] : [])
             throw error("expected a declaration, found '\(word)'", note: Suggestion.note(for: word, in: expected))
         default:
             throw error("expected a declaration, found \(current.quoted)")

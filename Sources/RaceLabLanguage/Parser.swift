@@ -110,8 +110,9 @@ public struct Parser {
         while current.kind != .end {
             if check("{") || check("(") || check("[") { depth += 1 }
             if check("}") || check(")") || check("]") {
-                if depth == 0 { return }
-                depth -= 1
+                // A stray ')' or ']' is skipped; a '}' at this depth closes the block.
+                if depth == 0 && check("}") { return }
+                depth = max(0, depth - 1)
             }
             if current.kind == .newline && depth == 0 {
                 skipNewlines()

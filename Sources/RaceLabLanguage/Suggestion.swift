@@ -10,7 +10,9 @@ public enum Suggestion {
         for candidate in candidates where candidate != word {
             let d = distance(word.lowercased(), candidate.lowercased())
             let limit = max(1, min(word.count, candidate.count) / 3 + 1)
-            if d <= limit, best == nil || d < best!.1 { best = (candidate, d) }
+            // Some letters must survive: 'Q' is not a typo of 'A'.
+            let sharesSomething = d < max(word.count, candidate.count)
+            if d <= limit, sharesSomething, best == nil || d < best!.1 { best = (candidate, d) }
         }
         return best?.0
     }

@@ -17,19 +17,21 @@ public struct TextRenderer: Sendable {
         let nameWidth = max(6, names.map(\.count).max() ?? 6)
         var out = title + "\n\n"
         out += "step  " + pad("thread", nameWidth) + "  line  what happened\n"
+        let sentences = run.events.map { "\(names[$0.thread]) \($0.text)" }
+        // The source column lines up after the longest sentence, up to a limit.
+        let sentenceWidth = min(sentences.map(\.count).max() ?? 0, 44)
         var lastStep = -1
-        for event in run.events {
+        for (event, sentence) in zip(run.events, sentences) {
             let stepText = event.step == lastStep ? "" : String(event.step)
             lastStep = event.step
-            let thread = names[event.thread]
             let line = event.range.map { String($0.start.line) } ?? ""
-            out += pad(stepText, 4, right: true) + "  " + pad(thread, nameWidth) + "  " + pad(line, 4, right: true) + "  "
-            out += "\(thread) \(event.text)"
+            var row = pad(stepText, 4, right: true) + "  " + pad(names[event.thread], nameWidth) + "  " + pad(line, 4, right: true)
+            row += "  " + sentence
             if let range = event.range {
                 let source = run.program.file.line(range.start.line).trimmingCharacters(in: " \t")
-                if !source.isEmpty { out += "    | " + source }
+                if !source.isEmpty { row += String(repeating: " ", count: max(0, sentenceWidth - sentence.count)) + "  | " + source }
             }
-            out += "\n"
+            out += row + "\n"
         }
         out += "\nThe run \(run.end.rawValue) after \(run.schedule.count) step\(run.schedule.count == 1 ? "" : "s").\n"
         out += finalState(run)
@@ -46,7 +48,11 @@ public struct TextRenderer: Sendable {
             out += "\nFindings (\(run.findings.count))\n"
             for (number, finding) in run.findings.enumerated() {
                 var place = ""
-                if finding.step > 0, let thread = finding.thread { place = " at step \(finding.step) on \(names[thread])" }
+                if finding.step > 0, let thread = finding.thread {
+                    place = " at step \(finding.step) on \(names[thread])"
+                } else if finding.kind == .deadlock {
+                    place = " after step \(finding.step)"
+                }
                 if let range = finding.range { place += ", line \(range.start.line)" }
                 out += "  \(number + 1). \(finding.kind.rawValue)\(place): \(finding.message)\n"
                 out += "     \(FindingExplainer.explanation(finding.kind))\n"
@@ -67,10 +73,24 @@ public struct TextRenderer: Sendable {
         if !objects.isEmpty {
             out += "  objects: " + objects.map(formatter.describeObject).joined(separator: ", ") + "\n"
         }
+        out += "  steps: " + stepsPerThread(run).joined(separator: ", ") + "\n"
         if !run.world.output.isEmpty {
             out += "  printed:\n" + run.world.output.map { "    \($0)\n" }.joined()
         }
         return out
+    }
+
+    /// How many steps each thread took; a cancelled operation's steps are marked as
+    /// wasted work, so cancellation that stops early shows up as a small number.
+    func stepsPerThread(_ run: Run) -> [String] {
+        run.world.threads.map { thread in
+            let count = run.schedule.filter { $0 == thread.name }.count
+            var text = "\(thread.name) \(count)"
+            if let id = thread.operation, case .operation(let op) = run.world.heap[id].kind, op.isCancelled {
+                text += " (operation cancelled: wasted work)"
+            }
+            return text
+        }
     }
 
     func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

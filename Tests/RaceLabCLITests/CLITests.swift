@@ -32,6 +32,16 @@ struct CLITests {
             == racelab.main(["run", "stale-results", "--seed", "9", "--format", "json"]))
     }
 
+    @Test func helpTopicAndHelpFlagAgree() {
+        for command in ["list", "show", "run"] {
+            let topic = racelab.main(["help", command])
+            #expect(topic == racelab.main([command, "--help"]))
+            #expect(topic == racelab.main([command, "-h"]))
+            #expect(topic.stdout.hasPrefix("OVERVIEW: "))
+            #expect(topic.exitCode == 0)
+        }
+    }
+
     @Test func listShowsFiveScenarios() {
         let lines = racelab.main(["list"]).stdout.split(separator: "\n")
         #expect(lines.count == 6)

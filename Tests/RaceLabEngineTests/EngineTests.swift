@@ -56,7 +56,7 @@ struct EngineTests {
         let result = try run(try String(contentsOf: scenariosFolder.appendingPathComponent("deadlock.race"), encoding: .utf8), schedule: "A B A B")
         #expect(result.end == .deadlocked)
         #expect(result.findings.first?.message
-            == "deadlock, a wait-for cycle: A holds lock1 and waits for lock2, held by B; B holds lock2 and waits for lock1, held by A")
+            == "a wait-for cycle: A holds lock1 and waits for lock2, held by B; B holds lock2 and waits for lock1, held by A")
     }
 
     @Test func deinitRunsOnTheReleasingThread() throws {

@@ -40,6 +40,15 @@ struct LanguageDocTests {
             if fails {
                 #expect(try run(code).failed)
             }
+            // Every fix in an example passes, unless it is marked as failing.
+            let scenario = try Scenario.load(name: "example", file: SourceFile(name: "example.race", text: code))
+            for fix in scenario.fixes where fix.expectedFailure == nil && fix.variant == nil {
+                for seed in UInt64(0)..<50 {
+                    var scheduler = RandomScheduler(seed: seed)
+                    let result = try Runner(program: try scenario.program(fix: fix.name)).run(&scheduler)
+                    #expect(result.findings.isEmpty, "fix \(fix.name): \(result.findings.map(\.message))")
+                }
+            }
         }
     }
 }

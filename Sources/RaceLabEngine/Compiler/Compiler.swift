@@ -61,8 +61,9 @@ public struct Compiler {
         for declaration in declarations {
             switch declaration.kind {
             case .function(let f):
-                let code = compileBody(name: f.name, parameters: f.parameters, body: f.body, range: declaration.range)
-                program.codes[functionIndex[f.name]!.code] = code
+                // A name declared twice was reported; its second declaration has no slot.
+                guard let slot = functionIndex[f.name]?.code else { continue }
+                program.codes[slot] = compileBody(name: f.name, parameters: f.parameters, body: f.body, range: declaration.range)
             case .thread(let name, let body):
                 let code = add(compileBody(name: name, parameters: [], body: body, range: declaration.range))
                 if name == "main" {

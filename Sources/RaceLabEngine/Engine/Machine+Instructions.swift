@@ -73,12 +73,12 @@ extension Machine {
             if mutation == .append || mutation == .removeAt { operands = [pop()] }
             if mutation == .insert { operands = [peek(1), peek()]; _ = pop(); _ = pop() }
             let namer = self
-            mutateArray(place, verb: "changes") { items, what in
+            mutateArray(place, verb: "calls") { items, what in
                 Operators.mutate(items, mutation, operands, what).map { result in
                     let call = mutation == .append ? "append(\(namer.describe(operands[0])))" : mutation == .insert
                         ? "insert(\(namer.describe(operands[0])), at: \(namer.describe(operands[1])))" : mutation == .removeAt
                         ? "remove(at: \(namer.describe(operands[0])))" : "\(mutation.rawValue)()"
-                    return (result.items, result.removed, "\(what).\(call), now \(namer.describe(.array(result.items)))")
+                    return (result.items, result.removed, "\(what).\(call): now \(namer.describe(.array(result.items)))")
                 }
             }
         case .iterate(let place, let stateSlot, let element, let exit):

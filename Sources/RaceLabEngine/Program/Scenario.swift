@@ -45,6 +45,13 @@ public struct Scenario: Sendable {
                         diagnostics.append(Diagnostic("a fix may set 'summary', 'fails' or 'variant', not '\(key)'", at: inner.range))
                     case .expect:
                         diagnostics.append(Diagnostic("a fix cannot change the checks: move this expect out of the fix", at: inner.range))
+                    case .remove(let what, let removed):
+                        if !base.contains(where: { $0.replacementKey.map { $0 == (inner.replacementKey!.name, what) } ?? false }) {
+                            let names = base.compactMap { $0.replacementKey?.what == what ? $0.replacementKey?.name : nil }
+                            diagnostics.append(Diagnostic("the base scenario has no \(what) '\(removed)' to remove", at: inner.nameRange,
+                                                          note: Suggestion.note(for: removed, in: names)))
+                        }
+                        fix.declarations.append(inner)
                     default: fix.declarations.append(inner)
                     }
                 }
@@ -77,12 +84,15 @@ public struct Scenario: Sendable {
         fixes.first { $0.name == name }
     }
 
-    /// The declarations with a fix applied: each replaces the same-named one, or is added.
+    /// The declarations with a fix applied: each replaces the same-named one, or is added;
+    /// `remove` drops one.
     public func declarations(fix name: String?) -> [Declaration] {
         guard let name, let fix = fix(named: name) else { return declarations }
         var result = declarations
         for declaration in fix.declarations {
-            if let key = declaration.replacementKey?.name,
+            if case .remove = declaration.kind {
+                result.removeAll { $0.replacementKey.map { $0 == declaration.replacementKey! } ?? false }
+            } else if let key = declaration.replacementKey?.name,
                let index = result.firstIndex(where: { $0.replacementKey?.name == key }) {
                 result[index] = declaration
             } else {

@@ -62,7 +62,7 @@ public struct Runner: Sendable {
     /// Nothing can run, yet some thread waits: name the wait-for cycle if there is one.
     func deadlock(_ world: World) -> Finding? {
         let blocked = world.threads.indices.filter { world.threads[$0].waiting != nil && !world.threads[$0].isFinished }
-        guard let first = blocked.first else { return nil }
+        guard !blocked.isEmpty else { return nil }
         var cycle: [ThreadID] = []
         for start in blocked {
             var path: [ThreadID] = []
@@ -80,7 +80,7 @@ public struct Runner: Sendable {
         let parts = involved.map { "\(world.threads[$0].name) \(engine.waitDescription(world, $0)?.text ?? "waits")" }
         let kind = cycle.isEmpty ? "every thread left is blocked" : "a wait-for cycle"
         let step = world.stepCount
-        return Finding(kind: .deadlock, step: step, thread: cycle.first ?? first, range: nil,
-                       message: "deadlock, \(kind): " + parts.joined(separator: "; "))
+        return Finding(kind: .deadlock, step: step, thread: nil, range: nil,
+                       message: "\(kind): " + parts.joined(separator: "; "))
     }
 }

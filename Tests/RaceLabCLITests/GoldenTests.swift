@@ -1,0 +1,75 @@
+import Foundation
+import RaceLabCLI
+import Testing
+
+/// Whole outputs of `racelab` compared with files under `Golden/`. After an intended
+/// change of output, re-record them with `RACELAB_RECORD=1 swift test --filter Golden`
+/// and read the diff before committing.
+struct GoldenTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let recording = ProcessInfo.processInfo.environment["RACELAB_RECORD"] == "1"
+
+    static let scenarios = ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"]
+    static let variants = ["array-mutation": ["forIn"], "deadlock": ["mainSync"]]
+
+    /// Every scenario, broken and with each fix and variant, under its story.
+    static let stories: [[String]] = scenarios.flatMap { name in
+        [["run", name, "--schedule", "story"]]
+            + (["confinement", "mutex", "operations"] + (variants[name] ?? [])).map { ["run", name, "--fix", $0, "--schedule", "story"] }
+    }
+
+    static let screens: [[String]] = [
+        [], ["--help"], ["help", "list"], ["help", "show"], ["help", "run"], ["run", "--help"], ["--version"],
+        ["list"],
+        ["show", "singleton-race"], ["show", "array-mutation"], ["show", "stale-results"],
+        ["show", "dealloc-wrong-thread"], ["show", "deadlock"],
+        ["run", "singleton-race", "--schedule", "story", "--format", "json"],
+        ["run", "deadlock", "--seed", "3"],
+        ["run", "stale-results", "--fix", "operations", "--strategy", "pct", "--seed", "7"],
+        ["run", "singleton-race", "--strategy", "round-robin"],
+        // Wrong input: each gets a clear message and its exit code.
+        ["runn"], ["run"], ["run", "singleton-race", "--schedul", "story"], ["run", "singleton-race", "--fix", "mutx"],
+        ["run", "singleton-race", "--schedule", "A A Q"], ["run", "singleton-race", "--schedule", "main"],
+        ["run", "singleton-race", "--strategy", "fastest"], ["run", "singleton-race", "--seed", "x"],
+        ["run", "singleton-race", "--format", "xml"], ["run", "singleton-race", "--max-steps", "0"],
+        ["run", "singleton-race", "--schedule", "story", "--seed", "1"], ["show"], ["help", "explode"],
+        ["run", "no/such/file.race"],
+    ]
+
+    @Test(arguments: stories + screens)
+    func output(arguments: [String]) throws {
+        let output = RaceLab(environment: [:]).main(arguments)
+        var text = "$ racelab " + arguments.map { $0.contains(" ") || $0.isEmpty ? "\"\($0)\"" : $0 }.joined(separator: " ") + "\n"
+        text += output.stdout
+        if !output.stderr.isEmpty { text += "[stderr]\n" + output.stderr }
+        text += "[exit \(output.exitCode)]\n"
+        let name = (arguments.isEmpty ? ["no-arguments"] : arguments)
+            .map { String($0.drop { $0 == "-" }.filter { $0.isLetter || $0.isNumber || $0 == "-" }) }
+            .filter { !$0.isEmpty }.joined(separator: "_")
+        let file = Self.folder.appendingPathComponent(name + ".txt")
+        if Self.recording {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try? String(contentsOf: file, encoding: .utf8)
+        guard let expected else {
+            Issue.record("no golden file \(file.lastPathComponent); record it with RACELAB_RECORD=1 swift test --filter Golden")
+            return
+        }
+        if expected != text { Issue.record(Comment(rawValue: firstDifference(expected: expected, actual: text, file: file.lastPathComponent))) }
+    }
+
+    /// The first line that differs, with its neighbours, so a failure reads like a diff.
+    func firstDifference(expected: String, actual: String, file: String) -> String {
+        let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        var out = "\(file) differs at line \(line + 1):\n"
+        for index in max(0, line - 2)..<min(max(a.count, b.count), line + 3) {
+            let old = index < a.count ? String(a[index]) : "<end>"
+            let new = index < b.count ? String(b[index]) : "<end>"
+            out += old == new ? "    \(old)\n" : "  - \(old)\n  + \(new)\n"
+        }
+        return out
+    }
+}
