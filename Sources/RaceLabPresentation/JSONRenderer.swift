@@ -60,6 +60,8 @@ public struct JSONRenderer: Sendable {
         case .operation(let id): return "operation \(heap[id].name)"
         case .queue(let id): return "queue \(heap[id].name)"
         case .mainQueue: return "main queue"
+        case .allocator: return "allocator"
+        case .output: return "output"
         }
     }
 }

@@ -7,7 +7,7 @@ struct EngineTests {
         let source = "var count = 0\nthread A { count += 1 }\nthread B { count += 1 }\nexpect count == 2, \"no lost update\""
         let result = try run(source, schedule: "A B A B")
         #expect(lines(result) == [
-            "A reads count: 0", "B reads count: 0", "A writes count = 1", "B writes count = 1", "B finishes", "A finishes",
+            "A reads count: 0", "B reads count: 0", "A writes count = 1", "A finishes", "B writes count = 1", "B finishes",
         ])
         #expect(result.findings.map(\.kind) == [.expectation])
     }

@@ -39,12 +39,12 @@ struct SemanticsTests {
             "two finishes operation two and releases two",
             "A goes on: queue is empty",
             "two calls order.append(3): now [0, 1, 2, 3]",
+            "two finishes",
             "A finishes and releases one, two",
             "A releases the last reference to one, which is deallocated",
             "A releases the last reference to two, which is deallocated",
-            "two finishes",
         ])
-        #expect(result.scheduleText == "A A A A A A A A one A one two two A two A two")
+        #expect(result.scheduleText == "A A A A A A A A one A one two two A two A")
         #expect(result.findings.isEmpty)
     }
 
@@ -88,10 +88,10 @@ struct SemanticsTests {
 
     @Test func aBlockedThreadCannotBeScheduled() throws {
         let source = "let l = Lock()\nthread A { l.lock()\n work(2)\n l.unlock() }\nthread B { l.lock()\n l.unlock() }"
-        let result = try run(source, schedule: "A B A A A B B B A")
+        let result = try run(source, schedule: "A B A A A B B")
         #expect(lines(result) == [
             "A locks l", "B blocks on l, held by A", "A works (1 more step of work to go)", "A works",
-            "A unlocks l; this wakes B", "B locks l (it was woken: l is free)", "B unlocks l", "B finishes", "A finishes",
+            "A unlocks l; this wakes B", "A finishes", "B locks l (it was woken: l is free)", "B unlocks l", "B finishes",
         ])
         #expect(throws: ScheduleError.self) { try run(source, schedule: "A B B") }
     }

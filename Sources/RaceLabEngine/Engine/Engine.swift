@@ -81,6 +81,14 @@ public struct Engine: Sendable {
         return (machine.world, machine.events)
     }
 
+    /// The same step without sentences: the next world and every access the step
+    /// made (exploration runs millions of these).
+    public func quietStep(_ world: World, thread: ThreadID) -> (World, [Access]) {
+        var machine = Machine(program: program, world: world, thread: thread, localBudget: localBudget, log: EventLog(narrate: false))
+        machine.step()
+        return (machine.world, machine.log.accesses)
+    }
+
     /// Evaluates every `expect` on a final world: true where it holds, false where it
     /// fails, nil where evaluating it failed (the message says why).
     public func evaluateExpectations(_ world: World) -> [(passed: Bool?, error: String?)] {

@@ -20,6 +20,7 @@ extension Machine {
             let text: String
             if case .string(let s) = value { text = s } else { text = describe(value) }
             world.output.append("\(threadName): \(text)")
+            touch(.output, .write)
             push(.none)
             advance()
             emit("prints \"\(text)\"")
@@ -40,6 +41,7 @@ extension Machine {
         case .created, .alive:
             let index = className!
             let count = builtin == .created ? world.created[index] : world.alive(classIndex: index)
+            touch(.allocator, .read)
             push(.int(count))
             advance()
             emit("counts \(builtin == .created ? "created" : "live") \(program.classes[index].name) objects: \(count)")

@@ -40,6 +40,7 @@ extension Machine {
 
     /// Marks an object dead and releases everything it holds.
     mutating func free(_ id: ObjectID) {
+        touch(.allocator, .write)
         world.heap[id].isAlive = false
         let fields = world.heap[id].fields
         world.heap[id].fields = fields.map { _ in .none }
@@ -75,6 +76,7 @@ extension Machine {
             world.created[classIndex] += 1
         }
         world.heap.append(object)
+        touch(.allocator, .write)
         return world.heap.count - 1
     }
 

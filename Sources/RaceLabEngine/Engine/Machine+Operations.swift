@@ -153,10 +153,10 @@ extension Machine {
     }
 
     mutating func appendToLastEvent(_ text: String) {
-        if events.isEmpty {
+        if log.emitted == 0 {
             emit(text)
-        } else {
-            events[events.count - 1].text += "; " + text
+        } else if log.narrate {
+            log.events[log.events.count - 1].text += "; " + text
         }
     }
 
@@ -184,6 +184,8 @@ extension Machine {
 
     mutating func startOperation(_ id: ObjectID) {
         let op = operation(id)!
+        touch(.operation(id), .write)
+        if let queueID = op.queue { touch(.queue(queueID), .write) }
         let name = world.heap[id].name
         if op.isCancelled {
             updateOperation(id) { $0.phase = .executing }
@@ -199,6 +201,8 @@ extension Machine {
 
     mutating func completeOperation(_ id: ObjectID, on worker: ThreadID?) {
         let op = operation(id)!
+        touch(.operation(id), .write)
+        if let queueID = op.queue { touch(.queue(queueID), .write) }
         updateOperation(id) { $0.phase = .finished }
         if let queueID = op.queue { updateQueue(queueID) { $0.operations.removeAll { $0 == id } } }
         let completion = op.completion

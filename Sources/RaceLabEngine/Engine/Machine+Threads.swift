@@ -22,8 +22,9 @@ extension Machine {
         if let parameter, program.codes[closure.code].parameterCount == 1 { retain(parameter) }
         let frame = closureFrame(closure, kind: kind, parameter: parameter)
         world.threads.append(ThreadState(name: uniqueThreadName(name), frames: [frame], operation: operation))
+        touch(.allocator, .write)
         let id = world.threads.count - 1
-        var child = Machine(program: program, world: world, thread: id, localBudget: localBudget)
+        var child = Machine(program: program, world: world, thread: id, localBudget: localBudget, log: log)
         child.normalize()
         world = child.world
         return id

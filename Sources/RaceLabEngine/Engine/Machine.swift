@@ -6,7 +6,10 @@ struct Machine {
     let program: Program
     var world: World
     var thread: ThreadID
-    var events: [Event] = []
+    /// Where this step's events go. A class, so that `emit` need not mutate the
+    /// machine and can take its sentence lazily; a scratch copy gets its own.
+    var log: EventLog
+    var events: [Event] { log.events }
     /// Objects whose count reached zero during this instruction and have a deinit to run.
     var pendingDeinits: [ObjectID] = []
     var range: SourceRange?
@@ -14,11 +17,12 @@ struct Machine {
     /// Results of `expect` checks, when the machine evaluates them.
     var checkResults: [(Int, Bool)] = []
 
-    init(program: Program, world: World, thread: ThreadID, localBudget: Int) {
+    init(program: Program, world: World, thread: ThreadID, localBudget: Int, log: EventLog = EventLog(narrate: true)) {
         self.program = program
         self.world = world
         self.thread = thread
         self.localBudget = localBudget
+        self.log = log
     }
 
     // MARK: - Frames and the operand stack
@@ -51,8 +55,15 @@ struct Machine {
 
     // MARK: - Events and findings
 
-    mutating func emit(_ text: String, _ accesses: [Access] = []) {
-        events.append(Event(step: world.stepCount, thread: thread, range: range, text: text, accesses: accesses))
+    func emit(_ text: @autoclosure () -> String, _ accesses: [Access] = []) {
+        log.emitted += 1
+        log.accesses += accesses
+        if log.narrate { log.events.append(Event(step: world.stepCount, thread: thread, range: range, text: text(), accesses: accesses)) }
+    }
+
+    /// Records an access that no sentence of the trace mentions.
+    func touch(_ target: Access.Target, _ kind: Access.Kind) {
+        log.accesses.append(Access(target, kind))
     }
 
     mutating func report(_ kind: Finding.Kind, _ message: String) {
@@ -87,7 +98,7 @@ struct Machine {
             startNextMainBlock()
         } else {
             executeCurrent()
-            while !world.halted && !state.frames.isEmpty && events.isEmpty && state.waiting == nil {
+            while !world.halted && !state.frames.isEmpty && log.emitted == 0 && state.waiting == nil {
                 executeCurrent()
             }
         }
@@ -147,8 +158,17 @@ struct Machine {
         case .call:
             return state.frames.count < 200
         case .ret:
-            let mainBody = state.isMain && frame.kind == .body && state.frames.count == 1
-            guard frame.kind == .call || mainBody else { return false }
+            // Returning from a call, or a thread finishing (nothing can wait for a
+            // plain thread), is local unless it releases a reference.
+            var threadEnd = false
+            if state.frames.count == 1 {
+                switch frame.kind {
+                case .body: threadEnd = true
+                case .completion: threadEnd = !state.isMain
+                default: break
+                }
+            }
+            guard frame.kind == .call || threadEnd else { return false }
             return zip(frame.locals, code.localIsTemp).allSatisfy { $1 || $0.references.isEmpty }
         case .builtin(.assert, _, _):
             return peek(1) == .bool(true)
@@ -162,7 +182,23 @@ struct Machine {
     /// Tries an instruction on a scratch copy; true when it raised no finding.
     func wouldSucceed(_ instruction: Instruction) -> Bool {
         var scratch = self
+        scratch.log = EventLog(narrate: false)
         scratch.execute(instruction)
-        return !scratch.world.halted && scratch.events.isEmpty
+        return !scratch.world.halted && scratch.log.emitted == 0
+    }
+}
+
+/// The events and accesses of one step.
+final class EventLog {
+    /// False when exploring: events are counted and their accesses kept, but no
+    /// sentence is built (the costliest part of a step).
+    let narrate: Bool
+    var events: [Event] = []
+    var emitted = 0
+    /// Every access of the step, including ones no sentence mentions (allocation, output).
+    var accesses: [Access] = []
+
+    init(narrate: Bool) {
+        self.narrate = narrate
     }
 }

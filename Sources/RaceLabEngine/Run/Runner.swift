@@ -40,6 +40,11 @@ public struct Runner: Sendable {
             world = next
             events += stepEvents
         }
+        let unused = scheduler.unused
+        if !unused.isEmpty {
+            let shown = unused.prefix(5).joined(separator: " ") + (unused.count > 5 ? " …" : "")
+            throw ScheduleError("the run ended (\(end.rawValue)) after \(schedule.count) step\(schedule.count == 1 ? "" : "s"), but the schedule has \(unused.count) more: \(shown)")
+        }
         var expectations: [Run.ExpectationResult] = []
         if end == .completed {
             for (expectation, result) in zip(engine.program.expectations, engine.evaluateExpectations(world)) {

@@ -34,6 +34,8 @@ public struct FixedScheduler: Scheduler {
 
     public var isExhausted: Bool { position >= names.count }
 
+    public var unused: [String] { Array(names[min(position, names.count)...]) }
+
     public mutating func next(runnable: [ThreadID], world: World) throws(ScheduleError) -> ThreadID {
         guard position < names.count else {
             if let last, runnable.contains(last) { return last }

@@ -6,6 +6,13 @@
 /// the same run.
 public protocol Scheduler {
     mutating func next(runnable: [ThreadID], world: World) throws(ScheduleError) -> ThreadID
+    /// Steps the scheduler was told to take and has not: a written schedule longer
+    /// than the run. Empty for every strategy that decides as it goes.
+    var unused: [String] { get }
+}
+
+extension Scheduler {
+    public var unused: [String] { [] }
 }
 
 /// A schedule that cannot be followed.

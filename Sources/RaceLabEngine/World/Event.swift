@@ -30,6 +30,11 @@ public struct Access: Hashable, Sendable {
         case operation(ObjectID)
         case queue(ObjectID)
         case mainQueue
+        /// The heap and the thread table: creating or freeing an object or a thread
+        /// (their numbers and names depend on the order), and counting objects.
+        case allocator
+        /// What `print` wrote.
+        case output
     }
 
     public enum Kind: String, Hashable, Sendable {

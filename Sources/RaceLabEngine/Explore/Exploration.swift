@@ -1,0 +1,50 @@
+/// The final observable state of one execution, as the outcome histogram groups it
+/// (jcstress style): the shared variables, how the run ended, what it broke.
+public struct Outcome: Hashable, Sendable {
+    /// `singleton = MySingle#2, gotA = MySingle#1`: every shared `var`, in declaration order.
+    public var state: String
+    public var end: Run.End
+    /// The kinds of finding the execution made, sorted, each once.
+    public var findings: [Finding.Kind]
+    /// Indexes of the `expect` checks that failed (or could not be evaluated).
+    public var failedChecks: [Int]
+
+    public var isFailure: Bool { !findings.isEmpty }
+}
+
+/// Everything an exploration found. Deterministic: the same program and bounds give
+/// the same value, except when the time limit cut the search.
+public struct Exploration: Sendable {
+    public struct OutcomeCount: Sendable {
+        public var outcome: Outcome
+        /// Executions that reached it (Mazurkiewicz traces, under DPOR).
+        public var executions: Int
+        /// Interleavings those executions stand for.
+        public var interleavings: Int
+        /// The schedule of the first execution that reached it, by thread name.
+        public var schedule: [String]
+    }
+
+    public var reduction: ExploreConfig.Reduction
+    /// Complete executions: each ends, deadlocks, crashes or is cut by the step bound.
+    public var executions = 0
+    /// DPOR executions abandoned because every enabled thread was asleep (redundant).
+    public var sleepBlocked = 0
+    /// Interleavings the executions stand for (their linearizations); saturates at Int.max.
+    public var interleavings = 0
+    /// False when an execution had too many linearizations to count: `interleavings` is then a lower bound.
+    public var interleavingsExact = true
+    /// Steps taken in all, counting replays of shared prefixes once.
+    public var steps = 0
+    /// Outcomes in the order they were first reached.
+    public var outcomes: [OutcomeCount] = []
+    /// Per `expect` check: how many executions broke it.
+    public var checkFailures: [Int] = []
+    /// Per finding kind: how many executions made one.
+    public var findingCounts: [Finding.Kind: Int] = [:]
+    /// Why the search is not exhaustive, when a bound cut it.
+    public var cut: String?
+
+    public var failingExecutions: Int { outcomes.filter(\.outcome.isFailure).map(\.executions).reduce(0, +) }
+    public var isExhaustive: Bool { cut == nil }
+}

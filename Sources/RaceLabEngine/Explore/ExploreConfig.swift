@@ -1,0 +1,27 @@
+/// The bounds of an exploration, with their defaults. When one cuts the search, the
+/// result says which (`Exploration.cut`) and is not a proof.
+public struct ExploreConfig: Sendable, Equatable {
+    public enum Reduction: String, Sendable, CaseIterable {
+        /// Every interleaving, one execution each: the counts people check by hand.
+        case none
+        /// Source-set dynamic partial-order reduction with sleep sets: one execution
+        /// per Mazurkiewicz trace (happens-before order), plus any sleep-set-blocked ones.
+        case dpor
+    }
+
+    public var reduction = Reduction.dpor
+    /// Steps one execution may take; a longer one is cut (a thread may loop forever).
+    public var maxSteps = 2_000
+    /// Complete executions before the search stops.
+    public var maxExecutions = 1_000_000
+    /// Preemptions one execution may make (switching away from a thread that could
+    /// go on); nil for no bound.
+    public var preemptionBound: Int?
+    /// Wall-clock seconds before the search stops; nil for no limit. Only this bound
+    /// depends on the machine, so a search it cuts is reported as such.
+    public var timeLimit: Double? = 60
+
+    public init() {}
+
+    public static let limits = (maxSteps: 1...1_000_000, maxExecutions: 1...1_000_000_000, preemptionBound: 0...1_000)
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Visits every interleaving of a program, depth first, keeping one world per level
+/// of the search (memory grows with depth, not with the number of executions).
+///
+/// With `.dpor` it runs source-set DPOR with sleep sets (Abdulla, Aronis, Jonsson and
+/// Sagonas, POPL 2014): after each step it finds the races of that step with earlier
+/// ones (dependent, different threads, not ordered through a third step) and adds a
+/// thread to the backtrack set where the race began, so the reversed order is tried.
+/// Sleep sets keep two explored executions from being the same trace.
+public struct Explorer {
+    public let engine: Engine
+    public let config: ExploreConfig
+
+    public init(program: Program, config: ExploreConfig = ExploreConfig()) {
+        engine = Engine(program: program, localBudget: 10_000)
+        self.config = config
+    }
+
+    /// Called after every complete execution with the running totals; return false to stop.
+    public typealias Progress = (Exploration) -> Bool
+
+    struct Node {
+        var world: World
+        var enabled: [ThreadID]
+        /// Threads to run from here (DPOR adds to it as races are found), as a bit set.
+        var backtrack: UInt64 = 0
+        var done: UInt64 = 0
+        /// Threads whose step from here is known to lead only to explored traces, with that step's accesses.
+        var sleep: [(thread: ThreadID, accesses: [Access])] = []
+        /// The thread being explored from here, and its step's accesses.
+        var current: (thread: ThreadID, accesses: [Access])?
+        var preemptions = 0
+        var last: ThreadID?
+
+        func isAsleep(_ thread: ThreadID) -> Bool { sleep.contains { $0.thread == thread } }
+    }
+
+    public func explore(progress: Progress? = nil) -> Exploration {
+        var result = Exploration(reduction: config.reduction)
+        result.checkFailures = engine.program.expectations.map { _ in 0 }
+        let start = Date()
+        var trace = Trace()
+        let initial = engine.initialWorld()
+        var stack: [Node] = []
+        guard initial.threads.count <= 64 else {
+            result.cut = "not exhaustive: more than 64 threads"
+            return result
+        }
+        var root = Node(world: initial, enabled: engine.runnableThreads(initial))
+        if root.enabled.isEmpty {
+            record(root.world, trace: trace, into: &result)
+            return result
+        }
+        root.backtrack = initialBacktrack(root)
+        stack.append(root)
+        search: while let top = stack.last {
+            let depth = stack.count - 1
+            trace.truncate(to: depth)
+            guard let thread = nextChoice(stack[depth]) else {
+                stack.removeLast()
+                if let parent = stack.indices.last { finish(&stack[parent]) }
+                continue
+            }
+            if let bound = config.preemptionBound, isPreemption(top, thread), top.preemptions >= bound {
+                stack[depth].done |= 1 << UInt64(thread)
+                if result.cut == nil { result.cut = "not exhaustive: preemption bound \(bound)" }
+                continue
+            }
+            let (world, accesses) = engine.quietStep(top.world, thread: thread)
+            result.steps += 1
+            stack[depth].current = (thread, accesses)
+            let created = (top.world.threads.count..<world.threads.count).map { $0 }
+            trace.append(thread: thread, accesses: accesses, halts: world.halted, creates: created)
+            if config.reduction == .dpor { addBacktracks(for: depth, trace: trace, stack: &stack) }
+
+            var child = Node(world: world, enabled: engine.runnableThreads(world))
+            child.last = thread
+            child.preemptions = top.preemptions + (isPreemption(top, thread) ? 1 : 0)
+            let terminal = child.enabled.isEmpty || world.halted || depth + 1 >= config.maxSteps
+            if terminal {
+                if depth + 1 >= config.maxSteps && !child.enabled.isEmpty && !world.halted {
+                    result.cut = "not exhaustive: an execution reached the step bound (\(config.maxSteps) steps)"
+                }
+                if world.halted && config.reduction == .dpor {
+                    // A halting step stops every other thread: each one's pending step
+                    // is in a race with it, so try running that step first.
+                    let stopped = world.threads.indices.filter { $0 != thread && engine.isRunnable(top.world, $0) }
+                    for other in stopped where stack[depth].enabled.contains(other) {
+                        stack[depth].backtrack |= 1 << UInt64(other)
+                    }
+                }
+                result.executions += 1
+                record(world, trace: trace, into: &result)
+                finish(&stack[depth])
+            } else if config.reduction == .dpor {
+                child.sleep = top.sleep.filter { !Trace.conflict($0.accesses, accesses) }
+                if child.enabled.allSatisfy(child.isAsleep) {
+                    result.sleepBlocked += 1
+                    finish(&stack[depth])
+                } else {
+                    child.backtrack = initialBacktrack(child)
+                    stack.append(child)
+                }
+            } else {
+                child.backtrack = initialBacktrack(child)
+                stack.append(child)
+            }
+            if terminal {
+                if let progress, !progress(result) {
+                    result.cut = "not exhaustive: stopped"
+                    break search
+                }
+                if result.executions >= config.maxExecutions {
+                    result.cut = "not exhaustive: stopped after \(config.maxExecutions) executions (the execution bound)"
+                    break search
+                }
+                if let limit = config.timeLimit, result.executions % 64 == 0, Date().timeIntervalSince(start) > limit {
+                    result.cut = "not exhaustive: stopped after \(Int(limit)) seconds (the time limit)"
+                    break search
+                }
+            }
+        }
+        if !result.interleavingsExact && result.cut == nil {
+            result.interleavingsExact = false
+        }
+        return result
+    }
+
+    func isPreemption(_ node: Node, _ thread: ThreadID) -> Bool {
+        guard let last = node.last, last != thread else { return false }
+        return node.enabled.contains(last)
+    }
+
+    /// Every enabled thread without reduction; under DPOR, the first awake one.
+    func initialBacktrack(_ node: Node) -> UInt64 {
+        switch config.reduction {
+        case .none:
+            return node.enabled.reduce(0) { $0 | 1 << UInt64($1) }
+        case .dpor:
+            // Prefer the thread that just ran: fewer preemptions in the first execution.
+            let awake = node.enabled.filter { !node.isAsleep($0) }
+            let first = node.last.flatMap { awake.contains($0) ? $0 : nil } ?? awake[0]
+            return 1 << UInt64(first)
+        }
+    }
+
+    func nextChoice(_ node: Node) -> ThreadID? {
+        node.enabled.first { node.backtrack & (1 << UInt64($0)) != 0 && node.done & (1 << UInt64($0)) == 0 && !node.isAsleep($0) }
+    }
+
+    /// The thread explored from a node is done; under DPOR it goes to sleep there.
+    func finish(_ node: inout Node) {
+        guard let current = node.current else { return }
+        node.done |= 1 << UInt64(current.thread)
+        if config.reduction == .dpor { node.sleep.append(current) }
+        node.current = nil
+    }
+
+    /// The races of the step at `index` with earlier steps, each reversed by a backtrack point.
+    func addBacktracks(for index: Int, trace: Trace, stack: inout [Node]) {
+        for race in trace.races(of: index) {
+            let initials = trace.initials(after: race, upTo: index)
+            if initials.contains(where: { stack[race].backtrack & (1 << UInt64($0)) != 0 }) { continue }
+            if let pick = initials.first(where: { stack[race].enabled.contains($0) }) {
+                stack[race].backtrack |= 1 << UInt64(pick)
+            } else {
+                for thread in stack[race].enabled { stack[race].backtrack |= 1 << UInt64(thread) }
+            }
+        }
+    }
+
+    /// Adds one complete execution to the totals.
+    func record(_ world: World, trace: Trace, into result: inout Exploration) {
+        var world = world
+        var end = Run.End.completed
+        if world.halted {
+            end = .crashed
+        } else if !engine.runnableThreads(world).isEmpty {
+            end = .stepLimit
+        } else if let finding = Runner(program: engine.program).deadlock(world) {
+            world.findings.append(finding)
+            end = .deadlocked
+        }
+        var failedChecks: [Int] = []
+        if end == .completed {
+            for (index, check) in engine.evaluateExpectations(world).enumerated() where check.passed != true {
+                failedChecks.append(index)
+                world.findings.append(Finding(kind: .expectation, step: world.stepCount, thread: nil, range: nil, message: ""))
+            }
+        }
+        let kinds = Finding.Kind.allCases.filter { kind in world.findings.contains { $0.kind == kind } }
+        let state = engine.program.globals.indices.filter { !engine.program.globals[$0].isLet }
+            .map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
+        let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
+        let (count, exact) = config.reduction == .none ? (1, true) : trace.linearizations()
+        if !exact { result.interleavingsExact = false }
+        result.interleavings = result.interleavings.addingReportingOverflow(count).overflow ? Int.max : result.interleavings + count
+        for index in failedChecks { result.checkFailures[index] += 1 }
+        for kind in kinds { result.findingCounts[kind, default: 0] += 1 }
+        if let index = result.outcomes.firstIndex(where: { $0.outcome == outcome }) {
+            result.outcomes[index].executions += 1
+            let sum = result.outcomes[index].interleavings.addingReportingOverflow(count)
+            result.outcomes[index].interleavings = sum.overflow ? Int.max : sum.partialValue
+        } else {
+            let names = trace.threads.map { world.threads[$0].name }
+            result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+/// The steps of the execution being explored, with their happens-before order.
+///
+/// Step j happens before step k (j < k) when they are on the same thread, when j
+/// created k's thread, or when they conflict (touch the same target, at least one of
+/// them writing), or through a chain of these. A step that halts the program
+/// conflicts with every step of another thread.
+struct Trace {
+    var threads: [ThreadID] = []
+    var accesses: [[Access]] = []
+    var halts: [Bool] = []
+    /// For each step, the steps that happen before it, as a bit set.
+    var before: [BitSet] = []
+    /// The step that created each thread (nil for threads there from the start).
+    var creator: [ThreadID: Int] = [:]
+
+    var count: Int { threads.count }
+
+    mutating func truncate(to length: Int) {
+        guard threads.count > length else { return }
+        for index in length..<threads.count {
+            creator = creator.filter { $0.value != index }
+        }
+        threads.removeSubrange(length...)
+        accesses.removeSubrange(length...)
+        halts.removeSubrange(length...)
+        before.removeSubrange(length...)
+    }
+
+    mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: [ThreadID]) {
+        let index = threads.count
+        threads.append(thread)
+        accesses.append(stepAccesses)
+        halts.append(halting)
+        var set = BitSet(count: index)
+        for earlier in direct(index) {
+            set.insert(earlier)
+            set.formUnion(before[earlier])
+        }
+        before.append(set)
+        for child in creates { creator[child] = index }
+    }
+
+    /// The steps `index` depends on directly (their own transitive predecessors aside).
+    func direct(_ index: Int) -> [Int] {
+        var result: [Int] = []
+        let thread = threads[index]
+        if let previous = threads[..<index].lastIndex(of: thread) {
+            result.append(previous)
+        } else if let parent = creator[thread] {
+            result.append(parent)
+        }
+        for earlier in 0..<index where threads[earlier] != thread && dependent(earlier, index) {
+            result.append(earlier)
+        }
+        return result
+    }
+
+    func dependent(_ a: Int, _ b: Int) -> Bool {
+        halts[a] || halts[b] || Trace.conflict(accesses[a], accesses[b])
+    }
+
+    static func conflict(_ a: [Access], _ b: [Access]) -> Bool {
+        for x in a {
+            for y in b where x.kind != .read || y.kind != .read {
+                if x.target == y.target { return true }
+                // Freeing an object conflicts with every use of its fields.
+                if case .object(let id) = x.target, case .field(id, _) = y.target { return true }
+                if case .field(let id, _) = x.target, case .object(id) = y.target { return true }
+            }
+        }
+        return false
+    }
+
+    /// Earlier steps in a race with step `index`: dependent, on another thread, and not
+    /// ordered before it through some step in between.
+    func races(of index: Int) -> [Int] {
+        let thread = threads[index]
+        let direct = direct(index)
+        var through = BitSet(count: index)
+        for earlier in direct { through.formUnion(before[earlier]) }
+        return direct.filter { threads[$0] != thread && creator[thread] != $0 && !through.contains($0) }
+    }
+
+    /// The threads that can start `v`: the steps after `race` that do not depend on it,
+    /// then step `index`, keeping those with no predecessor inside `v`.
+    func initials(after race: Int, upTo index: Int) -> [ThreadID] {
+        var v = (race + 1..<index).filter { !before[$0].contains(race) }
+        v.append(index)
+        var result: [ThreadID] = []
+        for step in v where !v.contains(where: { $0 != step && before[step].contains($0) }) {
+            if !result.contains(threads[step]) { result.append(threads[step]) }
+        }
+        return result
+    }
+
+    /// How many interleavings this trace stands for: the orders of its steps that keep
+    /// happens-before. Exact unless there are too many states to count (then a lower bound).
+    func linearizations(stateLimit: Int = 200_000) -> (count: Int, exact: Bool) {
+        let ids = Array(Set(threads)).sorted()
+        let steps = ids.map { id in threads.indices.filter { threads[$0] == id } }
+        var memo: [[Int]: Int] = [:]
+        var exact = true
+        func ways(_ position: [Int]) -> Int {
+            if let known = memo[position] { return known }
+            if memo.count >= stateLimit {
+                exact = false
+                return 1
+            }
+            var total = 0
+            var any = false
+            for (t, list) in steps.enumerated() where position[t] < list.count {
+                let step = list[position[t]]
+                // Ready when every step before it is already placed.
+                let ready = steps.indices.allSatisfy { u in
+                    u == t || (position[u]..<steps[u].count).allSatisfy { !before[step].contains(steps[u][$0]) }
+                }
+                guard ready else { continue }
+                any = true
+                var next = position
+                next[t] += 1
+                let sum = total.addingReportingOverflow(ways(next))
+                total = sum.overflow ? Int.max : sum.partialValue
+            }
+            let result = any ? total : 1
+            memo[position] = result
+            return result
+        }
+        let count = ways(steps.map { _ in 0 })
+        return (count, exact)
+    }
+}
+
+/// A fixed-size set of small integers.
+struct BitSet: Equatable {
+    var words: [UInt64]
+
+    init(count: Int) {
+        words = Array(repeating: 0, count: (count + 63) / 64)
+    }
+
+    func contains(_ i: Int) -> Bool {
+        i / 64 < words.count && words[i / 64] & (1 << UInt64(i % 64)) != 0
+    }
+
+    mutating func insert(_ i: Int) {
+        while words.count <= i / 64 { words.append(0) }
+        words[i / 64] |= 1 << UInt64(i % 64)
+    }
+
+    mutating func formUnion(_ other: BitSet) {
+        while words.count < other.words.count { words.append(0) }
+        for (i, word) in other.words.enumerated() { words[i] |= word }
+    }
+}
