@@ -62,6 +62,7 @@ public struct JSONRenderer: Sendable {
         case .mainQueue: return "main queue"
         case .allocator: return "allocator"
         case .output: return "output"
+        case .count(let id): return "retain count of \(heap[id].name)"
         }
     }
 }

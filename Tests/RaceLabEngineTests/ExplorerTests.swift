@@ -1,21 +1,78 @@
-import RaceLabEngine
+@testable import RaceLabEngine
 import RaceLabLanguage
 import Testing
 
 struct ExplorerTests {
-    func explore(_ source: String, _ reduction: ExploreConfig.Reduction) throws -> Exploration {
+    func explore(_ program: Program, _ reduction: ExploreConfig.Reduction, maxExecutions: Int = 1_000_000,
+                 visit: ((Trace) -> Void)? = nil) -> Exploration {
         var config = ExploreConfig()
+        config.maxExecutions = maxExecutions
         config.reduction = reduction
-        return Explorer(program: try compile(source), config: config).explore()
+        config.timeLimit = nil
+        return Explorer(program: program, config: config).explore(progress: nil, visit: visit)
     }
 
     @Test func twoAndThreeStepsOnOneVariableMakeTenInterleavings() throws {
-        let source = "var x = 0\nthread A { x = 1\n x = 2 }\nthread B { x = 3\n x = 4\n x = 5 }"
-        let none = try explore(source, .none)
+        let program = try compile("var x = 0\nthread A { x = 1\n x = 2 }\nthread B { x = 3\n x = 4\n x = 5 }")
+        let none = explore(program, .none)
         #expect(none.executions == 10)
         #expect(none.interleavings == 10)
-        let dpor = try explore(source, .dpor)
-        print(dpor.executions, dpor.interleavings, dpor.sleepBlocked, dpor.outcomes.map(\.outcome.state))
-        print(none.outcomes.map(\.outcome.state))
+        #expect(none.outcomes.map(\.outcome.state) == ["x = 5", "x = 2"])
+        #expect(none.outcomes.map(\.executions) == [6, 4])
+    }
+
+    /// A Mazurkiewicz trace, written canonically: each thread's steps (with what they
+    /// touched) and, for every dependent pair on different threads, which came first.
+    static func traceKey(_ trace: Trace) -> String {
+        var ordinal: [Int] = []
+        var perThread: [ThreadID: Int] = [:]
+        for thread in trace.threads {
+            ordinal.append(perThread[thread, default: 0])
+            perThread[thread, default: 0] += 1
+        }
+        func name(_ i: Int) -> String { "\(trace.threads[i]).\(ordinal[i])" }
+        var parts = trace.threads.indices.map { "\(name($0))=\(trace.accesses[$0])\(trace.halts[$0])" }.sorted()
+        for j in trace.threads.indices {
+            for i in 0..<j where trace.threads[i] != trace.threads[j] && trace.dependent(i, j) {
+                parts.append("\(name(i))<\(name(j))")
+            }
+        }
+        return parts.sorted().joined(separator: ";")
+    }
+
+    /// Programs small enough to enumerate every interleaving: the shipped scenarios
+    /// and fixes under 100,000 interleavings, and a few focused ones.
+    static let oraclePrograms: [(String, Program)] = {
+        var programs: [(String, Program)] = []
+        for name in ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"] {
+            let scenario = try! loadShipped(name)
+            for fix in [nil] + scenario.fixes.map(\.name) {
+                programs.append(("\(name) \(fix ?? "broken")", try! scenario.program(fix: fix)))
+            }
+        }
+        let small = [
+            "var x = 0\nthread A { x += 1 }\nthread B { x += 1 }\nthread C { x += 1 }",
+            "var x = 0\nvar y = 0\nthread A { x = 1\n work(2)\n y = 1 }\nthread B { y = 2\n x = 2 }",
+            "let l = Lock()\nvar n = 0\nthread A { synchronized(l) { n += 1 } }\nthread B { synchronized(l) { n += 1 } }\nthread C { n = 5 }",
+            "var got = [0]\nthread A { main.async { got.append(1) } }\nthread B { main.sync { got.append(2) } }",
+            "var a = [1, 2]\nthread A { a.removeLast() }\nthread B { let x = a[1] }",
+            "class C {}\nvar c: C? = C()\nthread A { let k = c\n c = nil }\nthread B { c = nil }",
+        ]
+        for (index, source) in small.enumerated() { programs.append(("small \(index)", try! compile(source))) }
+        return programs
+    }()
+
+    @Test func dporExploresOneExecutionPerTraceAndReachesEveryOutcome() {
+        for (name, program) in Self.oraclePrograms {
+            let dpor = explore(program, .dpor)
+            var traces: Set<String> = []
+            let none = explore(program, .none, maxExecutions: 5_000) { traces.insert(Self.traceKey($0)) }
+            guard none.isExhaustive else { continue }
+            #expect(dpor.isExhaustive, "\(name)")
+            #expect(dpor.interleavings == none.executions, "\(name): linearizations of the DPOR executions")
+            #expect(dpor.executions == traces.count, "\(name): \(dpor.executions) DPOR executions for \(traces.count) traces")
+            #expect(Set(dpor.outcomes.map(\.outcome)) == Set(none.outcomes.map(\.outcome)), "\(name)")
+            print(name, none.executions, traces.count, dpor.executions, dpor.sleepBlocked)
+        }
     }
 }

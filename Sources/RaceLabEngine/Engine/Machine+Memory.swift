@@ -3,13 +3,17 @@
 /// object is deallocated on the thread that released it, and its deinit runs there.
 extension Machine {
     mutating func retain(_ value: Value) {
-        for id in value.references { world.heap[id].retainCount += 1 }
+        for id in value.references {
+            world.heap[id].retainCount += 1
+            touch(.count(id), .write)
+        }
     }
 
     /// Releases the references a value holds. Objects in `keepAlive` may reach zero
     /// without being deallocated: they are being handed to the caller.
     mutating func release(_ value: Value, keepAlive: [ObjectID] = []) {
         for id in value.references {
+            touch(.count(id), .write)
             let before = world.heap[id].retainCount
             world.heap[id].retainCount -= 1
             if before == 1 && world.heap[id].isAlive && !keepAlive.contains(id) {

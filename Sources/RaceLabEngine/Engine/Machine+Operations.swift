@@ -135,7 +135,10 @@ extension Machine {
             done("adds operation \(world.heap[opID].name) to \(objectName)", [Access(.queue(id), .write), Access(.operation(opID), .write)])
             startReadyOperations()
         case (.queue, "cancelAllOperations", 0):
-            for op in queue(id)!.operations { updateOperation(op) { $0.isCancelled = true } }
+            for op in queue(id)!.operations {
+                updateOperation(op) { $0.isCancelled = true }
+                touch(.operation(op), .write)
+            }
             done("cancels every operation in \(objectName)", [Access(.queue(id), .write)])
             startReadyOperations()
         case (.queue, "waitUntilAllOperationsAreFinished", 0):

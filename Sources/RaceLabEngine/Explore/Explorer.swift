@@ -37,6 +37,11 @@ public struct Explorer {
     }
 
     public func explore(progress: Progress? = nil) -> Exploration {
+        explore(progress: progress, visit: nil)
+    }
+
+    /// `visit` sees the trace of every complete execution (the tests' oracle uses it).
+    func explore(progress: Progress?, visit: ((Trace) -> Void)?) -> Exploration {
         var result = Exploration(reduction: config.reduction)
         result.checkFailures = engine.program.expectations.map { _ in 0 }
         let start = Date()
@@ -92,6 +97,7 @@ public struct Explorer {
                 }
                 result.executions += 1
                 record(world, trace: trace, into: &result)
+                visit?(trace)
                 finish(&stack[depth])
             } else if config.reduction == .dpor {
                 child.sleep = top.sleep.filter { !Trace.conflict($0.accesses, accesses) }

@@ -61,11 +61,8 @@ struct Trace {
 
     static func conflict(_ a: [Access], _ b: [Access]) -> Bool {
         for x in a {
-            for y in b where x.kind != .read || y.kind != .read {
-                if x.target == y.target { return true }
-                // Freeing an object conflicts with every use of its fields.
-                if case .object(let id) = x.target, case .field(id, _) = y.target { return true }
-                if case .field(let id, _) = x.target, case .object(id) = y.target { return true }
+            for y in b where (x.kind != .read || y.kind != .read) && x.target.overlaps(y.target) {
+                return true
             }
         }
         return false

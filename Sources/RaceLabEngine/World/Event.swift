@@ -35,6 +35,32 @@ public struct Access: Hashable, Sendable {
         case allocator
         /// What `print` wrote.
         case output
+        /// An object's retain count (retain and release).
+        case count(ObjectID)
+
+        /// The object a target belongs to, if any.
+        public var objectID: ObjectID? {
+            switch self {
+            case .field(let id, _), .object(let id), .lock(let id), .operation(let id), .queue(let id), .count(let id): return id
+            case .global, .mainQueue, .allocator, .output: return nil
+            }
+        }
+
+        /// Whether two accesses to these targets can touch the same state. Fields of
+        /// one object are separate; the object as a whole (allocation, freeing, an
+        /// operation's or queue's state, its monitor) overlaps all of them; a retain
+        /// count overlaps only itself and the object's lifetime.
+        public func overlaps(_ other: Target) -> Bool {
+            if self == other { return true }
+            switch (self, other) {
+            case (.field, .field), (.count, .count): return false
+            case (.count(let id), _): return other == .object(id)
+            case (_, .count(let id)): return self == .object(id)
+            default:
+                guard let id = objectID else { return false }
+                return id == other.objectID
+            }
+        }
     }
 
     public enum Kind: String, Hashable, Sendable {
