@@ -19,8 +19,8 @@ let package = Package(
         .testTarget(
             name: "RaceLabCLITests",
             dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabCLI"],
-            // Golden files are read from the source tree (see GoldenTests.swift).
-            exclude: ["Golden"]
+            // Golden files and fixtures are read from the source tree (see GoldenTests.swift).
+            exclude: ["Golden", "Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

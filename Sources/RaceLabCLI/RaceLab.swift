@@ -21,6 +21,8 @@ public enum ExitCode {
     public static let finding: Int32 = 1
     /// Wrong command-line use: unknown command, option, scenario, fix or schedule.
     public static let usage: Int32 = 64
+    /// `explore` found no failure, but a bound cut the search: not a proof.
+    public static let notExhaustive: Int32 = 2
     /// The scenario script has errors.
     public static let scriptError: Int32 = 65
     /// A file could not be read.
@@ -45,11 +47,14 @@ public struct RaceLab {
           list                    List the shipped scenarios and their fixes.
           show                    Show a scenario's story, its code, and each fix as a diff.
           run                     Run a scenario under one schedule and explain what happened.
+          explore                 Visit every interleaving: outcomes, verdicts, the simplest counterexample.
+          verify                  The broken version and every fix side by side, each explored exhaustively.
 
           See 'racelab help <subcommand>' for detailed help.
 
         EXIT CODES:
-          0 no finding, 1 a finding, 64 usage error, 65 script error, 66 unreadable file.
+          0 no finding (or: proven), 1 a finding, 2 not exhaustive (a bound cut the search),
+          64 usage error, 65 script error, 66 unreadable file.
         """
     )
 
@@ -74,7 +79,7 @@ public struct RaceLab {
             return CommandOutput(stdout: RaceLab.root.help)
         }
         let rest = Array(arguments.dropFirst())
-        let commands = ["list", "show", "run", "help"]
+        let commands = ["list", "show", "run", "explore", "verify", "help"]
         switch first {
         case "-h", "--help":
             return CommandOutput(stdout: RaceLab.root.help)
@@ -92,6 +97,10 @@ public struct RaceLab {
             return try ShowCommand(locator: locator).run(rest)
         case "run":
             return try RunCommand(locator: locator).run(rest)
+        case "explore":
+            return try ExploreCommand(locator: locator).run(rest)
+        case "verify":
+            return try VerifyCommand(locator: locator).run(rest)
         default:
             throw UsageError("unknown subcommand '\(first)'" + suggestion(first, commands), command: RaceLab.root)
         }
@@ -104,6 +113,8 @@ public struct RaceLab {
         case "list": return ListCommand.spec
         case "show": return ShowCommand.spec
         case "run": return RunCommand.spec
+        case "explore": return ExploreCommand.spec
+        case "verify": return VerifyCommand.spec
         default: return nil
         }
     }

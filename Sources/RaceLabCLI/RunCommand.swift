@@ -30,9 +30,6 @@ struct RunCommand {
         let spec = Self.spec
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
-        guard parsed.positionals.count == 1 else {
-            throw UsageError(parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name, got \(parsed.positionals.count)", command: spec)
-        }
         let format = parsed.values["format"] ?? "text"
         guard ["text", "json"].contains(format) else {
             throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: spec)
@@ -62,16 +59,11 @@ struct RunCommand {
         }
 
         let scenario: Scenario
-        switch loadScenario(parsed.positionals[0], locator) {
+        switch try loadOne(parsed, spec, locator) {
         case .success(let s): scenario = s
         case .failure(let output): return output
         }
-        let fixName = parsed.values["fix"]
-        if let fixName, scenario.fix(named: fixName) == nil {
-            let names = scenario.fixes.map(\.name)
-            throw UsageError("scenario '\(scenario.name)' has no fix '\(fixName)'" + suggestion(fixName, names)
-                             + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
-        }
+        let fixName = try checkedFix(parsed.values["fix"], scenario)
         let program: Program
         do throws(ScriptError) {
             program = try scenario.program(fix: fixName)

@@ -34,7 +34,17 @@ struct GoldenTests {
         ["run", "singleton-race", "--format", "xml"], ["run", "singleton-race", "--max-steps", "0"],
         ["run", "singleton-race", "--schedule", "story", "--seed", "1"], ["show"], ["help", "explode"],
         ["run", "no/such/file.race"],
-    ]
+        // Exploration.
+        ["help", "explore"], ["help", "verify"],
+        ["explore", "singleton-race", "--reduction", "none"], ["explore", "singleton-race", "--fix", "mutex"],
+        ["explore", "deadlock", "--all-fixes"], ["explore", "stale-results", "--fix", "mutex"],
+        ["explore", "singleton-race", "--reduction", "partial"], ["explore", "singleton-race", "--max-executions", "0"],
+        ["explore", "singleton-race", "--max-steps", "-5"], ["explore", "singleton-race", "--preemption-bound", "99999999999999999999"],
+        ["explore", "singleton-race", "--fix", "mutex", "--all-fixes"], ["explore", "singleton-race", "--fix", "mutx"],
+        ["explore", "singleton-race", "--max-executions", "3"], ["explore", "singleton-race", "--fix", "mutex", "--preemption-bound", "0"],
+        ["explore", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "500"],
+        ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200"],
+    ] + scenarios.flatMap { [["explore", $0], ["verify", $0]] }
 
     @Test(arguments: stories + screens)
     func output(arguments: [String]) throws {
@@ -44,6 +54,7 @@ struct GoldenTests {
         if !output.stderr.isEmpty { text += "[stderr]\n" + output.stderr }
         text += "[exit \(output.exitCode)]\n"
         let name = (arguments.isEmpty ? ["no-arguments"] : arguments)
+            .map { String($0.split(separator: "/").last ?? "").replacingOccurrences(of: ".race", with: "") }
             .map { String($0.drop { $0 == "-" }.filter { $0.isLetter || $0.isNumber || $0 == "-" }) }
             .filter { !$0.isEmpty }.joined(separator: "_")
         let file = Self.folder.appendingPathComponent(name + ".txt")

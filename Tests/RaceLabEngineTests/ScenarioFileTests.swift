@@ -57,3 +57,39 @@ struct ScenarioFileTests {
         }
     }
 }
+
+/// The exhaustive proof: every version of every shipped scenario, every interleaving.
+struct ScenarioProofTests {
+    @Test(arguments: ScenarioFileTests.names)
+    func everyVersionGetsItsVerdictOverEveryInterleaving(name: String) throws {
+        let scenario = try loadShipped(name)
+        for fix in [nil] + scenario.fixes {
+            let program = try scenario.program(fix: fix?.name)
+            var config = ExploreConfig()
+            config.timeLimit = nil
+            let explorer = Explorer(program: program, config: config)
+            let result = explorer.explore()
+            let label = "\(name) \(fix?.name ?? "broken")"
+            #expect(result.isExhaustive, "\(label): \(result.cut ?? "")")
+            let meantToFail = fix == nil || fix?.variant != nil || fix?.expectedFailure != nil
+            if !meantToFail {
+                #expect(result.failingExecutions == 0, "\(label) fails in some interleaving")
+                continue
+            }
+            #expect(result.failingExecutions > 0, "\(label) is meant to fail")
+            // The simplest counterexample fails when replayed, and no schedule with
+            // fewer preemptions fails.
+            let example = try #require(explorer.simplestCounterexample(), "\(label)")
+            var scheduler = try FixedScheduler(example.schedule.joined(separator: " "))
+            let replay = try Runner(program: program).run(&scheduler)
+            #expect(replay.failed, "\(label): the counterexample replays to a failure")
+            #expect(replay.schedule == example.schedule)
+            if example.preemptions > 0 {
+                var bounded = config
+                bounded.reduction = .none
+                bounded.preemptionBound = example.preemptions - 1
+                #expect(Explorer(program: program, config: bounded).explore().failingExecutions == 0, "\(label)")
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// `racelab explore NAME`: every interleaving, its outcomes, and the simplest failure.
+struct ExploreCommand {
+    var locator: ScenarioLocator
+
+    static let boundOptions: [CommandSpec.Option] = [
+        .init(name: "reduction", value: "reduction", help: "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand)."),
+        .init(name: "max-steps", value: "n", help: "Steps one execution may take (default 2000)."),
+        .init(name: "max-executions", value: "n", help: "Executions before the search stops (default 1000000)."),
+        .init(name: "preemption-bound", value: "n", help: "Preemptions one execution may make (default: no bound)."),
+        .init(name: "time-limit", value: "seconds", help: "Stop the search after this long (default 60)."),
+    ]
+
+    static let spec = CommandSpec(
+        name: "explore",
+        abstract: "Visit every interleaving: outcomes, verdicts, and the simplest counterexample.",
+        usage: "racelab explore <name> [--fix <fix> | --all-fixes] [--reduction dpor|none] [bounds]",
+        arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
+        options: [
+            .init(name: "fix", value: "fix", help: "Explore a fix instead of the broken version."),
+            .init(name: "all-fixes", value: nil, help: "Explore the broken version and every fix, one after another."),
+        ] + boundOptions,
+        discussion: """
+        A bound that cuts the search is reported ("not exhaustive: …"): the verdict is
+        then not a proof. Exit status: 0 proven (every interleaving passes), 1 some
+        interleaving fails, 2 no failure found but the search was cut, 64 usage error,
+        65 script error.
+        """
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let spec = Self.spec
+        let parsed = try spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
+        let config = try Self.config(parsed, spec)
+        let scenario: Scenario
+        switch try loadOne(parsed, spec, locator) {
+        case .success(let s): scenario = s
+        case .failure(let output): return output
+        }
+        if parsed.flags.contains("all-fixes") && parsed.values["fix"] != nil {
+            throw UsageError("--fix and --all-fixes cannot be combined", command: spec)
+        }
+        let fixes: [String?] = parsed.flags.contains("all-fixes") ? [nil] + scenario.fixes.map(\.name) : [try checkedFix(parsed.values["fix"], scenario)]
+        var out = "\(scenario.name): \(scenario.title)\n"
+        var worst = ExitCode.success
+        for fix in fixes {
+            let program: Program
+            do throws(ScriptError) {
+                program = try scenario.program(fix: fix)
+            } catch {
+                return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
+            }
+            let explorer = Explorer(program: program, config: config)
+            let result = explorer.explore()
+            var counterexample: (Counterexample, Run)?
+            if result.failingExecutions > 0, let example = explorer.simplestCounterexample() {
+                var scheduler = FixedScheduler(names: example.schedule)
+                if let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) {
+                    counterexample = (example, run)
+                }
+            }
+            out += "\nExploring \(describe(fix, in: scenario)) (\(config.reduction == .dpor ? "DPOR" : "no reduction")).\n"
+            let replay = "racelab run \(parsed.positionals[0])" + (fix.map { " --fix \($0)" } ?? "")
+            out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replayCommand: replay)
+            let code = result.failingExecutions > 0 ? ExitCode.finding : result.isExhaustive ? ExitCode.success : ExitCode.notExhaustive
+            // With --all-fixes, the verdict is about the fixes that are meant to work.
+            let counts = fixes.count == 1 || (fix.flatMap { scenario.fix(named: $0) }.map { $0.variant == nil && $0.expectedFailure == nil } ?? false)
+            if counts { worst = max(worst, code) }
+        }
+        return CommandOutput(stdout: out, exitCode: worst)
+    }
+
+    /// The bounds from the command line, each checked against its limits.
+    static func config(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError) -> ExploreConfig {
+        var config = ExploreConfig()
+        if let text = parsed.values["reduction"] {
+            guard let reduction = ExploreConfig.Reduction(rawValue: text) else {
+                throw UsageError("unknown reduction '\(text)'; use dpor or none" + suggestion(text, ["dpor", "none"]), command: spec)
+            }
+            config.reduction = reduction
+        }
+        func number(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
+            guard let text = parsed.values[name] else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: spec)
+            }
+            return value
+        }
+        let limits = ExploreConfig.limits
+        if let n = try number("max-steps", limits.maxSteps) { config.maxSteps = n }
+        if let n = try number("max-executions", limits.maxExecutions) { config.maxExecutions = n }
+        if let n = try number("preemption-bound", limits.preemptionBound) { config.preemptionBound = n }
+        if let n = try number("time-limit", 1...86_400) { config.timeLimit = Double(n) }
+        return config
+    }
+}
+
+extension FixedScheduler {
+    init(names: [String]) {
+        try! self.init(names.joined(separator: " "))
+    }
+}
+
+/// "the broken version", "fix 'mutex'", "the broken variant 'forIn'".
+func describe(_ fix: String?, in scenario: Scenario) -> String {
+    guard let fix else { return "the broken version" }
+    return scenario.fix(named: fix)?.variant != nil ? "the broken variant '\(fix)'" : "fix '\(fix)'"
+}
+
+/// The one scenario a command names.
+func loadOne(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: ScenarioLocator) throws(UsageError) -> Result<Scenario, CommandOutput> {
+    guard parsed.positionals.count == 1 else {
+        throw UsageError(parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name, got \(parsed.positionals.count)", command: spec)
+    }
+    return loadScenario(parsed.positionals[0], locator)
+}
+
+/// A fix name checked against the scenario's fixes.
+func checkedFix(_ name: String?, _ scenario: Scenario) throws(UsageError) -> String? {
+    guard let name else { return nil }
+    guard scenario.fix(named: name) == nil else { return name }
+    let names = scenario.fixes.map(\.name)
+    throw UsageError("scenario '\(scenario.name)' has no fix '\(name)'" + suggestion(name, names)
+                     + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
+}

@@ -1,0 +1,77 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// `racelab verify NAME`: the broken version and every fix in one table.
+struct VerifyCommand {
+    var locator: ScenarioLocator
+
+    static let spec = CommandSpec(
+        name: "verify",
+        abstract: "The broken version and every fix side by side, each explored exhaustively.",
+        usage: "racelab verify <name> [--reduction dpor|none] [bounds]",
+        arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
+        options: ExploreCommand.boundOptions,
+        discussion: """
+        Exit status: 0 only if every fix is proven (and every fix marked as failing
+        does fail), 1 otherwise, 2 if a bound cut a search, 64 usage error, 65 script error.
+        """
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let parsed = try Self.spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        let config = try ExploreCommand.config(parsed, Self.spec)
+        let scenario: Scenario
+        switch try loadOne(parsed, Self.spec, locator) {
+        case .success(let s): scenario = s
+        case .failure(let output): return output
+        }
+        var rows: [[String]] = [["version", "interleavings", "executions", "failing", "outcomes", "findings", "verdict"]]
+        var exit = ExitCode.success
+        for fix in [nil] + scenario.fixes.map(\.name) {
+            let program: Program
+            do throws(ScriptError) {
+                program = try scenario.program(fix: fix)
+            } catch {
+                return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
+            }
+            let result = Explorer(program: program, config: config).explore()
+            let declared = fix.flatMap { scenario.fix(named: $0) }
+            let failing = result.outcomes.filter(\.outcome.isFailure).map(\.interleavings).reduce(0, +)
+            let kinds = Finding.Kind.allCases.filter { result.findingCounts[$0] != nil }.map(\.rawValue)
+            var verdict: String
+            if !result.isExhaustive && failing == 0 {
+                verdict = "not exhaustive"
+                exit = max(exit, ExitCode.notExhaustive)
+            } else if fix == nil || declared?.variant != nil {
+                verdict = failing > 0 ? "fails (broken)" : "passes, but it is the broken version"
+            } else if declared?.expectedFailure != nil {
+                verdict = failing > 0 ? "fails, as expected" : "passes, though marked as failing"
+                if failing == 0 { exit = max(exit, ExitCode.finding) }
+            } else {
+                verdict = failing > 0 ? "FAILS" : "proven"
+                if failing > 0 { exit = max(exit, ExitCode.finding) }
+            }
+            let name = fix == nil ? "broken" : declared?.variant != nil ? "\(fix!) (variant)" : fix!
+            rows.append([name, String(result.interleavings), String(result.executions), String(failing),
+                         String(result.outcomes.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), verdict])
+        }
+        var out = "\(scenario.name): \(scenario.title)\n"
+        out += "Every version explored (\(config.reduction == .dpor ? "DPOR" : "no reduction")); counts are interleavings.\n\n"
+        out += table(rows)
+        return CommandOutput(stdout: out, exitCode: exit)
+    }
+
+    func table(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }
+        return rows.map { row in
+            var line = row.enumerated().map { column, cell in
+                let fill = String(repeating: " ", count: widths[column] - cell.count)
+                return (1...4).contains(column) ? fill + cell : cell + fill
+            }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,98 @@
+/// The simplest failing interleaving, and why it fails.
+public struct Counterexample: Sendable {
+    /// The schedule, by thread name: feed it to `racelab run --schedule`.
+    public var schedule: [String]
+    /// Times the schedule switches away from a thread that could have gone on.
+    public var preemptions: Int
+    /// The two conflicting steps (indexes into `schedule`) whose order made the
+    /// difference: running the second before the first (and the rest without
+    /// preemption) passes. nil when no single reversal fixes the run.
+    public var why: (first: Int, second: Int)?
+}
+
+extension Explorer {
+    /// Searches with preemption bound 0, 1, 2, … (iterative context bounding, as CHESS
+    /// does) and returns the first failing execution: one with the fewest preemptions.
+    /// - Parameter budget: executions in all before giving up.
+    public func simplestCounterexample(maxPreemptions: Int = 6, budget: Int = 200_000) -> Counterexample? {
+        var spent = 0
+        for bound in 0...maxPreemptions {
+            var config = self.config
+            config.reduction = .none
+            config.preemptionBound = bound
+            config.maxExecutions = max(1, budget - spent)
+            let search = Explorer(engine: engine, config: config)
+            let result = search.explore { $0.failingExecutions == 0 }
+            spent += result.executions
+            if let failing = result.outcomes.first(where: \.outcome.isFailure) {
+                let schedule = failing.schedule
+                return Counterexample(schedule: schedule, preemptions: bound, why: decisivePair(schedule))
+            }
+            // The bound cut nothing: the whole space was seen, and nothing failed.
+            if result.cut == nil || spent >= budget { return nil }
+        }
+        return nil
+    }
+
+    init(engine: Engine, config: ExploreConfig) {
+        self.engine = engine
+        self.config = config
+    }
+
+    /// The first pair of conflicting steps (on different threads) whose reversal makes
+    /// the run pass: the second step, and whatever does not depend on the first, is
+    /// moved before the first; the rest runs without preemption.
+    func decisivePair(_ schedule: [String]) -> (Int, Int)? {
+        var world = engine.initialWorld()
+        var trace = Trace()
+        var worlds: [World] = []
+        for name in schedule {
+            guard let thread = world.thread(named: name) else { return nil }
+            worlds.append(world)
+            let (next, accesses) = engine.quietStep(world, thread: thread)
+            trace.append(thread: thread, accesses: accesses, halts: next.halted,
+                         creates: Array(world.threads.count..<next.threads.count))
+            world = next
+        }
+        for second in trace.threads.indices {
+            let previous = trace.threads[..<second].lastIndex(of: trace.threads[second])
+            for first in 0..<second where trace.threads[first] != trace.threads[second] && trace.dependent(first, second) {
+                // The second step's own thread must be able to reach it without the first.
+                if let previous, previous > first, trace.before[previous].contains(first) { continue }
+                // Replay up to the race, then the steps that do not depend on the first
+                // step, then the second step, and go on without preemption.
+                var reordered = Array(trace.threads[..<first])
+                reordered += (first + 1..<second).filter { !trace.before[$0].contains(first) }.map { trace.threads[$0] }
+                reordered.append(trace.threads[second])
+                if passes(reordered) { return (first, second) }
+            }
+        }
+        return nil
+    }
+
+    func passes(_ prefix: [ThreadID]) -> Bool {
+        var world = engine.initialWorld()
+        var last: ThreadID?
+        var position = 0
+        var steps = 0
+        while !world.halted, steps < config.maxSteps {
+            let runnable = engine.runnableThreads(world)
+            if runnable.isEmpty { break }
+            let thread: ThreadID
+            if position < prefix.count {
+                guard runnable.contains(prefix[position]) else { return false }
+                thread = prefix[position]
+                position += 1
+            } else {
+                thread = last.flatMap { runnable.contains($0) ? $0 : nil } ?? runnable[0]
+            }
+            last = thread
+            world = engine.quietStep(world, thread: thread).0
+            steps += 1
+        }
+        guard !world.halted, engine.runnableThreads(world).isEmpty else { return false }
+        if Runner(program: engine.program).deadlock(world) != nil { return false }
+        if world.findings.contains(where: { $0.kind != .stepLimit }) { return false }
+        return engine.evaluateExpectations(world).allSatisfy { $0.passed == true }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import RaceLabEngine
+
+/// The report of `racelab explore`: counts, the outcome histogram, the verdict per
+/// check and per finding kind, and the simplest counterexample with its cause.
+public struct ExplorationRenderer: Sendable {
+    public var program: Program
+
+    public init(program: Program) {
+        self.program = program
+    }
+
+    public func render(_ result: Exploration, counterexample: (Counterexample, Run)?, replayCommand: String) -> String {
+        var out = "Executions: \(result.executions)"
+        switch result.reduction {
+        case .dpor:
+            out += " (one per Mazurkiewicz trace), standing for \(count(result.interleavings, exact: result.interleavingsExact)) interleavings\n"
+            if result.sleepBlocked > 0 { out += "Sleep-set-blocked executions (redundant, abandoned): \(result.sleepBlocked)\n" }
+        case .none:
+            out += " (every interleaving, no reduction)\n"
+        }
+        out += "Steps taken: \(result.steps)\n"
+        out += result.cut.map { "Search: \($0)\n" } ?? "Search: exhaustive\n"
+
+        out += "\nOutcomes (\(result.outcomes.count))\n"
+        let total = max(1, result.interleavings)
+        let order = result.outcomes.indices.sorted {
+            (result.outcomes[$0].interleavings, $1) > (result.outcomes[$1].interleavings, $0)
+        }
+        for entry in order.map({ result.outcomes[$0] }) {
+            let share = String(format: "%5.1f%%", Double(entry.interleavings) * 100 / Double(total))
+            let mark = entry.outcome.isFailure ? "FAIL" : "ok  "
+            out += "  \(mark) \(pad(String(entry.interleavings), 9)) \(share)  \(describe(entry.outcome))\n"
+        }
+
+        out += "\nChecks\n"
+        for (index, expectation) in program.expectations.enumerated() {
+            let failing = result.outcomes.filter { $0.outcome.failedChecks.contains(index) }.map(\.interleavings).reduce(0, +)
+            let verdict = failing == 0 ? (result.isExhaustive ? "holds" : "held where searched") : "FAILS in \(failing) of \(result.interleavings) interleavings"
+            out += "  [\(verdict)] \(expectation.message)\n"
+        }
+        out += "\nFindings\n"
+        let kinds = Finding.Kind.allCases.filter { result.findingCounts[$0] != nil && $0 != .expectation }
+        if kinds.isEmpty { out += "  none\n" }
+        for kind in kinds {
+            let interleavings = result.outcomes.filter { $0.outcome.findings.contains(kind) }.map(\.interleavings).reduce(0, +)
+            out += "  \(kind.rawValue): in \(interleavings) interleavings\n"
+        }
+
+        let failing = result.failingExecutions > 0
+        out += "\nVerdict: "
+        if failing {
+            out += "FAILS: some interleavings break it.\n"
+        } else if result.isExhaustive {
+            out += "proven: every interleaving passes.\n"
+        } else {
+            out += "no failure found, but the search was cut, so this is not a proof.\n"
+        }
+        if let (example, run) = counterexample {
+            out += "\nSimplest counterexample: \(example.preemptions) preemption\(example.preemptions == 1 ? "" : "s"), \(run.schedule.count) steps\n"
+            out += ColumnTrace(run: run).render(highlight: example.why.map { [$0.first, $0.second] } ?? [])
+            if let why = example.why {
+                out += "\nWhy: \(stepText(run, why.first)) (step \(why.first + 1)) came before "
+                out += "\(stepText(run, why.second)) (step \(why.second + 1)).\n"
+                out += "     They conflict; with the second first (and the rest run without preemption), every check passes.\n"
+            }
+            out += "\nReplay: \(replayCommand) --schedule \"\(run.scheduleText)\"\n"
+        }
+        return out
+    }
+
+    /// `gotA = MySingle#1, … (deadlocked; breaks: exactly one…)`.
+    func describe(_ outcome: Outcome) -> String {
+        var text = outcome.state.isEmpty ? "(no shared variables)" : outcome.state
+        var notes: [String] = []
+        if outcome.end != .completed { notes.append(outcome.end.rawValue) }
+        let kinds = outcome.findings.filter { $0 != .expectation }.map(\.rawValue)
+        if !kinds.isEmpty { notes.append(kinds.joined(separator: ", ")) }
+        if !outcome.failedChecks.isEmpty {
+            notes.append("breaks: " + outcome.failedChecks.map { program.expectations[$0].message }.joined(separator: "; "))
+        }
+        if !notes.isEmpty { text += "  (" + notes.joined(separator: "; ") + ")" }
+        return text
+    }
+
+    func stepText(_ run: Run, _ step: Int) -> String {
+        let thread = run.schedule[step]
+        let text = run.events.first { $0.step == step + 1 }?.text ?? "runs"
+        return "\(thread) \(text)"
+    }
+
+    func count(_ n: Int, exact: Bool) -> String {
+        n == Int.max ? "more than \(Int.max)" : exact ? String(n) : "at least \(n)"
+    }
+
+    func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}
+
+/// A trace with one column per thread, so who did what, and when, reads across.
+public struct ColumnTrace: Sendable {
+    public var run: Run
+    var columnWidth = 34
+
+    public init(run: Run) {
+        self.run = run
+    }
+
+    /// - Parameter highlight: steps (0-based) to mark with `>`.
+    public func render(highlight: [Int] = []) -> String {
+        let threads = run.world.threads.indices.filter { id in run.events.contains { $0.thread == id } }
+        var trace = self
+        // As wide as the longest sentence, within about 100 columns in all.
+        trace.columnWidth = min(run.events.map(\.text.count).max() ?? 10, max(24, 92 / max(1, threads.count) - 1))
+        return trace.rows(threads, highlight)
+    }
+
+    func rows(_ threads: [ThreadID], _ highlight: [Int]) -> String {        var header = "  step  " + threads.map { fit(run.world.threads[$0].name) }.joined(separator: " ")
+        while header.last == " " { header.removeLast() }
+        var out = header + "\n"
+        var lastStep = 0
+        for event in run.events {
+            let mark = highlight.contains(event.step - 1) && event.step != lastStep ? ">" : " "
+            let number = event.step == lastStep ? "" : String(event.step)
+            lastStep = event.step
+            var row = " \(mark)" + String(repeating: " ", count: max(0, 4 - number.count)) + "\(number)  "
+            row += threads.map { $0 == event.thread ? fit(event.text) : fit("") }.joined(separator: " ")
+            while row.last == " " { row.removeLast() }
+            out += row + "\n"
+        }
+        return out
+    }
+
+    func fit(_ text: String) -> String {
+        if text.count > columnWidth { return String(text.prefix(columnWidth - 1)) + "…" }
+        return text + String(repeating: " ", count: columnWidth - text.count)
+    }
+}
