@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "RaceLabPresentation", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
         .target(name: "RaceLabCLI", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
         .executableTarget(name: "racelab", dependencies: ["RaceLabCLI"]),
+        // The exploration benchmark: swift run -c release racelab-bench
+        .executableTarget(name: "racelab-bench", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
         .testTarget(name: "RaceLabLanguageTests", dependencies: ["RaceLabLanguage"]),
         .testTarget(name: "RaceLabEngineTests", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
         .testTarget(

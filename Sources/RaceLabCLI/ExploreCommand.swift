@@ -1,3 +1,4 @@
+import Foundation
 import RaceLabEngine
 import RaceLabLanguage
 import RaceLabPresentation
@@ -5,6 +6,7 @@ import RaceLabPresentation
 /// `racelab explore NAME`: every interleaving, its outcomes, and the simplest failure.
 struct ExploreCommand {
     var locator: ScenarioLocator
+    var progress: (@Sendable (String) -> Void)?
 
     static let boundOptions: [CommandSpec.Option] = [
         .init(name: "reduction", value: "reduction", help: "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand)."),
@@ -55,7 +57,7 @@ struct ExploreCommand {
                 return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
             }
             let explorer = Explorer(program: program, config: config)
-            let result = explorer.explore()
+            let result = explorer.explore(progress: ProgressLine(sink: progress).callback)
             var counterexample: (Counterexample, Run)?
             if result.failingExecutions > 0, let example = explorer.simplestCounterexample() {
                 var scheduler = FixedScheduler(names: example.schedule)
@@ -126,4 +128,36 @@ func checkedFix(_ name: String?, _ scenario: Scenario) throws(UsageError) -> Str
     let names = scenario.fixes.map(\.name)
     throw UsageError("scenario '\(scenario.name)' has no fix '\(name)'" + suggestion(name, names)
                      + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
+}
+
+/// The live line of a long search: executions, executions per second, and a rough
+/// estimate of the total, redrawn at most four times a second.
+final class ProgressLine: @unchecked Sendable {
+    let sink: (@Sendable (String) -> Void)?
+    let start = Date()
+    var lastDraw = Date.distantPast
+    var drew = false
+
+    init(sink: (@Sendable (String) -> Void)?) {
+        self.sink = sink
+    }
+
+    deinit {
+        if drew { sink?("") }
+    }
+
+    var callback: Explorer.Progress? {
+        guard sink != nil else { return nil }
+        return { [self] result in
+            let now = Date()
+            guard now.timeIntervalSince(lastDraw) >= 0.25 else { return true }
+            lastDraw = now
+            drew = true
+            let rate = Double(result.executions) / max(now.timeIntervalSince(start), 0.001)
+            var line = "exploring: \(result.executions) executions, \(Int(rate)) per second"
+            if result.estimate > result.executions { line += ", roughly \(result.estimate) in all" }
+            sink?(line)
+            return true
+        }
+    }
 }

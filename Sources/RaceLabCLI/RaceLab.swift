@@ -32,6 +32,9 @@ public enum ExitCode {
 /// The `racelab` command: dispatches to a subcommand.
 public struct RaceLab {
     var environment: [String: String]
+    /// Where a long search reports progress ("" clears the line); nil when output is
+    /// not a terminal, so pipes and tests see nothing extra.
+    public var progress: (@Sendable (String) -> Void)?
 
     public init(environment: [String: String]) {
         self.environment = environment
@@ -98,9 +101,9 @@ public struct RaceLab {
         case "run":
             return try RunCommand(locator: locator).run(rest)
         case "explore":
-            return try ExploreCommand(locator: locator).run(rest)
+            return try ExploreCommand(locator: locator, progress: progress).run(rest)
         case "verify":
-            return try VerifyCommand(locator: locator).run(rest)
+            return try VerifyCommand(locator: locator, progress: progress).run(rest)
         default:
             throw UsageError("unknown subcommand '\(first)'" + suggestion(first, commands), command: RaceLab.root)
         }

@@ -5,6 +5,7 @@ import RaceLabPresentation
 /// `racelab verify NAME`: the broken version and every fix in one table.
 struct VerifyCommand {
     var locator: ScenarioLocator
+    var progress: (@Sendable (String) -> Void)?
 
     static let spec = CommandSpec(
         name: "verify",
@@ -36,7 +37,7 @@ struct VerifyCommand {
             } catch {
                 return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
             }
-            let result = Explorer(program: program, config: config).explore()
+            let result = Explorer(program: program, config: config).explore(progress: ProgressLine(sink: progress).callback)
             let declared = fix.flatMap { scenario.fix(named: $0) }
             let failing = result.outcomes.filter(\.outcome.isFailure).map(\.interleavings).reduce(0, +)
             let kinds = Finding.Kind.allCases.filter { result.findingCounts[$0] != nil }.map(\.rawValue)

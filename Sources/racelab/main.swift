@@ -1,7 +1,14 @@
 import Foundation
 import RaceLabCLI
 
-let output = RaceLab(environment: ProcessInfo.processInfo.environment).main(Array(CommandLine.arguments.dropFirst()))
+var racelab = RaceLab(environment: ProcessInfo.processInfo.environment)
+// A live progress line for long searches, only when a person watches the terminal.
+if isatty(STDERR_FILENO) == 1 {
+    racelab.progress = { line in
+        FileHandle.standardError.write(("\r\u{1B}[K" + line).data(using: .utf8)!)
+    }
+}
+let output = racelab.main(Array(CommandLine.arguments.dropFirst()))
 FileHandle.standardOutput.write(output.stdout.data(using: .utf8)!)
 FileHandle.standardError.write(output.stderr.data(using: .utf8)!)
 exit(output.exitCode)

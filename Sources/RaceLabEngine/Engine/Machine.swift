@@ -27,21 +27,27 @@ struct Machine {
 
     // MARK: - Frames and the operand stack
 
+    // Borrowing accessors (`_read`): reading a field of the current frame or code
+    // must not copy the frame or the code, which would retain each of their arrays.
     var state: ThreadState {
-        get { world.threads[thread] }
+        _read { yield world.threads[thread] }
         _modify { yield &world.threads[thread] }
     }
 
     var top: Int { world.threads[thread].frames.count - 1 }
 
     var frame: Frame {
-        get { world.threads[thread].frames[top] }
+        _read { yield world.threads[thread].frames[top] }
         _modify { yield &world.threads[thread].frames[top] }
     }
 
-    var code: Code { program.codes[frame.code] }
+    var code: Code {
+        _read { yield program.codes[world.threads[thread].frames[top].code] }
+    }
 
-    var instruction: Instruction { code.instructions[frame.pc] }
+    var instruction: Instruction {
+        program.codes[world.threads[thread].frames[top].code].instructions[world.threads[thread].frames[top].pc]
+    }
 
     mutating func push(_ value: Value) { frame.stack.append(value) }
 

@@ -42,6 +42,9 @@ public struct Exploration: Sendable {
     public var checkFailures: [Int] = []
     /// Per finding kind: how many executions made one.
     public var findingCounts: [Finding.Kind: Int] = [:]
+    /// A rough guess of the executions the whole search needs (Knuth's estimator on
+    /// the current path: the product of the choices along it). For progress lines only.
+    public var estimate = 0
     /// Why the search is not exhaustive, when a bound cut it.
     public var cut: String?
 

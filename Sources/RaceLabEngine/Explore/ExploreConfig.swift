@@ -20,6 +20,9 @@ public struct ExploreConfig: Sendable, Equatable {
     /// Wall-clock seconds before the search stops; nil for no limit. Only this bound
     /// depends on the machine, so a search it cuts is reported as such.
     public var timeLimit: Double? = 60
+    /// Count the interleavings each DPOR execution stands for (its linearizations).
+    /// Costs time on long traces; the benchmark turns it off.
+    public var countInterleavings = true
 
     public init() {}
 

@@ -59,7 +59,7 @@ public struct Explorer {
         }
         root.backtrack = initialBacktrack(root)
         stack.append(root)
-        search: while let top = stack.last {
+        search: while !stack.isEmpty {
             let depth = stack.count - 1
             trace.truncate(to: depth)
             guard let thread = nextChoice(stack[depth]) else {
@@ -67,21 +67,21 @@ public struct Explorer {
                 if let parent = stack.indices.last { finish(&stack[parent]) }
                 continue
             }
-            if let bound = config.preemptionBound, isPreemption(top, thread), top.preemptions >= bound {
+            if let bound = config.preemptionBound, isPreemption(stack[depth], thread), stack[depth].preemptions >= bound {
                 stack[depth].done |= 1 << UInt64(thread)
                 if result.cut == nil { result.cut = "not exhaustive: preemption bound \(bound)" }
                 continue
             }
-            let (world, accesses) = engine.quietStep(top.world, thread: thread)
+            let (world, accesses) = engine.quietStep(stack[depth].world, thread: thread)
             result.steps += 1
             stack[depth].current = (thread, accesses)
-            let created = (top.world.threads.count..<world.threads.count).map { $0 }
+            let created = Array(stack[depth].world.threads.count..<world.threads.count)
             trace.append(thread: thread, accesses: accesses, halts: world.halted, creates: created)
             if config.reduction == .dpor { addBacktracks(for: depth, trace: trace, stack: &stack) }
 
             var child = Node(world: world, enabled: engine.runnableThreads(world))
             child.last = thread
-            child.preemptions = top.preemptions + (isPreemption(top, thread) ? 1 : 0)
+            child.preemptions = stack[depth].preemptions + (isPreemption(stack[depth], thread) ? 1 : 0)
             let terminal = child.enabled.isEmpty || world.halted || depth + 1 >= config.maxSteps
             if terminal {
                 if depth + 1 >= config.maxSteps && !child.enabled.isEmpty && !world.halted {
@@ -90,7 +90,7 @@ public struct Explorer {
                 if world.halted && config.reduction == .dpor {
                     // A halting step stops every other thread: each one's pending step
                     // is in a race with it, so try running that step first.
-                    let stopped = world.threads.indices.filter { $0 != thread && engine.isRunnable(top.world, $0) }
+                    let stopped = world.threads.indices.filter { $0 != thread && engine.isRunnable(stack[depth].world, $0) }
                     for other in stopped where stack[depth].enabled.contains(other) {
                         stack[depth].backtrack |= 1 << UInt64(other)
                     }
@@ -100,7 +100,7 @@ public struct Explorer {
                 visit?(trace)
                 finish(&stack[depth])
             } else if config.reduction == .dpor {
-                child.sleep = top.sleep.filter { !Trace.conflict($0.accesses, accesses) }
+                child.sleep = stack[depth].sleep.filter { !Trace.conflict($0.accesses, accesses) }
                 if child.enabled.allSatisfy(child.isAsleep) {
                     result.sleepBlocked += 1
                     finish(&stack[depth])
@@ -113,6 +113,11 @@ public struct Explorer {
                 stack.append(child)
             }
             if terminal {
+                if let progress {
+                    var guess = 1.0
+                    for node in stack { guess *= Double(max(1, (node.backtrack | node.done).nonzeroBitCount)) }
+                    result.estimate = guess > 1e15 ? Int(1e15) : Int(guess)
+                }
                 if let progress, !progress(result) {
                     result.cut = "not exhaustive: stopped"
                     break search
@@ -199,7 +204,7 @@ public struct Explorer {
         let state = engine.program.globals.indices.filter { !engine.program.globals[$0].isLet }
             .map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
         let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
-        let (count, exact) = config.reduction == .none ? (1, true) : trace.linearizations()
+        let (count, exact) = config.reduction == .none ? (1, true) : config.countInterleavings ? trace.linearizations() : (1, false)
         if !exact { result.interleavingsExact = false }
         result.interleavings = result.interleavings.addingReportingOverflow(count).overflow ? Int.max : result.interleavings + count
         for index in failedChecks { result.checkFailures[index] += 1 }

@@ -10,20 +10,27 @@ struct Trace {
     var halts: [Bool] = []
     /// For each step, the steps that happen before it, as a bit set.
     var before: [BitSet] = []
-    /// The step that created each thread (nil for threads there from the start).
-    var creator: [ThreadID: Int] = [:]
+    /// For each step, the earlier steps it depends on directly.
+    var direct: [[Int]] = []
+    /// Per step, a quick over-approximation of what it reads and writes (one bit per
+    /// object or variable, modulo 64), so most pairs are found independent at once.
+    var readMask: [UInt64] = []
+    var writeMask: [UInt64] = []
+    /// The step that created each thread, by thread (-1 for threads there from the start).
+    var creator: [Int] = []
 
     var count: Int { threads.count }
 
     mutating func truncate(to length: Int) {
         guard threads.count > length else { return }
-        for index in length..<threads.count {
-            creator = creator.filter { $0.value != index }
-        }
+        for thread in creator.indices where creator[thread] >= length { creator[thread] = -1 }
         threads.removeSubrange(length...)
         accesses.removeSubrange(length...)
         halts.removeSubrange(length...)
         before.removeSubrange(length...)
+        direct.removeSubrange(length...)
+        readMask.removeSubrange(length...)
+        writeMask.removeSubrange(length...)
     }
 
     mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: [ThreadID]) {
@@ -31,22 +38,48 @@ struct Trace {
         threads.append(thread)
         accesses.append(stepAccesses)
         halts.append(halting)
+        var reads: UInt64 = 0, writes: UInt64 = 0
+        for access in stepAccesses {
+            let bit = Trace.bit(access.target)
+            if access.kind == .read { reads |= bit } else { writes |= bit }
+        }
+        readMask.append(reads)
+        writeMask.append(writes)
+        let edges = directEdges(index)
+        direct.append(edges)
         var set = BitSet(count: index)
-        for earlier in direct(index) {
+        for earlier in edges {
             set.insert(earlier)
             set.formUnion(before[earlier])
         }
         before.append(set)
-        for child in creates { creator[child] = index }
+        for child in creates {
+            while creator.count <= child { creator.append(-1) }
+            creator[child] = index
+        }
+    }
+
+    func creator(of thread: ThreadID) -> Int? {
+        thread < creator.count && creator[thread] >= 0 ? creator[thread] : nil
+    }
+
+    static func bit(_ target: Access.Target) -> UInt64 {
+        switch target {
+        case .global(let g): return 1 << UInt64(g % 32)
+        case .mainQueue: return 1 << 32
+        case .allocator: return 1 << 33
+        case .output: return 1 << 34
+        default: return 1 << UInt64(35 + (target.objectID ?? 0) % 29)
+        }
     }
 
     /// The steps `index` depends on directly (their own transitive predecessors aside).
-    func direct(_ index: Int) -> [Int] {
+    func directEdges(_ index: Int) -> [Int] {
         var result: [Int] = []
         let thread = threads[index]
         if let previous = threads[..<index].lastIndex(of: thread) {
             result.append(previous)
-        } else if let parent = creator[thread] {
+        } else if let parent = creator(of: thread) {
             result.append(parent)
         }
         for earlier in 0..<index where threads[earlier] != thread && dependent(earlier, index) {
@@ -56,7 +89,9 @@ struct Trace {
     }
 
     func dependent(_ a: Int, _ b: Int) -> Bool {
-        halts[a] || halts[b] || Trace.conflict(accesses[a], accesses[b])
+        if halts[a] || halts[b] { return true }
+        guard writeMask[a] & (readMask[b] | writeMask[b]) != 0 || writeMask[b] & readMask[a] != 0 else { return false }
+        return Trace.conflict(accesses[a], accesses[b])
     }
 
     static func conflict(_ a: [Access], _ b: [Access]) -> Bool {
@@ -72,10 +107,9 @@ struct Trace {
     /// ordered before it through some step in between.
     func races(of index: Int) -> [Int] {
         let thread = threads[index]
-        let direct = direct(index)
         var through = BitSet(count: index)
-        for earlier in direct { through.formUnion(before[earlier]) }
-        return direct.filter { threads[$0] != thread && creator[thread] != $0 && !through.contains($0) }
+        for earlier in direct[index] { through.formUnion(before[earlier]) }
+        return direct[index].filter { threads[$0] != thread && creator(of: thread) != $0 && !through.contains($0) }
     }
 
     /// The threads that can start `v`: the steps after `race` that do not depend on it,

@@ -1,0 +1,83 @@
+// The exploration benchmark (issue 3): scalable families explored exhaustively with
+// DPOR, printing executions, traces, steps/s, executions/s and peak memory.
+// Run it in release mode: swift run -c release racelab-bench [--quick]
+import Foundation
+import RaceLabEngine
+import RaceLabLanguage
+
+/// A family member: its name and its scenario text.
+struct Case {
+    var family: String
+    var size: String
+    var source: String
+}
+
+func threadNames(_ n: Int) -> [String] { (0..<n).map { "T\($0 + 1)" } }
+
+/// Lazy singleton, N threads: check, then create.
+func singleton(_ n: Int) -> Case {
+    var source = "class S {}\nvar shared: S? = nil\n"
+    for name in threadNames(n) { source += "thread \(name) { if shared == nil { shared = S() } }\n" }
+    return Case(family: "lazy singleton", size: "N=\(n)", source: source)
+}
+
+/// A load/store counter: N threads, K increments each.
+func counter(_ n: Int, _ k: Int) -> Case {
+    var source = "var count = 0\n"
+    for name in threadNames(n) {
+        source += "thread \(name) {\n    var i = 0\n    while i < \(k) {\n        let c = count\n        count = c + 1\n        i += 1\n    }\n}\n"
+    }
+    return Case(family: "counter", size: "N=\(n) K=\(k)", source: source)
+}
+
+/// Dining philosophers: N philosophers, each takes the left fork, then the right.
+func philosophers(_ n: Int) -> Case {
+    var source = ""
+    for i in 0..<n { source += "let fork\(i) = Lock()\n" }
+    source += "var meals = 0\n"
+    for i in 0..<n {
+        source += "thread P\(i) { synchronized(fork\(i)) { synchronized(fork\((i + 1) % n)) { meals += 1 } } }\n"
+    }
+    return Case(family: "dining philosophers", size: "N=\(n)", source: source)
+}
+
+func peakMemoryMB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024 // kilobytes on Linux
+}
+
+let quick = CommandLine.arguments.contains("--quick")
+var cases = [singleton(2), singleton(3), singleton(4), counter(2, 2), counter(2, 3), counter(3, 2),
+             philosophers(2), philosophers(3), philosophers(4)]
+if !quick { cases += [singleton(5), counter(3, 3), philosophers(5)] }
+
+print("family               size      executions  sleep-blocked  exec/trace      steps     steps/s    execs/s  peak MB")
+for item in cases {
+    let program: Program
+    do {
+        program = try Scenario.load(name: item.family, file: SourceFile(name: "bench.race", text: item.source)).program(fix: nil)
+    } catch {
+        print("error in \(item.family) \(item.size): \(error)")
+        continue
+    }
+    var config = ExploreConfig()
+    config.timeLimit = 120
+    config.countInterleavings = false
+    let start = Date()
+    let result = Explorer(program: program, config: config).explore()
+    let seconds = max(Date().timeIntervalSince(start), 1e-9)
+    let ratio = Double(result.executions + result.sleepBlocked) / Double(max(1, result.executions))
+    let row = [
+        item.family.padding(toLength: 20, withPad: " ", startingAt: 0),
+        item.size.padding(toLength: 9, withPad: " ", startingAt: 0),
+        String(format: "%11d", result.executions),
+        String(format: "%14d", result.sleepBlocked),
+        String(format: "%10.2f", ratio),
+        String(format: "%10d", result.steps),
+        String(format: "%11.0f", Double(result.steps) / seconds),
+        String(format: "%10.0f", Double(result.executions) / seconds),
+        String(format: "%8.1f", peakMemoryMB()),
+    ]
+    print(row.joined(separator: " ") + (result.cut.map { "  (\($0))" } ?? ""))
+}
