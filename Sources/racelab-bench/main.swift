@@ -50,7 +50,7 @@ func peakMemoryMB() -> Double {
 let quick = CommandLine.arguments.contains("--quick")
 var cases = [singleton(2), singleton(3), singleton(4), counter(2, 2), counter(2, 3), counter(3, 2),
              philosophers(2), philosophers(3), philosophers(4)]
-if !quick { cases += [singleton(5), counter(3, 3), philosophers(5)] }
+if !quick { cases += [singleton(5), counter(2, 5), philosophers(5)] }
 
 print("family               size      executions  sleep-blocked  exec/trace      steps     steps/s    execs/s  peak MB")
 for item in cases {
