@@ -28,7 +28,7 @@ struct VerifyCommand {
         case .success(let s): scenario = s
         case .failure(let output): return output
         }
-        var rows: [[String]] = [["version", "interleavings", "executions", "failing", "outcomes", "findings", "verdict"]]
+        var rows: [[String]] = [["version", "interleavings", "executions", "failing", "outcomes", "races", "findings", "verdict"]]
         var exit = ExitCode.success
         for fix in [nil] + scenario.fixes.map(\.name) {
             let program: Program
@@ -56,7 +56,7 @@ struct VerifyCommand {
             }
             let name = fix == nil ? "broken" : declared?.variant != nil ? "\(fix!) (variant)" : fix!
             rows.append([name, String(result.interleavings), String(result.executions), String(failing),
-                         String(result.outcomes.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), verdict])
+                         String(result.outcomes.count), String(result.dataRaces.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), verdict])
         }
         var out = "\(scenario.name): \(scenario.title)\n"
         out += "Every version explored (\(config.reduction == .dpor ? "DPOR" : "no reduction")); counts are interleavings.\n\n"
@@ -69,7 +69,7 @@ struct VerifyCommand {
         return rows.map { row in
             var line = row.enumerated().map { column, cell in
                 let fill = String(repeating: " ", count: widths[column] - cell.count)
-                return (1...4).contains(column) ? fill + cell : cell + fill
+                return (1...5).contains(column) ? fill + cell : cell + fill
             }.joined(separator: "  ")
             while line.last == " " { line.removeLast() }
             return line

@@ -47,6 +47,12 @@ public struct ExplorationRenderer: Sendable {
             out += "  \(kind.rawValue): in \(interleavings) interleavings\n"
         }
 
+        out += "\nData races (\(result.dataRaces.count))\n"
+        if result.dataRaces.isEmpty { out += "  none: every conflicting pair of accesses is ordered by a lock, a queue or a thread start\n" }
+        for race in result.dataRaces {
+            out += "  \(race.target): \(side(race.first)) and \(side(race.second)), with nothing ordering them\n"
+        }
+
         let failing = result.failingExecutions > 0
         out += "\nVerdict: "
         if failing {
@@ -81,6 +87,11 @@ public struct ExplorationRenderer: Sendable {
         }
         if !notes.isEmpty { text += "  (" + notes.joined(separator: "; ") + ")" }
         return text
+    }
+
+    func side(_ side: DataRace.Side) -> String {
+        let verb = side.kind == .read ? "reads" : "writes"
+        return "\(side.thread) \(verb) it" + (side.line.map { " (line \($0))" } ?? "")
     }
 
     func stepText(_ run: Run, _ step: Int) -> String {

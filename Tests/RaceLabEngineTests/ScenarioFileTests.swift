@@ -74,6 +74,7 @@ struct ScenarioProofTests {
             let meantToFail = fix == nil || fix?.variant != nil || fix?.expectedFailure != nil
             if !meantToFail {
                 #expect(result.failingExecutions == 0, "\(label) fails in some interleaving")
+                #expect(result.dataRaces.isEmpty, "\(label): \(result.dataRaces.map(\.target))")
                 continue
             }
             #expect(result.failingExecutions > 0, "\(label) is meant to fail")
@@ -91,5 +92,28 @@ struct ScenarioProofTests {
                 #expect(Explorer(program: program, config: bounded).explore().failingExecutions == 0, "\(label)")
             }
         }
+    }
+}
+
+struct RaceDetectorTests {
+    @Test func theSingletonRaceIsReportedWithBothAccesses() throws {
+        let result = Explorer(program: try loadShipped("singleton-race").program(fix: nil)).explore()
+        let lines = result.dataRaces.map { "\($0.target): \($0.first.thread) \($0.first.kind) \($0.first.line ?? 0), \($0.second.thread) \($0.second.kind) \($0.second.line ?? 0)" }
+        #expect(lines == [
+            "singleton: A write 23, B read 22",
+            "singleton: A write 23, B read 25",
+            "singleton: B write 23, A write 23",
+            "singleton: B write 23, A read 25",
+            "singleton: A read 22, B write 23",
+        ])
+    }
+
+    @Test func aLockOrAMainQueueHandOffIsNotARace() throws {
+        let locked = "let l = Lock()\nvar x = 0\nthread A { synchronized(l) { x += 1 } }\nthread B { synchronized(l) { x += 1 } }"
+        #expect(Explorer(program: try compile(locked)).explore().dataRaces.isEmpty)
+        let handedOff = "var x = 0\nthread A { x = 1\n main.async { x = 2 } }"
+        #expect(Explorer(program: try compile(handedOff)).explore().dataRaces.isEmpty)
+        let racy = "var x = 0\nthread A { x = 1 }\nthread B { let y = x }"
+        #expect(Explorer(program: try compile(racy)).explore().dataRaces.map(\.target) == ["x"])
     }
 }

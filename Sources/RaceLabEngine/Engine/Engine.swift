@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// The simulated machine's rules: `step(world, thread) -> (world, events)`.
 ///
 ///     let engine = Engine(program: program)
@@ -84,9 +86,15 @@ public struct Engine: Sendable {
     /// The same step without sentences: the next world and every access the step
     /// made (exploration runs millions of these).
     public func quietStep(_ world: World, thread: ThreadID) -> (World, [Access]) {
+        let (next, accesses, _) = quietStepWithRange(world, thread: thread)
+        return (next, accesses)
+    }
+
+    /// `quietStep`, with the source range of the step (for the race detectors).
+    public func quietStepWithRange(_ world: World, thread: ThreadID) -> (World, [Access], SourceRange?) {
         var machine = Machine(program: program, world: world, thread: thread, localBudget: localBudget, log: EventLog(narrate: false))
         machine.step()
-        return (machine.world, machine.log.accesses)
+        return (machine.world, machine.log.accesses, machine.log.range)
     }
 
     /// Evaluates every `expect` on a final world: true where it holds, false where it

@@ -62,6 +62,7 @@ struct Machine {
     // MARK: - Events and findings
 
     func emit(_ text: @autoclosure () -> String, _ accesses: [Access] = []) {
+        if log.emitted == 0 { log.range = range }
         log.emitted += 1
         log.accesses += accesses
         if log.narrate { log.events.append(Event(step: world.stepCount, thread: thread, range: range, text: text(), accesses: accesses)) }
@@ -203,6 +204,8 @@ final class EventLog {
     var emitted = 0
     /// Every access of the step, including ones no sentence mentions (allocation, output).
     var accesses: [Access] = []
+    /// The source range of the step's first event: where the step is in the script.
+    var range: SourceRange?
 
     init(narrate: Bool) {
         self.narrate = narrate

@@ -20,6 +20,7 @@ extension Explorer {
             var config = self.config
             config.reduction = .none
             config.preemptionBound = bound
+            config.detectRaces = false
             config.maxExecutions = max(1, budget - spent)
             let search = Explorer(engine: engine, config: config)
             let result = search.explore { $0.failingExecutions == 0 }

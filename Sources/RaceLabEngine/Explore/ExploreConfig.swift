@@ -23,6 +23,8 @@ public struct ExploreConfig: Sendable, Equatable {
     /// Count the interleavings each DPOR execution stands for (its linearizations).
     /// Costs time on long traces; the benchmark turns it off.
     public var countInterleavings = true
+    /// Look for data races (conflicting accesses that no synchronization orders).
+    public var detectRaces = true
 
     public init() {}
 

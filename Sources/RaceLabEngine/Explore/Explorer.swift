@@ -46,6 +46,7 @@ public struct Explorer {
         result.checkFailures = engine.program.expectations.map { _ in 0 }
         let start = Date()
         var trace = Trace()
+        var seenRaces: Set<String> = []
         let initial = engine.initialWorld()
         var stack: [Node] = []
         guard initial.threads.count <= 64 else {
@@ -72,11 +73,12 @@ public struct Explorer {
                 if result.cut == nil { result.cut = "not exhaustive: preemption bound \(bound)" }
                 continue
             }
-            let (world, accesses) = engine.quietStep(stack[depth].world, thread: thread)
+            let (world, accesses, range) = engine.quietStepWithRange(stack[depth].world, thread: thread)
             result.steps += 1
             stack[depth].current = (thread, accesses)
             let created = Array(stack[depth].world.threads.count..<world.threads.count)
-            trace.append(thread: thread, accesses: accesses, halts: world.halted, creates: created)
+            trace.append(thread: thread, accesses: accesses, halts: world.halted, creates: created, range: range, detectRaces: config.detectRaces)
+            if config.detectRaces { recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result) }
             if config.reduction == .dpor { addBacktracks(for: depth, trace: trace, stack: &stack) }
 
             var child = Node(world: world, enabled: engine.runnableThreads(world))
@@ -178,6 +180,22 @@ public struct Explorer {
             } else {
                 for thread in stack[race].enabled { stack[race].backtrack |= 1 << UInt64(thread) }
             }
+        }
+    }
+
+    func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout Set<String>, into result: inout Exploration) {
+        for (earlier, first, second) in trace.dataRaces(of: index) {
+            let target: String
+            switch first.target {
+            case .global(let g): target = engine.program.globals[g].name
+            case .field(let id, let field): target = "\(world.heap[id].name).\(field)"
+            default: target = "\(first.target)"
+            }
+            func side(_ step: Int, _ access: Access) -> DataRace.Side {
+                .init(thread: world.threads[trace.threads[step]].name, kind: access.kind, line: trace.ranges[step]?.start.line, step: step + 1)
+            }
+            let race = DataRace(target: target, first: side(earlier, first), second: side(index, second))
+            if seen.insert(race.key).inserted { result.dataRaces.append(race) }
         }
     }
 

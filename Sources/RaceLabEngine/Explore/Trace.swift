@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// The steps of the execution being explored, with their happens-before order.
 ///
 /// Step j happens before step k (j < k) when they are on the same thread, when j
@@ -16,6 +18,10 @@ struct Trace {
     /// object or variable, modulo 64), so most pairs are found independent at once.
     var readMask: [UInt64] = []
     var writeMask: [UInt64] = []
+    /// For each step, the steps ordered before it by synchronization alone.
+    var syncBefore: [BitSet] = []
+    /// Where each step is in the script.
+    var ranges: [SourceRange?] = []
     /// The step that created each thread, by thread (-1 for threads there from the start).
     var creator: [Int] = []
 
@@ -28,14 +34,18 @@ struct Trace {
         accesses.removeSubrange(length...)
         halts.removeSubrange(length...)
         before.removeSubrange(length...)
+        syncBefore.removeSubrange(length...)
+        ranges.removeSubrange(length...)
         direct.removeSubrange(length...)
         readMask.removeSubrange(length...)
         writeMask.removeSubrange(length...)
     }
 
-    mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: [ThreadID]) {
+    mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: [ThreadID],
+                         range: SourceRange? = nil, detectRaces: Bool = false) {
         let index = threads.count
         threads.append(thread)
+        ranges.append(range)
         accesses.append(stepAccesses)
         halts.append(halting)
         var reads: UInt64 = 0, writes: UInt64 = 0
@@ -53,6 +63,7 @@ struct Trace {
             set.formUnion(before[earlier])
         }
         before.append(set)
+        syncBefore.append(detectRaces ? synchronizedBefore(index) : BitSet(count: 0))
         for child in creates {
             while creator.count <= child { creator.append(-1) }
             creator[child] = index

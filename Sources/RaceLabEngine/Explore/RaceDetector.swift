@@ -1,0 +1,85 @@
+import RaceLabLanguage
+
+/// Two accesses to the same variable or field from different threads, at least one
+/// a write, with no synchronization ordering them: a data race, whether or not the
+/// run it was seen in went wrong.
+public struct DataRace: Hashable, Sendable {
+    public struct Side: Hashable, Sendable {
+        public var thread: String
+        public var kind: Access.Kind
+        public var line: Int?
+        /// The step (1-based) of the execution where it was first seen.
+        public var step: Int
+    }
+
+    /// `singleton`, `ViewController#1.cancelled`.
+    public var target: String
+    public var first: Side
+    public var second: Side
+
+    /// Two reports of the same race, from different executions or in either order,
+    /// share this key.
+    var key: String {
+        let sides = [first, second].map { "\($0.thread)|\($0.kind)|\($0.line ?? 0)" }.sorted()
+        return target + "|" + sides.joined(separator: "|")
+    }
+}
+
+/// Happens-before through synchronization only (Lamport; the data-race detectors of
+/// ThreadSanitizer and Helgrind use the same order, with vector clocks): program
+/// order, thread creation, and locks, the main queue, operations and queues, the
+/// allocator and the output. Plain variables and fields do not order anything; two
+/// conflicting accesses to them that this order leaves unordered are a data race.
+extension Trace {
+    static func isData(_ target: Access.Target) -> Bool {
+        switch target {
+        case .global, .field: return true
+        default: return false
+        }
+    }
+
+    static func isSync(_ target: Access.Target) -> Bool {
+        switch target {
+        case .lock, .mainQueue, .operation, .queue, .allocator, .output: return true
+        case .global, .field, .object, .count: return false
+        }
+    }
+
+    /// The steps ordered before `index` by synchronization, given those of earlier steps.
+    func synchronizedBefore(_ index: Int) -> BitSet {
+        var set = BitSet(count: index)
+        let thread = threads[index]
+        var edges: [Int] = []
+        if let previous = threads[..<index].lastIndex(of: thread) {
+            edges.append(previous)
+        } else if let parent = creator(of: thread) {
+            edges.append(parent)
+        }
+        for earlier in 0..<index where threads[earlier] != thread && Trace.synchronizes(accesses[earlier], accesses[index]) {
+            edges.append(earlier)
+        }
+        for earlier in edges {
+            set.insert(earlier)
+            set.formUnion(syncBefore[earlier])
+        }
+        return set
+    }
+
+    static func synchronizes(_ a: [Access], _ b: [Access]) -> Bool {
+        a.contains { x in isSync(x.target) && b.contains { y in isSync(y.target) && x.target.overlaps(y.target) } }
+    }
+
+    /// Data races between step `index` and earlier steps: (earlier step, its access, this step's access).
+    func dataRaces(of index: Int) -> [(Int, Access, Access)] {
+        var result: [(Int, Access, Access)] = []
+        for access in accesses[index] where Trace.isData(access.target) {
+            for earlier in 0..<index where threads[earlier] != threads[index] && !syncBefore[index].contains(earlier) {
+                for other in accesses[earlier] where Trace.isData(other.target) && other.target == access.target
+                    && (other.kind != .read || access.kind != .read) {
+                    result.append((earlier, other, access))
+                }
+            }
+        }
+        return result
+    }
+}
