@@ -46,7 +46,7 @@ public struct Explorer {
         result.checkFailures = engine.program.expectations.map { _ in 0 }
         let start = Date()
         var trace = Trace()
-        var seenRaces: Set<String> = []
+        var seenRaces: Set<RaceKey> = []
         let initial = engine.initialWorld()
         var stack: [Node] = []
         guard initial.threads.count <= 64 else {
@@ -183,8 +183,20 @@ public struct Explorer {
         }
     }
 
-    func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout Set<String>, into result: inout Exploration) {
+    /// What makes two race reports the same: the target and the two sides (thread,
+    /// kind, line), in either order. Cheap to hash; names are built only for new races.
+    struct RaceKey: Hashable {
+        var target: Access.Target
+        var sides: [Int]
+    }
+
+    func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout Set<RaceKey>, into result: inout Exploration) {
         for (earlier, first, second) in trace.dataRaces(of: index) {
+            func code(_ step: Int, _ access: Access) -> Int {
+                (trace.threads[step] * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (trace.ranges[step]?.start.line ?? 0)
+            }
+            let a = code(earlier, first), b = code(index, second)
+            guard seen.insert(RaceKey(target: first.target, sides: [min(a, b), max(a, b)])).inserted else { continue }
             let target: String
             switch first.target {
             case .global(let g): target = engine.program.globals[g].name
@@ -194,8 +206,7 @@ public struct Explorer {
             func side(_ step: Int, _ access: Access) -> DataRace.Side {
                 .init(thread: world.threads[trace.threads[step]].name, kind: access.kind, line: trace.ranges[step]?.start.line, step: step + 1)
             }
-            let race = DataRace(target: target, first: side(earlier, first), second: side(index, second))
-            if seen.insert(race.key).inserted { result.dataRaces.append(race) }
+            result.dataRaces.append(DataRace(target: target, first: side(earlier, first), second: side(index, second)))
         }
     }
 

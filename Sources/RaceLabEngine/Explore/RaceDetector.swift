@@ -16,13 +16,6 @@ public struct DataRace: Hashable, Sendable {
     public var target: String
     public var first: Side
     public var second: Side
-
-    /// Two reports of the same race, from different executions or in either order,
-    /// share this key.
-    var key: String {
-        let sides = [first, second].map { "\($0.thread)|\($0.kind)|\($0.line ?? 0)" }.sorted()
-        return target + "|" + sides.joined(separator: "|")
-    }
 }
 
 /// Happens-before through synchronization only (Lamport; the data-race detectors of
