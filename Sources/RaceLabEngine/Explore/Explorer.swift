@@ -81,6 +81,10 @@ public struct Explorer {
             if config.detectRaces { recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result) }
             if config.reduction == .dpor { addBacktracks(for: depth, trace: trace, stack: &stack) }
 
+            if world.threads.count > 64 {
+                result.cut = "not exhaustive: an execution started more than 64 threads"
+                break search
+            }
             var child = Node(world: world, enabled: engine.runnableThreads(world))
             child.last = thread
             child.preemptions = stack[depth].preemptions + (isPreemption(stack[depth], thread) ? 1 : 0)
@@ -133,9 +137,6 @@ public struct Explorer {
                     break search
                 }
             }
-        }
-        if !result.interleavingsExact && result.cut == nil {
-            result.interleavingsExact = false
         }
         return result
     }

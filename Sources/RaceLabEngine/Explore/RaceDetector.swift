@@ -41,17 +41,7 @@ extension Trace {
     /// The steps ordered before `index` by synchronization, given those of earlier steps.
     func synchronizedBefore(_ index: Int) -> BitSet {
         var set = BitSet(count: index)
-        let thread = threads[index]
-        var edges: [Int] = []
-        if let previous = threads[..<index].lastIndex(of: thread) {
-            edges.append(previous)
-        } else if let parent = creator(of: thread) {
-            edges.append(parent)
-        }
-        for earlier in 0..<index where threads[earlier] != thread && Trace.synchronizes(accesses[earlier], accesses[index]) {
-            edges.append(earlier)
-        }
-        for earlier in edges {
+        for earlier in edges(index, { Trace.synchronizes(accesses[$0], accesses[index]) }) {
             set.insert(earlier)
             set.formUnion(syncBefore[earlier])
         }

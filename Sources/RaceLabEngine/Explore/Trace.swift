@@ -86,6 +86,12 @@ struct Trace {
 
     /// The steps `index` depends on directly (their own transitive predecessors aside).
     func directEdges(_ index: Int) -> [Int] {
+        edges(index) { dependent($0, index) }
+    }
+
+    /// The thread's previous step (or the step that created it), then every earlier
+    /// step of another thread that `related` accepts.
+    func edges(_ index: Int, _ related: (Int) -> Bool) -> [Int] {
         var result: [Int] = []
         let thread = threads[index]
         if let previous = threads[..<index].lastIndex(of: thread) {
@@ -93,7 +99,7 @@ struct Trace {
         } else if let parent = creator(of: thread) {
             result.append(parent)
         }
-        for earlier in 0..<index where threads[earlier] != thread && dependent(earlier, index) {
+        for earlier in 0..<index where threads[earlier] != thread && related(earlier) {
             result.append(earlier)
         }
         return result
