@@ -53,6 +53,16 @@ public struct ExplorationRenderer: Sendable {
             out += "  \(race.target): \(side(race.first)) and \(side(race.second)), with nothing ordering them\n"
         }
 
+        let inversions = result.lockInversions
+        out += "\nLock order (\(inversions.isEmpty ? "consistent" : "\(inversions.count) inversion\(inversions.count == 1 ? "" : "s")"))\n"
+        if inversions.isEmpty { out += "  no two locks are ever taken in opposite orders\n" }
+        for inversion in inversions {
+            let parts = inversion.edges.map { edge in
+                "\(edge.thread) takes \(edge.taken) while holding \(edge.held)" + (edge.line.map { " (line \($0))" } ?? "")
+            }
+            out += "  \(parts.joined(separator: "; ")): these can deadlock\n"
+        }
+
         let failing = result.failingExecutions > 0
         out += "\nVerdict: "
         if failing {

@@ -75,6 +75,7 @@ struct ScenarioProofTests {
             if !meantToFail {
                 #expect(result.failingExecutions == 0, "\(label) fails in some interleaving")
                 #expect(result.dataRaces.isEmpty, "\(label): \(result.dataRaces.map(\.target))")
+                #expect(result.lockInversions.isEmpty, "\(label)")
                 continue
             }
             #expect(result.failingExecutions > 0, "\(label) is meant to fail")
@@ -106,6 +107,22 @@ struct RaceDetectorTests {
             "singleton: B write 23, A read 25",
             "singleton: A read 22, B write 23",
         ])
+    }
+
+    @Test func opposedLockOrdersAreReportedEvenWhenNoRunDeadlocks() throws {
+        let gated = """
+        let gate = Lock()
+        let lock1 = Lock()
+        let lock2 = Lock()
+        thread A { synchronized(gate) { synchronized(lock1) { synchronized(lock2) { } } } }
+        thread B { synchronized(gate) { synchronized(lock2) { synchronized(lock1) { } } } }
+        """
+        let result = Explorer(program: try compile(gated)).explore()
+        #expect(result.findingCounts[.deadlock] == nil)
+        #expect(result.lockInversions.map { $0.edges.map { "\($0.thread): \($0.held) then \($0.taken), line \($0.line ?? 0)" } }
+            == [["A: lock1 then lock2, line 4", "B: lock2 then lock1, line 5"]])
+        let deadlock = Explorer(program: try loadShipped("deadlock").program(fix: nil)).explore()
+        #expect(deadlock.lockInversions.count == 1)
     }
 
     @Test func aLockOrAMainQueueHandOffIsNotARace() throws {

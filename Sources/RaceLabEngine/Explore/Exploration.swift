@@ -42,6 +42,8 @@ public struct Exploration: Sendable {
     public var checkFailures: [Int] = []
     /// Per finding kind: how many executions made one.
     public var findingCounts: [Finding.Kind: Int] = [:]
+    /// Lock-order edges seen in any execution (held before taken), each once.
+    public var lockOrder: [LockOrderEdge] = []
     /// Data races seen in any execution, each once, in the order first seen.
     public var dataRaces: [DataRace] = []
     /// A rough guess of the executions the whole search needs (Knuth's estimator on

@@ -78,7 +78,11 @@ public struct Explorer {
             stack[depth].current = (thread, accesses)
             let created = Array(stack[depth].world.threads.count..<world.threads.count)
             trace.append(thread: thread, accesses: accesses, halts: world.halted, creates: created, range: range, detectRaces: config.detectRaces)
-            if config.detectRaces { recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result) }
+            if config.detectRaces {
+                recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result)
+                recordLockOrder(before: stack[depth].world, after: world, thread: thread, accesses: accesses,
+                                line: range?.start.line, into: &result)
+            }
             if config.reduction == .dpor { addBacktracks(for: depth, trace: trace, stack: &stack) }
 
             if world.threads.count > 64 {

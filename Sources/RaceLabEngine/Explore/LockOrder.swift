@@ -1,0 +1,64 @@
+/// Lock-order checking, as Helgrind does it: every time a thread takes a lock while
+/// holding others, each held lock is recorded as ordered before the new one. A cycle
+/// in that order (lock1 before lock2 here, lock2 before lock1 there) can deadlock,
+/// even if no explored run did (another lock may have kept the threads apart).
+public struct LockOrderEdge: Hashable, Sendable {
+    public var held: String
+    public var taken: String
+    public var thread: String
+    public var line: Int?
+}
+
+/// A cycle of lock-order edges: each edge's `taken` is the next edge's `held`.
+public struct LockInversion: Hashable, Sendable {
+    public var edges: [LockOrderEdge]
+}
+
+extension Explorer {
+    /// Records the lock-order edges of one step: the locks `thread` held before it,
+    /// each before a lock the step took (a re-entrant take is not an edge).
+    func recordLockOrder(before: World, after: World, thread: ThreadID, accesses: [Access], line: Int?,
+                         into result: inout Exploration) {
+        for access in accesses where access.kind == .acquire {
+            guard case .lock(let taken) = access.target, before.heap[taken].monitorOwner != thread else { continue }
+            for held in before.heap.indices where before.heap[held].monitorOwner == thread && held != taken {
+                let edge = LockOrderEdge(held: before.heap[held].name, taken: after.heap[taken].name,
+                                         thread: after.threads[thread].name, line: line)
+                if !result.lockOrder.contains(where: { $0.held == edge.held && $0.taken == edge.taken && $0.thread == edge.thread }) {
+                    result.lockOrder.append(edge)
+                }
+            }
+        }
+    }
+}
+
+extension Exploration {
+    /// The cycles of the lock order, each once, shortest first; each is a potential deadlock.
+    public var lockInversions: [LockInversion] {
+        var found: [LockInversion] = []
+        var seen: Set<[String]> = []
+        for start in lockOrder {
+            // Breadth first from the edge's `taken` lock back to its `held` lock.
+            var paths: [[LockOrderEdge]] = [[start]]
+            var visited: Set<String> = [start.taken]
+            while !paths.isEmpty {
+                var next: [[LockOrderEdge]] = []
+                for path in paths {
+                    let end = path.last!.taken
+                    if end == start.held {
+                        let key = path.map(\.held).sorted()
+                        if seen.insert(key).inserted { found.append(LockInversion(edges: path)) }
+                        next = []
+                        break
+                    }
+                    for edge in lockOrder where edge.held == end && !visited.contains(edge.taken) || edge.held == end && edge.taken == start.held {
+                        visited.insert(edge.taken)
+                        next.append(path + [edge])
+                    }
+                }
+                paths = next
+            }
+        }
+        return found.sorted { $0.edges.count < $1.edges.count }
+    }
+}
