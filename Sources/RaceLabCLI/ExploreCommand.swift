@@ -101,12 +101,6 @@ struct ExploreCommand {
     }
 }
 
-extension FixedScheduler {
-    init(names: [String]) {
-        try! self.init(names.joined(separator: " "))
-    }
-}
-
 /// "the broken version", "fix 'mutex'", "the broken variant 'forIn'".
 func describe(_ fix: String?, in scenario: Scenario) -> String {
     guard let fix else { return "the broken version" }

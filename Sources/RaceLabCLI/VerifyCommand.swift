@@ -40,7 +40,7 @@ struct VerifyCommand {
             let result = Explorer(program: program, config: config).explore(progress: ProgressLine(sink: progress).callback)
             let declared = fix.flatMap { scenario.fix(named: $0) }
             let failing = result.outcomes.filter(\.outcome.isFailure).map(\.interleavings).reduce(0, +)
-            let kinds = Finding.Kind.allCases.filter { result.findingCounts[$0] != nil }.map(\.rawValue)
+            let kinds = result.findingKinds.map(\.rawValue)
             var verdict: String
             if !result.isExhaustive && failing == 0 {
                 verdict = "not exhaustive"

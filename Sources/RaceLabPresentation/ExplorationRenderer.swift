@@ -40,7 +40,7 @@ public struct ExplorationRenderer: Sendable {
             out += "  [\(verdict)] \(expectation.message)\n"
         }
         out += "\nFindings\n"
-        let kinds = Finding.Kind.allCases.filter { result.findingCounts[$0] != nil && $0 != .expectation }
+        let kinds = result.findingKinds.filter { $0 != .expectation }
         if kinds.isEmpty { out += "  none\n" }
         for kind in kinds {
             let interleavings = result.outcomes.filter { $0.outcome.findings.contains(kind) }.map(\.interleavings).reduce(0, +)

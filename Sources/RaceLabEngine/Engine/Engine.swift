@@ -145,4 +145,29 @@ public struct Engine: Sendable {
             return ("waits in main.sync for main to run its block", [0])
         }
     }
+
+    /// Nothing can run, yet some thread waits: name the wait-for cycle if there is one.
+    public func deadlock(_ world: World) -> Finding? {
+        let blocked = world.threads.indices.filter { world.threads[$0].waiting != nil && !world.threads[$0].isFinished }
+        guard !blocked.isEmpty else { return nil }
+        var cycle: [ThreadID] = []
+        for start in blocked {
+            var path: [ThreadID] = []
+            var current = start
+            while let (_, next) = waitDescription(world, current), !path.contains(current), let following = next.first {
+                path.append(current)
+                current = following
+            }
+            if let loopStart = path.firstIndex(of: current) {
+                cycle = Array(path[loopStart...])
+                break
+            }
+        }
+        let involved = cycle.isEmpty ? blocked : cycle
+        let parts = involved.map { "\(world.threads[$0].name) \(waitDescription(world, $0)?.text ?? "waits")" }
+        let kind = cycle.isEmpty ? "every thread left is blocked" : "a wait-for cycle"
+        let step = world.stepCount
+        return Finding(kind: .deadlock, step: step, thread: nil, range: nil,
+                       message: "\(kind): " + parts.joined(separator: "; "))
+    }
 }

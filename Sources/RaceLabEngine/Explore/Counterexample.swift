@@ -65,35 +65,17 @@ extension Explorer {
                 var reordered = Array(trace.threads[..<first])
                 reordered += (first + 1..<second).filter { !trace.before[$0].contains(first) }.map { trace.threads[$0] }
                 reordered.append(trace.threads[second])
-                if passes(reordered) { return (first, second) }
+                if passes(reordered.map { world.threads[$0].name }) { return (first, second) }
             }
         }
         return nil
     }
 
-    func passes(_ prefix: [ThreadID]) -> Bool {
-        var world = engine.initialWorld()
-        var last: ThreadID?
-        var position = 0
-        var steps = 0
-        while !world.halted, steps < config.maxSteps {
-            let runnable = engine.runnableThreads(world)
-            if runnable.isEmpty { break }
-            let thread: ThreadID
-            if position < prefix.count {
-                guard runnable.contains(prefix[position]) else { return false }
-                thread = prefix[position]
-                position += 1
-            } else {
-                thread = last.flatMap { runnable.contains($0) ? $0 : nil } ?? runnable[0]
-            }
-            last = thread
-            world = engine.quietStep(world, thread: thread).0
-            steps += 1
-        }
-        guard !world.halted, engine.runnableThreads(world).isEmpty else { return false }
-        if Runner(program: engine.program).deadlock(world) != nil { return false }
-        if world.findings.contains(where: { $0.kind != .stepLimit }) { return false }
-        return engine.evaluateExpectations(world).allSatisfy { $0.passed == true }
+    /// Whether a run that follows `prefix`, then goes on without preemption (as a
+    /// written schedule does when it runs out), passes every check.
+    func passes(_ prefix: [String]) -> Bool {
+        var scheduler = FixedScheduler(names: prefix)
+        guard let run = try? Runner(program: engine.program, maxSteps: config.maxSteps).run(&scheduler) else { return false }
+        return !run.failed
     }
 }

@@ -38,10 +38,6 @@ public struct Exploration: Sendable {
     public var steps = 0
     /// Outcomes in the order they were first reached.
     public var outcomes: [OutcomeCount] = []
-    /// Per `expect` check: how many executions broke it.
-    public var checkFailures: [Int] = []
-    /// Per finding kind: how many executions made one.
-    public var findingCounts: [Finding.Kind: Int] = [:]
     /// Lock-order edges seen in any execution (held before taken), each once.
     public var lockOrder: [LockOrderEdge] = []
     /// Data races seen in any execution, each once, in the order first seen.
@@ -54,4 +50,17 @@ public struct Exploration: Sendable {
 
     public var failingExecutions: Int { outcomes.filter(\.outcome.isFailure).map(\.executions).reduce(0, +) }
     public var isExhaustive: Bool { cut == nil }
+
+    /// The kinds of finding some execution made, in `Finding.Kind` order.
+    public var findingKinds: [Finding.Kind] {
+        Finding.Kind.allCases.filter { kind in outcomes.contains { $0.outcome.findings.contains(kind) } }
+    }
+}
+
+extension Int {
+    /// Addition that stops at `Int.max` instead of trapping: interleaving counts grow fast.
+    func saturatingAdd(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? Int.max : sum
+    }
 }

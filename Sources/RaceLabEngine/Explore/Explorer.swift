@@ -43,7 +43,6 @@ public struct Explorer {
     /// `visit` sees the trace of every complete execution (the tests' oracle uses it).
     func explore(progress: Progress?, visit: ((Trace) -> Void)?) -> Exploration {
         var result = Exploration(reduction: config.reduction)
-        result.checkFailures = engine.program.expectations.map { _ in 0 }
         let start = Date()
         var trace = Trace()
         var seenRaces: Set<RaceKey> = []
@@ -55,6 +54,7 @@ public struct Explorer {
         }
         var root = Node(world: initial, enabled: engine.runnableThreads(initial))
         if root.enabled.isEmpty {
+            result.executions = 1
             record(root.world, trace: trace, into: &result)
             return result
         }
@@ -223,7 +223,7 @@ public struct Explorer {
             end = .crashed
         } else if !engine.runnableThreads(world).isEmpty {
             end = .stepLimit
-        } else if let finding = Runner(program: engine.program).deadlock(world) {
+        } else if let finding = engine.deadlock(world) {
             world.findings.append(finding)
             end = .deadlocked
         }
@@ -240,13 +240,10 @@ public struct Explorer {
         let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
         let (count, exact) = config.reduction == .none ? (1, true) : config.countInterleavings ? trace.linearizations() : (1, false)
         if !exact { result.interleavingsExact = false }
-        result.interleavings = result.interleavings.addingReportingOverflow(count).overflow ? Int.max : result.interleavings + count
-        for index in failedChecks { result.checkFailures[index] += 1 }
-        for kind in kinds { result.findingCounts[kind, default: 0] += 1 }
+        result.interleavings = result.interleavings.saturatingAdd(count)
         if let index = result.outcomes.firstIndex(where: { $0.outcome == outcome }) {
             result.outcomes[index].executions += 1
-            let sum = result.outcomes[index].interleavings.addingReportingOverflow(count)
-            result.outcomes[index].interleavings = sum.overflow ? Int.max : sum.partialValue
+            result.outcomes[index].interleavings = result.outcomes[index].interleavings.saturatingAdd(count)
         } else {
             let names = trace.threads.map { world.threads[$0].name }
             result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))

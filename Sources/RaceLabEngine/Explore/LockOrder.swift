@@ -51,7 +51,7 @@ extension Exploration {
                         next = []
                         break
                     }
-                    for edge in lockOrder where edge.held == end && !visited.contains(edge.taken) || edge.held == end && edge.taken == start.held {
+                    for edge in lockOrder where edge.held == end && (edge.taken == start.held || !visited.contains(edge.taken)) {
                         visited.insert(edge.taken)
                         next.append(path + [edge])
                     }

@@ -166,8 +166,7 @@ struct Trace {
                 any = true
                 var next = position
                 next[t] += 1
-                let sum = total.addingReportingOverflow(ways(next))
-                total = sum.overflow ? Int.max : sum.partialValue
+                total = total.saturatingAdd(ways(next))
             }
             let result = any ? total : 1
             memo[position] = result

@@ -22,7 +22,7 @@ public struct Runner: Sendable {
             }
             let runnable = engine.runnableThreads(world)
             if runnable.isEmpty {
-                if let finding = deadlock(world) {
+                if let finding = engine.deadlock(world) {
                     world.findings.append(finding)
                     end = .deadlocked
                 }
@@ -62,30 +62,5 @@ public struct Runner: Sendable {
         }
         return Run(program: engine.program, schedule: schedule, events: events, world: world, end: end,
                    findings: world.findings, expectations: expectations)
-    }
-
-    /// Nothing can run, yet some thread waits: name the wait-for cycle if there is one.
-    func deadlock(_ world: World) -> Finding? {
-        let blocked = world.threads.indices.filter { world.threads[$0].waiting != nil && !world.threads[$0].isFinished }
-        guard !blocked.isEmpty else { return nil }
-        var cycle: [ThreadID] = []
-        for start in blocked {
-            var path: [ThreadID] = []
-            var current = start
-            while let (_, next) = engine.waitDescription(world, current), !path.contains(current), let following = next.first {
-                path.append(current)
-                current = following
-            }
-            if let loopStart = path.firstIndex(of: current) {
-                cycle = Array(path[loopStart...])
-                break
-            }
-        }
-        let involved = cycle.isEmpty ? blocked : cycle
-        let parts = involved.map { "\(world.threads[$0].name) \(engine.waitDescription(world, $0)?.text ?? "waits")" }
-        let kind = cycle.isEmpty ? "every thread left is blocked" : "a wait-for cycle"
-        let step = world.stepCount
-        return Finding(kind: .deadlock, step: step, thread: nil, range: nil,
-                       message: "\(kind): " + parts.joined(separator: "; "))
     }
 }

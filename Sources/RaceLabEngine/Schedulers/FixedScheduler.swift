@@ -14,6 +14,11 @@ public struct FixedScheduler: Scheduler {
         names = try FixedScheduler.parse(schedule)
     }
 
+    /// A schedule already split into thread names.
+    public init(names: [String]) {
+        self.names = names
+    }
+
     public static func parse(_ schedule: String) throws(ScheduleError) -> [String] {
         var names: [String] = []
         for word in schedule.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" }) {
