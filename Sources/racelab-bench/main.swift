@@ -1,6 +1,6 @@
 // The exploration benchmark (issue 3): scalable families explored exhaustively with
 // DPOR, printing executions, traces, steps/s, executions/s and peak memory.
-// Run it in release mode: swift run -c release racelab-bench [--quick]
+// Run it in release mode: swift run -c release racelab-bench [--quick] [ROW...]
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
@@ -51,6 +51,9 @@ let quick = CommandLine.arguments.contains("--quick")
 var cases = [singleton(2), singleton(3), singleton(4), counter(2, 2), counter(2, 3), counter(3, 2),
              philosophers(2), philosophers(3), philosophers(4)]
 if !quick { cases += [singleton(5), counter(2, 5), philosophers(5)] }
+// Any other argument keeps only the rows whose family and size contain it ("counter N=3").
+let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
+if !filters.isEmpty { cases = cases.filter { item in filters.contains { "\(item.family) \(item.size)".contains($0) } } }
 
 print("family               size      executions  sleep-blocked  exec/trace      steps     steps/s    execs/s  peak MB")
 for item in cases {
@@ -64,6 +67,7 @@ for item in cases {
     var config = ExploreConfig()
     config.timeLimit = 120
     config.countInterleavings = false
+    if CommandLine.arguments.contains("--no-detectors") { config.detectRaces = false }
     let start = Date()
     let result = Explorer(program: program, config: config).explore()
     let seconds = max(Date().timeIntervalSince(start), 1e-9)

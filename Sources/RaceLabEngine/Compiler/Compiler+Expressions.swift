@@ -87,7 +87,7 @@ extension Compiler {
             try compileCall(callee, arguments, trailing, range: expression.range)
         case .unary(let op, let operand):
             try compileExpression(operand)
-            emit(.unary(op))
+            emit(.unary(try operatorNamed(op, at: expression.range)))
         case .binary("&&", let left, let right):
             try compileExpression(left)
             let toFalse = emit(.jumpIfFalse(-1))
@@ -108,7 +108,7 @@ extension Compiler {
             try compileExpression(left)
             emit(.duplicate)
             emit(.constant(.none))
-            emit(.binary("=="))
+            emit(.binary(.equal))
             let toEnd = emit(.jumpIfFalse(-1))
             emit(.pop)
             try compileExpression(right)
@@ -116,7 +116,7 @@ extension Compiler {
         case .binary(let op, let left, let right):
             try compileExpression(left)
             try compileExpression(right)
-            emit(.binary(op))
+            emit(.binary(try operatorNamed(op, at: expression.range)))
         case .forceUnwrap(let inner):
             try compileExpression(inner)
             emit(.unwrap)

@@ -58,14 +58,14 @@ extension Compiler {
             let top = builder.here
             emit(.loadLocal(counter))
             emit(.loadLocal(limit))
-            emit(.binary(inclusive ? "<=" : "<"))
+            emit(.binary(inclusive ? .lessOrEqual : .less))
             let exit = emit(.jumpIfFalse(-1))
             builder.loops.append(.init(monitorDepth: builder.monitors.count))
             compileStatements(body)
             let next = builder.here
             emit(.loadLocal(counter))
             emit(.constant(.int(1)))
-            emit(.binary("+"))
+            emit(.binary(.plus))
             emit(.storeLocal(counter))
             emit(.jump(top))
             patch(exit)
@@ -165,7 +165,7 @@ extension Compiler {
     }
 
     mutating func compileAssignment(target: Expression, op: String, value: Expression, range: SourceRange) throws(Failure) {
-        let binary = op == "=" ? nil : String(op.dropLast())
+        let binary = op == "=" ? nil : try operatorNamed(String(op.dropLast()), at: range)
         switch target.kind {
         case .name(let name):
             if let local = resolveLocal(name, level: builders.count - 1) {

@@ -30,6 +30,12 @@ public struct Compiler {
         return compiler.program
     }
 
+    /// The engine's operator for a symbol the parser accepted.
+    mutating func operatorNamed(_ symbol: String, at range: SourceRange) throws(Failure) -> Operator {
+        guard let op = Operator(rawValue: symbol) else { throw error("unknown operator '\(symbol)'", at: range) }
+        return op
+    }
+
     mutating func error(_ message: String, at range: SourceRange, note: String? = nil) -> Failure {
         diagnostics.append(Diagnostic(message, at: range, note: note))
         return Failure()
@@ -88,6 +94,7 @@ public struct Compiler {
             program.mainCode = add(compileBody(name: "main", parameters: [], body: [], range: nil))
         }
         compileChecks(declarations)
+        for index in program.codes.indices { program.codes[index].classify() }
     }
 
     mutating func add(_ code: Code) -> Int {

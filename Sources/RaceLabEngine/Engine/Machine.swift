@@ -122,7 +122,7 @@ struct Machine {
     /// next step (and whether the thread can take it) is known.
     mutating func normalize() {
         var budget = localBudget
-        while !world.halted && !state.isFinished && !state.frames.isEmpty && state.waiting == nil && isLocal(instruction) {
+        while !world.halted && !state.isFinished && !state.frames.isEmpty && state.waiting == nil && isLocalNext() {
             executeCurrent()
             budget -= 1
             if budget == 0 {
@@ -135,18 +135,32 @@ struct Machine {
         }
     }
 
+    /// Whether the thread's next instruction is local, without copying it when the
+    /// compiler already knows.
+    func isLocalNext() -> Bool {
+        let top = top
+        let code = world.threads[thread].frames[top].code, pc = world.threads[thread].frames[top].pc
+        return program.codes[code].alwaysLocal[pc] || isLocal(instruction)
+    }
+
     /// Whether an instruction can be folded into the thread's next step: it touches
     /// only the thread's own values and cannot fail.
     func isLocal(_ instruction: Instruction) -> Bool {
         switch instruction {
-        case .constant, .duplicate, .loadLocal, .storeTemp, .makeArray, .jump, .makeClosure:
+        case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure:
             return true
         case .pop:
             if case .object(let id) = peek() { return world.heap[id].retainCount > 0 || !world.heap[id].isAlive }
             return true
         case .storeLocal(let slot):
             return frame.locals[slot].references.isEmpty
-        case .load(let place), .readElement(let place), .arrayProperty(let place, _):
+        case .load(.local), .loadLocal:
+            return true
+        case .load(.global(let g)):
+            return program.globals[g].isLet
+        case .load(.field):
+            return false
+        case .readElement(let place), .arrayProperty(let place, _):
             if case .global(let g) = place { return program.globals[g].isLet && wouldSucceed(instruction) }
             return !place.isShared && wouldSucceed(instruction)
         case .arrayMutation(let place, _), .writeElement(let place), .iterate(let place, _, _, _):

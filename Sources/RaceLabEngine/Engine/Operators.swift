@@ -6,39 +6,39 @@ enum Operators {
         case type(String)
     }
 
-    static func unary(_ op: String, _ value: Value) -> Result<Value, Failure> {
+    static func unary(_ op: Operator, _ value: Value) -> Result<Value, Failure> {
         switch (op, value) {
-        case ("!", .bool(let b)): return .success(.bool(!b))
-        case ("-", .int(let n)): return .success(.int(0 &- n))
-        default: return .failure(.type("cannot apply '\(op)' to \(value.typeName)"))
+        case (.not, .bool(let b)): return .success(.bool(!b))
+        case (.minus, .int(let n)): return .success(.int(0 &- n))
+        default: return .failure(.type("cannot apply '\(op.rawValue)' to \(value.typeName)"))
         }
     }
 
-    static func binary(_ op: String, _ a: Value, _ b: Value) -> Result<Value, Failure> {
+    static func binary(_ op: Operator, _ a: Value, _ b: Value) -> Result<Value, Failure> {
         switch (op, a, b) {
-        case ("==", _, _): return .success(.bool(a == b))
-        case ("!=", _, _): return .success(.bool(a != b))
-        case ("===", _, _), ("!==", _, _):
+        case (.equal, _, _): return .success(.bool(a == b))
+        case (.notEqual, _, _): return .success(.bool(a != b))
+        case (.identical, _, _), (.notIdentical, _, _):
             guard isReference(a) && isReference(b) else {
-                return .failure(.type("'\(op)' compares objects, not \(a.typeName) and \(b.typeName)"))
+                return .failure(.type("'\(op.rawValue)' compares objects, not \(a.typeName) and \(b.typeName)"))
             }
-            return .success(.bool((a == b) == (op == "===")))
-        case ("+", .int(let x), .int(let y)): return overflow(x.addingReportingOverflow(y))
-        case ("-", .int(let x), .int(let y)): return overflow(x.subtractingReportingOverflow(y))
-        case ("*", .int(let x), .int(let y)): return overflow(x.multipliedReportingOverflow(by: y))
-        case ("/", .int, .int(0)), ("%", .int, .int(0)): return .failure(.crash("division by zero"))
-        case ("/", .int(let x), .int(let y)): return overflow(x.dividedReportingOverflow(by: y))
-        case ("%", .int(let x), .int(let y)): return overflow(x.remainderReportingOverflow(dividingBy: y))
-        case ("+", .string(let x), .string(let y)): return .success(.string(x + y))
-        case ("+", .string(let x), .int(let y)): return .success(.string(x + String(y)))
-        case ("+", .array(let x), .array(let y)): return .success(.array(x + y))
-        case ("<", .int(let x), .int(let y)): return .success(.bool(x < y))
-        case ("<=", .int(let x), .int(let y)): return .success(.bool(x <= y))
-        case (">", .int(let x), .int(let y)): return .success(.bool(x > y))
-        case (">=", .int(let x), .int(let y)): return .success(.bool(x >= y))
-        case ("<", .string(let x), .string(let y)): return .success(.bool(x < y))
-        case (">", .string(let x), .string(let y)): return .success(.bool(x > y))
-        default: return .failure(.type("cannot apply '\(op)' to \(a.typeName) and \(b.typeName)"))
+            return .success(.bool((a == b) == (op == .identical)))
+        case (.plus, .int(let x), .int(let y)): return overflow(x.addingReportingOverflow(y))
+        case (.minus, .int(let x), .int(let y)): return overflow(x.subtractingReportingOverflow(y))
+        case (.times, .int(let x), .int(let y)): return overflow(x.multipliedReportingOverflow(by: y))
+        case (.divide, .int, .int(0)), (.remainder, .int, .int(0)): return .failure(.crash("division by zero"))
+        case (.divide, .int(let x), .int(let y)): return overflow(x.dividedReportingOverflow(by: y))
+        case (.remainder, .int(let x), .int(let y)): return overflow(x.remainderReportingOverflow(dividingBy: y))
+        case (.plus, .string(let x), .string(let y)): return .success(.string(x + y))
+        case (.plus, .string(let x), .int(let y)): return .success(.string(x + String(y)))
+        case (.plus, .array(let x), .array(let y)): return .success(.array(x + y))
+        case (.less, .int(let x), .int(let y)): return .success(.bool(x < y))
+        case (.lessOrEqual, .int(let x), .int(let y)): return .success(.bool(x <= y))
+        case (.greater, .int(let x), .int(let y)): return .success(.bool(x > y))
+        case (.greaterOrEqual, .int(let x), .int(let y)): return .success(.bool(x >= y))
+        case (.less, .string(let x), .string(let y)): return .success(.bool(x < y))
+        case (.greater, .string(let x), .string(let y)): return .success(.bool(x > y))
+        default: return .failure(.type("cannot apply '\(op.rawValue)' to \(a.typeName) and \(b.typeName)"))
         }
     }
 

@@ -192,16 +192,22 @@ public struct Explorer {
     /// kind, line), in either order. Cheap to hash; names are built only for new races.
     struct RaceKey: Hashable {
         var target: Access.Target
-        var sides: [Int]
+        var first: Int
+        var second: Int
     }
 
     func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout Set<RaceKey>, into result: inout Exploration) {
+        var checked: [RaceKey] = []
         for (earlier, first, second) in trace.dataRaces(of: index) {
             func code(_ step: Int, _ access: Access) -> Int {
                 (trace.threads[step] * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (trace.ranges[step]?.start.line ?? 0)
             }
             let a = code(earlier, first), b = code(index, second)
-            guard seen.insert(RaceKey(target: first.target, sides: [min(a, b), max(a, b)])).inserted else { continue }
+            let key = RaceKey(target: first.target, first: min(a, b), second: max(a, b))
+            // A loop repeats the same pair many times in one step's list: skip those before hashing.
+            guard !checked.contains(key) else { continue }
+            checked.append(key)
+            guard seen.insert(key).inserted else { continue }
             let target: String
             switch first.target {
             case .global(let g): target = engine.program.globals[g].name
@@ -228,7 +234,7 @@ public struct Explorer {
             end = .deadlocked
         }
         var failedChecks: [Int] = []
-        if end == .completed {
+        if end == .completed && !engine.program.expectations.isEmpty {
             for (index, check) in engine.evaluateExpectations(world).enumerated() where check.passed != true {
                 failedChecks.append(index)
                 world.findings.append(Finding(kind: .expectation, step: world.stepCount, thread: nil, range: nil, message: ""))

@@ -40,12 +40,19 @@ extension Trace {
 
     /// The steps ordered before `index` by synchronization, given those of earlier steps.
     func synchronizedBefore(_ index: Int) -> BitSet {
-        var set = BitSet(count: index)
-        for earlier in edges(index, { Trace.synchronizes(accesses[$0], accesses[index]) }) {
+        var set = BitSet()
+        let mask = syncMask[index]
+        edges(index) { syncMask[$0] & mask != 0 && Trace.synchronizes(accesses[$0], accesses[index]) }.forEach { earlier in
             set.insert(earlier)
             set.formUnion(syncBefore[earlier])
         }
         return set
+    }
+
+    /// The synchronizing targets of a step, one bit each (modulo 64): two steps with
+    /// no bit in common cannot synchronize.
+    static func syncMask(_ accesses: [Access]) -> UInt64 {
+        accesses.reduce(0) { isSync($1.target) ? $0 | bit($1.target) : $0 }
     }
 
     static func synchronizes(_ a: [Access], _ b: [Access]) -> Bool {
@@ -55,8 +62,12 @@ extension Trace {
     /// Data races between step `index` and earlier steps: (earlier step, its access, this step's access).
     func dataRaces(of index: Int) -> [(Int, Access, Access)] {
         var result: [(Int, Access, Access)] = []
+        let candidates = (0..<index).filter {
+            threads[$0] != threads[index] && mayConflict($0, index) && !syncBefore[index].contains($0)
+        }
+        guard !candidates.isEmpty else { return [] }
         for access in accesses[index] where Trace.isData(access.target) {
-            for earlier in 0..<index where threads[earlier] != threads[index] && !syncBefore[index].contains(earlier) {
+            for earlier in candidates {
                 for other in accesses[earlier] where Trace.isData(other.target) && other.target == access.target
                     && (other.kind != .read || access.kind != .read) {
                     result.append((earlier, other, access))

@@ -13,11 +13,13 @@ struct Trace {
     /// For each step, the steps that happen before it, as a bit set.
     var before: [BitSet] = []
     /// For each step, the earlier steps it depends on directly.
-    var direct: [[Int]] = []
+    var direct: [BitSet] = []
     /// Per step, a quick over-approximation of what it reads and writes (one bit per
     /// object or variable, modulo 64), so most pairs are found independent at once.
     var readMask: [UInt64] = []
     var writeMask: [UInt64] = []
+    /// The same over-approximation for the synchronizing targets a step touches.
+    var syncMask: [UInt64] = []
     /// For each step, the steps ordered before it by synchronization alone.
     var syncBefore: [BitSet] = []
     /// Where each step is in the script.
@@ -39,6 +41,7 @@ struct Trace {
         direct.removeSubrange(length...)
         readMask.removeSubrange(length...)
         writeMask.removeSubrange(length...)
+        syncMask.removeSubrange(length...)
     }
 
     mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: [ThreadID],
@@ -55,15 +58,16 @@ struct Trace {
         }
         readMask.append(reads)
         writeMask.append(writes)
+        syncMask.append(detectRaces ? Trace.syncMask(stepAccesses) : 0)
         let edges = directEdges(index)
-        direct.append(edges)
-        var set = BitSet(count: index)
-        for earlier in edges {
+        var set = BitSet()
+        edges.forEach { earlier in
             set.insert(earlier)
             set.formUnion(before[earlier])
         }
+        direct.append(edges)
         before.append(set)
-        syncBefore.append(detectRaces ? synchronizedBefore(index) : BitSet(count: 0))
+        syncBefore.append(detectRaces ? synchronizedBefore(index) : BitSet())
         for child in creates {
             while creator.count <= child { creator.append(-1) }
             creator[child] = index
@@ -85,30 +89,34 @@ struct Trace {
     }
 
     /// The steps `index` depends on directly (their own transitive predecessors aside).
-    func directEdges(_ index: Int) -> [Int] {
+    func directEdges(_ index: Int) -> BitSet {
         edges(index) { dependent($0, index) }
     }
 
     /// The thread's previous step (or the step that created it), then every earlier
     /// step of another thread that `related` accepts.
-    func edges(_ index: Int, _ related: (Int) -> Bool) -> [Int] {
-        var result: [Int] = []
+    func edges(_ index: Int, _ related: (Int) -> Bool) -> BitSet {
+        var result = BitSet()
         let thread = threads[index]
         if let previous = threads[..<index].lastIndex(of: thread) {
-            result.append(previous)
+            result.insert(previous)
         } else if let parent = creator(of: thread) {
-            result.append(parent)
+            result.insert(parent)
         }
         for earlier in 0..<index where threads[earlier] != thread && related(earlier) {
-            result.append(earlier)
+            result.insert(earlier)
         }
         return result
     }
 
     func dependent(_ a: Int, _ b: Int) -> Bool {
         if halts[a] || halts[b] { return true }
-        guard writeMask[a] & (readMask[b] | writeMask[b]) != 0 || writeMask[b] & readMask[a] != 0 else { return false }
-        return Trace.conflict(accesses[a], accesses[b])
+        return mayConflict(a, b) && Trace.conflict(accesses[a], accesses[b])
+    }
+
+    /// False when the masks show that steps `a` and `b` cannot conflict.
+    func mayConflict(_ a: Int, _ b: Int) -> Bool {
+        writeMask[a] & (readMask[b] | writeMask[b]) != 0 || writeMask[b] & readMask[a] != 0
     }
 
     static func conflict(_ a: [Access], _ b: [Access]) -> Bool {
@@ -124,9 +132,13 @@ struct Trace {
     /// ordered before it through some step in between.
     func races(of index: Int) -> [Int] {
         let thread = threads[index]
-        var through = BitSet(count: index)
-        for earlier in direct[index] { through.formUnion(before[earlier]) }
-        return direct[index].filter { threads[$0] != thread && creator(of: thread) != $0 && !through.contains($0) }
+        var through = BitSet()
+        var direct: [Int] = []
+        self.direct[index].forEach { earlier in
+            direct.append(earlier)
+            through.formUnion(before[earlier])
+        }
+        return direct.filter { threads[$0] != thread && creator(of: thread) != $0 && !through.contains($0) }
     }
 
     /// The threads that can start `v`: the steps after `race` that do not depend on it,
@@ -177,25 +189,50 @@ struct Trace {
     }
 }
 
-/// A fixed-size set of small integers.
+/// A set of small integers (step indices). The first 64 live inline, so the sets of
+/// an execution of up to 64 steps cost no allocation.
 struct BitSet: Equatable {
-    var words: [UInt64]
+    var low: UInt64 = 0
+    var high: [UInt64] = []
 
-    init(count: Int) {
-        words = Array(repeating: 0, count: (count + 63) / 64)
-    }
+    init() {}
 
     func contains(_ i: Int) -> Bool {
-        i / 64 < words.count && words[i / 64] & (1 << UInt64(i % 64)) != 0
+        if i < 64 { return low & (1 << UInt64(i)) != 0 }
+        let word = i / 64 - 1
+        return word < high.count && high[word] & (1 << UInt64(i % 64)) != 0
     }
 
     mutating func insert(_ i: Int) {
-        while words.count <= i / 64 { words.append(0) }
-        words[i / 64] |= 1 << UInt64(i % 64)
+        if i < 64 {
+            low |= 1 << UInt64(i)
+            return
+        }
+        let word = i / 64 - 1
+        while high.count <= word { high.append(0) }
+        high[word] |= 1 << UInt64(i % 64)
     }
 
     mutating func formUnion(_ other: BitSet) {
-        while words.count < other.words.count { words.append(0) }
-        for (i, word) in other.words.enumerated() { words[i] |= word }
+        low |= other.low
+        guard !other.high.isEmpty else { return }
+        while high.count < other.high.count { high.append(0) }
+        for (i, word) in other.high.enumerated() { high[i] |= word }
+    }
+
+    /// Calls `body` with each member, in increasing order.
+    func forEach(_ body: (Int) -> Void) {
+        var word = low
+        while word != 0 {
+            body(word.trailingZeroBitCount)
+            word &= word - 1
+        }
+        for (i, high) in high.enumerated() {
+            var word = high
+            while word != 0 {
+                body((i + 1) * 64 + word.trailingZeroBitCount)
+                word &= word - 1
+            }
+        }
     }
 }

@@ -47,8 +47,8 @@ public enum Instruction: Hashable, Sendable {
     /// fast enumeration does, and traps if the array is mutated meanwhile.
     /// Slot `state` holds the index, `state + 1` the version seen at the start.
     case iterate(Place, state: Int, element: Int, exit: Int)
-    case unary(String)
-    case binary(String)
+    case unary(Operator)
+    case binary(Operator)
     case unwrap
     case jump(Int)
     case jumpIfFalse(Int)
@@ -66,6 +66,13 @@ public enum Instruction: Hashable, Sendable {
     case check(Int)
 }
 
+/// An operator of the language, spelled as in the script.
+public enum Operator: String, Hashable, Sendable {
+    case not = "!", plus = "+", minus = "-", times = "*", divide = "/", remainder = "%"
+    case equal = "==", notEqual = "!=", identical = "===", notIdentical = "!=="
+    case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+}
+
 /// Compiled code: a function, thread body, closure, deinit, or the checks.
 public struct Code: Hashable, Sendable {
     public var name: String
@@ -79,6 +86,18 @@ public struct Code: Hashable, Sendable {
     public var localIsTemp: [Bool] = []
     /// For a closure: the slot each captured value lands in, in capture order.
     public var captureSlots: [Int] = []
+    /// Per instruction, whether it can always be folded into the thread's next step
+    /// (`Machine.isLocal` decides the rest), so the machine need not copy it to ask.
+    public var alwaysLocal: [Bool] = []
+
+    mutating func classify() {
+        alwaysLocal = instructions.map { instruction in
+            switch instruction {
+            case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure, .loadLocal, .load(.local): return true
+            default: return false
+            }
+        }
+    }
 
     public init(name: String) {
         self.name = name
