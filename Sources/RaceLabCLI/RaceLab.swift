@@ -35,6 +35,10 @@ public struct RaceLab {
     /// Where a long search reports progress ("" clears the line); nil when output is
     /// not a terminal, so pipes and tests see nothing extra.
     public var progress: (@Sendable (String) -> Void)?
+    /// Step mode's raw-mode terminal, when standard input and output are one.
+    public var terminal: Terminal?
+    /// Step mode's next line of input when there is no terminal (tests give their own).
+    public var readLine: () -> String? = { Swift.readLine(strippingNewline: true) }
 
     public init(environment: [String: String]) {
         self.environment = environment
@@ -52,6 +56,7 @@ public struct RaceLab {
           run                     Run a scenario under one schedule and explain what happened.
           explore                 Visit every interleaving: outcomes, verdicts, the simplest counterexample.
           verify                  The broken version and every fix side by side, each explored exhaustively.
+          step                    Be the scheduler: pick which thread runs next, with undo.
 
           See 'racelab help <subcommand>' for detailed help.
 
@@ -82,7 +87,7 @@ public struct RaceLab {
             return CommandOutput(stdout: RaceLab.root.help)
         }
         let rest = Array(arguments.dropFirst())
-        let commands = ["list", "show", "run", "explore", "verify", "help"]
+        let commands = ["list", "show", "run", "explore", "verify", "step", "help"]
         switch first {
         case "-h", "--help":
             return CommandOutput(stdout: RaceLab.root.help)
@@ -104,6 +109,8 @@ public struct RaceLab {
             return try ExploreCommand(locator: locator, progress: progress).run(rest)
         case "verify":
             return try VerifyCommand(locator: locator, progress: progress).run(rest)
+        case "step":
+            return try StepCommand(locator: locator, environment: environment, terminal: terminal, readLine: readLine).run(rest)
         default:
             throw UsageError("unknown subcommand '\(first)'" + suggestion(first, commands), command: RaceLab.root)
         }
@@ -118,6 +125,7 @@ public struct RaceLab {
         case "run": return RunCommand.spec
         case "explore": return ExploreCommand.spec
         case "verify": return VerifyCommand.spec
+        case "step": return StepCommand.spec
         default: return nil
         }
     }

@@ -1,6 +1,6 @@
 /// A top-level declaration of a scenario script.
 public indirect enum DeclarationKind: Hashable, Sendable {
-    /// `title "…"`, `story "…"`, `source "…"`, `summary "…"`, `fails "…"`.
+    /// `title "…"`, `story "…"`, `source "…"`, `challenge "…"`, `summary "…"`, `fails "…"`.
     case metadata(key: String, value: String)
     case `class`(ClassDeclaration)
     /// A shared (global) variable or constant.

@@ -1,5 +1,5 @@
 extension Parser {
-    static let metadataKeys = ["title", "story", "source", "summary", "fails", "variant"]
+    static let metadataKeys = ["title", "story", "source", "challenge", "summary", "fails", "variant"]
 
     /// Declarations up to the end of file (or the `}` closing a fix).
     mutating func parseDeclarations(untilBrace: Bool) -> [Declaration] {

@@ -8,6 +8,8 @@ if isatty(STDERR_FILENO) == 1 {
         FileHandle.standardError.write(("\r\u{1B}[K" + line).data(using: .utf8)!)
     }
 }
+// Step mode takes keys from a terminal, or lines from anything else.
+racelab.terminal = Terminal.standard()
 let output = racelab.main(Array(CommandLine.arguments.dropFirst()))
 FileHandle.standardOutput.write(output.stdout.data(using: .utf8)!)
 FileHandle.standardError.write(output.stderr.data(using: .utf8)!)

@@ -57,8 +57,13 @@ struct GoldenTests {
             .map { String($0.split(separator: "/").last ?? "").replacingOccurrences(of: ".race", with: "") }
             .map { String($0.drop { $0 == "-" }.filter { $0.isLetter || $0.isNumber || $0 == "-" }) }
             .filter { !$0.isEmpty }.joined(separator: "_")
-        let file = Self.folder.appendingPathComponent(name + ".txt")
-        if Self.recording {
+        try Self.compare(text, toFile: name)
+    }
+
+    /// Checks `text` against `Golden/<name>.txt`, or writes it there when recording.
+    static func compare(_ text: String, toFile name: String) throws {
+        let file = folder.appendingPathComponent(name + ".txt")
+        if recording {
             try text.write(to: file, atomically: true, encoding: .utf8)
             return
         }
@@ -71,7 +76,7 @@ struct GoldenTests {
     }
 
     /// The first line that differs, with its neighbours, so a failure reads like a diff.
-    func firstDifference(expected: String, actual: String, file: String) -> String {
+    static func firstDifference(expected: String, actual: String, file: String) -> String {
         let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
         let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)

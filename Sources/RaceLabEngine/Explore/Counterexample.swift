@@ -43,7 +43,7 @@ extension Explorer {
     /// The first pair of conflicting steps (on different threads) whose reversal makes
     /// the run pass: the second step, and whatever does not depend on the first, is
     /// moved before the first; the rest runs without preemption.
-    func decisivePair(_ schedule: [String]) -> (Int, Int)? {
+    public func decisivePair(_ schedule: [String]) -> (Int, Int)? {
         var world = engine.initialWorld()
         var trace = Trace()
         var worlds: [World] = []

@@ -18,6 +18,8 @@ public struct Scenario: Sendable {
     public var title: String
     public var story: String
     public var source: String
+    /// The goal of `racelab step --challenge`, in words: "make two MySingle objects exist".
+    public var challenge: String?
     public var fixes: [Fix]
     /// The base declarations (everything but fixes).
     public var declarations: [Declaration]
@@ -67,7 +69,7 @@ public struct Scenario: Sendable {
             }
         }
         var scenario = Scenario(name: name, file: file, title: metadata["title"] ?? name, story: metadata["story"] ?? "",
-                                source: metadata["source"] ?? "", fixes: fixes, declarations: base)
+                                source: metadata["source"] ?? "", challenge: metadata["challenge"], fixes: fixes, declarations: base)
         for fix in [nil] + fixes.map(\.name) {
             do throws(ScriptError) {
                 _ = try scenario.program(fix: fix)

@@ -1,0 +1,164 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// `racelab step NAME`: be the scheduler. On a terminal, one key per step; otherwise
+/// one command per line of standard input, with plain output.
+struct StepCommand {
+    var locator: ScenarioLocator
+    var environment: [String: String]
+    /// The raw-mode terminal, when standard input and output are one.
+    var terminal: Terminal?
+    /// The next line of standard input (line-by-line mode).
+    var readLine: () -> String?
+
+    static let spec = CommandSpec(
+        name: "step",
+        abstract: "Be the scheduler: pick which thread runs next, one step at a time, with undo.",
+        usage: "racelab step <name> [--fix <fix>] [--challenge] [--schedule <schedule>] [--seed <n>]",
+        arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
+        options: [
+            .init(name: "fix", value: "fix", help: "Step through a fix instead of the broken version."),
+            .init(name: "challenge", value: nil, help: "Play to reach the scenario's goal (\"make two MySingle\nobjects exist\"); a debrief follows."),
+            .init(name: "schedule", value: "schedule", help: "Start after these steps (\"A B B\", or a schedule named in\nthe scenario, like 'story'), for example a counterexample."),
+            .init(name: "seed", value: "n", help: "Seed for x (run the rest by random choice); default 1."),
+        ],
+        discussion: """
+        KEYS:
+          1-9 run that thread's next step   Enter the default choice   u undo   r restart
+          e explain the last step   s the schedule so far   x run the rest at random
+          ? help   q quit (Ctrl-C and the end of input quit too)
+
+        When standard input is not a terminal, each line is one command: a thread's
+        number or name, an empty line for Enter, or u, r, e, s, x, ?, q. The screen
+        honours NO_COLOR and the terminal's width (COLUMNS when not a terminal).
+        """
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let spec = Self.spec
+        let parsed = try spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
+        var seed: UInt64 = 1
+        if let text = parsed.values["seed"] {
+            guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
+            seed = value
+        }
+        let scenario: Scenario
+        switch try loadOne(parsed, spec, locator) {
+        case .success(let s): scenario = s
+        case .failure(let output): return output
+        }
+        let fix = try checkedFix(parsed.values["fix"], scenario)
+        let program: Program
+        do throws(ScriptError) {
+            program = try scenario.program(fix: fix)
+        } catch {
+            return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
+        }
+        var session = StepSession(program: program)
+        if let text = parsed.values["schedule"] {
+            let named = scenario.schedules(fix: fix).first { $0.name == text }
+            let names: [String]
+            do throws(ScheduleError) {
+                names = try FixedScheduler.parse(named?.steps ?? text)
+            } catch {
+                return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+            }
+            for (index, name) in names.enumerated() {
+                guard let thread = session.world.thread(named: name) else {
+                    let known = session.world.threads.map(\.name)
+                    return CommandOutput(stderr: "error: step \(index + 1) of the schedule: there is no thread '\(name)' at this point"
+                                         + suggestion(name, known) + "\n", exitCode: ExitCode.usage)
+                }
+                do throws(StepSession.Refusal) {
+                    try session.step(thread)
+                } catch {
+                    return CommandOutput(stderr: "error: step \(index + 1) of the schedule: \(error.message)\n", exitCode: ExitCode.usage)
+                }
+            }
+        }
+        var controller = StepController(session: session, scenario: scenario, fix: fix, challenge: parsed.flags.contains("challenge"),
+                                        seed: seed, argument: parsed.positionals[0])
+        let color = environment["NO_COLOR"].map(\.isEmpty) ?? true
+        if let terminal {
+            return interactive(&controller, terminal, color: color)
+        }
+        return lineByLine(&controller)
+    }
+
+    /// One command per line; after each, the screen again (when it changed) and a message.
+    func lineByLine(_ controller: inout StepController) -> CommandOutput {
+        let width = environment["COLUMNS"].flatMap { Int($0) }.map { min(max($0, 20), 400) } ?? 100
+        var out = controller.screen(width: width, color: false)
+        if controller.session.isOver {
+            let (text, won) = controller.ending()
+            out += "\n" + wrap(text, width) + "\n"
+            if won { return CommandOutput(stdout: out) }
+        }
+        var lineNumber = 0
+        while let line = readLine() {
+            lineNumber += 1
+            let command = controller.command(line: line)
+            let reaction = controller.handle(command)
+            out += "\n> \(line.trimmingWhitespace())\n"
+            if reaction.redraw { out += controller.screen(width: width, color: false) }
+            if !reaction.message.isEmpty { out += (reaction.redraw ? "\n" : "") + wrap(reaction.message, width) + "\n" }
+            if reaction.done { return CommandOutput(stdout: out) }
+        }
+        out += "\nEnd of input after \(lineNumber) command\(lineNumber == 1 ? "" : "s"). " + controller.quitText() + "\n"
+        return CommandOutput(stdout: out)
+    }
+
+    /// One key per command on the alternate screen; the terminal is restored on every way out.
+    func interactive(_ controller: inout StepController, _ terminal: Terminal, color: Bool) -> CommandOutput {
+        terminal.enter()
+        var message = controller.session.isOver ? controller.ending().text : "Press a thread's number to run its next step, ? for help."
+        var exitCode = ExitCode.success
+        var won = false
+        while true {
+            let width = terminal.width
+            let screen = controller.screen(width: width, color: color)
+            let hint = "Keys: 1-\(min(9, controller.names.count)) run a thread, Enter default, u undo, r restart, e explain, s schedule, x random, ? help, q quit"
+            terminal.draw(screen + "\n" + wrap(message.isEmpty ? hint : message, width) + "\n")
+            guard let key = terminal.readKey() else { break }
+            if key == 27 { terminal.discardPending() }
+            if key == 3 { exitCode = 130 }
+            let reaction = controller.handle(controller.command(key: key))
+            message = reaction.message
+            if reaction.done {
+                won = key != UInt8(ascii: "q") && key != 3 && key != 4
+                if won {
+                    // A won challenge: let the debrief be read before the screen goes.
+                    let width = terminal.width
+                    terminal.draw(controller.screen(width: width, color: color) + "\n" + wrap(message, width) + "\n\nPress any key to leave.")
+                    _ = terminal.readKey()
+                }
+                break
+            }
+        }
+        terminal.leave()
+        // What stays on the normal screen: the last message (the debrief, or the schedule).
+        let final = won ? message : message.isEmpty || message.hasPrefix("Bye") ? controller.quitText() : message + "\n" + controller.quitText()
+        return CommandOutput(stdout: final + "\n", exitCode: exitCode)
+    }
+
+    /// Each line of `text` broken between words to fit `width`, continuing indented.
+    func wrap(_ text: String, _ width: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.count > width else { return String(line) }
+            var lines: [String] = []
+            var current = ""
+            for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+                if !current.isEmpty && current.count + 1 + word.count > width && current.trimmingWhitespace() != "" {
+                    lines.append(current)
+                    current = "  " + word
+                } else {
+                    current = current.isEmpty ? String(word) : current + " " + word
+                }
+            }
+            lines.append(current)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+}

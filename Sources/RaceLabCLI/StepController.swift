@@ -1,0 +1,305 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// The step mode's logic, without any terminal: a command in, a reaction out. The
+/// terminal driver and the line-by-line driver both feed it; the tests drive it directly.
+struct StepController {
+    /// What the person asked for.
+    enum Command: Equatable {
+        /// Run the thread at this index (the key shown above its column, minus one).
+        case thread(Int)
+        case enter, undo, restart, explain, schedule, random, help, quit
+        case unknown(String)
+    }
+
+    /// What to show after a command.
+    struct Reaction: Equatable {
+        var message: String = ""
+        /// The screen changed.
+        var redraw = false
+        /// The session is over: quit, or a challenge was won.
+        var done = false
+    }
+
+    var session: StepSession
+    let scenario: Scenario
+    let fix: String?
+    let challenge: Bool
+    /// For `x`: the project's seeded generator, never the system's.
+    var random: SplitMix64
+    /// The scenario as the person named it, for the replay commands.
+    let argument: String
+
+    init(session: StepSession, scenario: Scenario, fix: String?, challenge: Bool, seed: UInt64, argument: String) {
+        self.session = session
+        self.scenario = scenario
+        self.fix = fix
+        self.challenge = challenge
+        random = SplitMix64(seed: seed)
+        self.argument = argument
+    }
+
+    var names: [String] { session.world.threads.map(\.name) }
+
+    /// The goal of the challenge, in words.
+    var goal: String {
+        scenario.challenge ?? "make the run go wrong: break a check, crash it, or deadlock it"
+    }
+
+    /// A fix that is not meant to fail: the challenge cannot be won on it.
+    var isSoundFix: Bool {
+        guard let fix, let info = scenario.fix(named: fix) else { return false }
+        return info.expectedFailure == nil && info.variant == nil
+    }
+
+    func screen(width: Int, color: Bool) -> String {
+        let version = describe(fix, in: scenario)
+        let screen = StepScreen(title: "\(scenario.name): \(scenario.title) (\(version))", goal: challenge ? goal : nil,
+                                width: width, color: color)
+        return screen.render(session)
+    }
+
+    // MARK: - Commands
+
+    mutating func handle(_ command: Command) -> Reaction {
+        switch command {
+        case .thread(let index):
+            guard names.indices.contains(index) else {
+                return Reaction(message: "there is no thread \(index + 1): the threads are \(threadKeys)")
+            }
+            return run(index)
+        case .enter:
+            guard let choice = session.defaultChoice else { return Reaction(message: overMessage) }
+            return run(choice)
+        case .undo:
+            guard session.undo() else { return Reaction(message: "nothing to undo: this is the start") }
+            return Reaction(message: "undid step \(session.schedule.count + 1)", redraw: true)
+        case .restart:
+            session.restart()
+            return Reaction(message: "restarted from the beginning", redraw: true)
+        case .explain:
+            return Reaction(message: explanation())
+        case .schedule:
+            return Reaction(message: scheduleText())
+        case .random:
+            guard !session.isOver else { return Reaction(message: overMessage) }
+            var taken = 0
+            while !session.isOver {
+                let runnable = session.runnable
+                try? session.step(runnable[random.below(runnable.count)])
+                taken += 1
+            }
+            let (text, won) = ending()
+            return Reaction(message: "ran the rest by random choice: \(taken) step\(taken == 1 ? "" : "s")\n" + text, redraw: true, done: won)
+        case .help:
+            return Reaction(message: help)
+        case .quit:
+            return Reaction(message: quitText(), done: true)
+        case .unknown(let text):
+            return Reaction(message: text)
+        }
+    }
+
+    mutating func run(_ thread: ThreadID) -> Reaction {
+        if session.isOver { return Reaction(message: overMessage) }
+        do throws(StepSession.Refusal) {
+            try session.step(thread)
+        } catch {
+            return Reaction(message: error.message)
+        }
+        guard session.isOver else { return Reaction(redraw: true) }
+        let (text, won) = ending()
+        return Reaction(message: text, redraw: true, done: won)
+    }
+
+    var overMessage: String {
+        "the run is over: press u to undo, r to restart, s for the schedule, or q to quit"
+    }
+
+    var threadKeys: String {
+        names.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", ")
+    }
+
+    // MARK: - The end of a run
+
+    /// What the finished run showed; in a challenge, the debrief, and whether it was won.
+    func ending() -> (text: String, won: Bool) {
+        guard let run = session.outcome() else { return ("", false) }
+        var lines = ["The run \(run.end.rawValue) after \(run.schedule.count) step\(run.schedule.count == 1 ? "" : "s")."]
+        for check in run.expectations where check.passed != true {
+            lines.append("  [\(check.passed == false ? "FAILED" : "not checked")] \(check.message)")
+        }
+        for finding in run.findings where finding.kind != .expectation {
+            lines.append("  \(finding.kind.rawValue): \(finding.message)")
+        }
+        if !challenge {
+            if !run.failed { lines.append("Every check passed: this interleaving is fine.") }
+            lines.append("Press u to undo, r to restart, s for the schedule, or q to quit.")
+            return (lines.joined(separator: "\n"), false)
+        }
+        if run.failed {
+            lines.insert("Challenge won: \(goal).", at: 0)
+            lines += debrief(run)
+            return (lines.joined(separator: "\n"), true)
+        } else if isSoundFix {
+            lines += fixDebrief()
+        } else {
+            lines.append("Finished without reaching the goal: every check passed this time.")
+            lines.append("Press u to undo a few steps and try another order, or r to restart.")
+        }
+        return (lines.joined(separator: "\n"), false)
+    }
+
+    /// Which steps mattered, and the schedule to replay the win.
+    func debrief(_ run: Run) -> [String] {
+        var lines: [String] = []
+        let explorer = Explorer(program: session.engine.program)
+        if let (first, second) = explorer.decisivePair(run.schedule) {
+            lines.append("The steps that mattered: step \(first + 1) (\(stepText(first))) ran before step \(second + 1) (\(stepText(second))).")
+            lines.append("Had step \(second + 1) come before step \(first + 1) (and the rest run without switching threads), every check would pass.")
+        }
+        lines.append("Schedule: \(run.scheduleText)")
+        lines.append("Replay:   racelab run \(argument)\(fixFlag) --schedule \"\(run.scheduleText)\"")
+        return lines
+    }
+
+    /// Why no schedule can win on this fix: the explorer's proof.
+    func fixDebrief() -> [String] {
+        let summary = fix.flatMap { scenario.fix(named: $0)?.summary } ?? ""
+        var lines = ["This is fix '\(fix ?? "")': \(summary)"]
+        var config = ExploreConfig()
+        config.maxExecutions = 200_000
+        config.timeLimit = nil
+        let result = Explorer(program: session.engine.program, config: config).explore()
+        if result.isExhaustive && result.failingExecutions == 0 {
+            let count = "\(result.interleavings) interleaving\(result.interleavings == 1 ? "" : "s")"
+            lines.append("No schedule can reach the goal: racelab explore \(argument)\(fixFlag) runs all \(count) of this fix, and every one passes.")
+        } else if result.failingExecutions == 0 {
+            lines.append("No schedule reached the goal in \(result.executions) executions explored (\(result.cut ?? "not exhaustive")).")
+        } else {
+            lines.append("Some schedule does reach the goal: try again (racelab explore \(argument)\(fixFlag) shows one).")
+        }
+        lines.append("Press u or r to try other orders anyway, or q to quit.")
+        return lines
+    }
+
+    var fixFlag: String { fix.map { " --fix \($0)" } ?? "" }
+
+    /// "B reads singleton: nil, line 22".
+    func stepText(_ index: Int) -> String {
+        let events = session.steps[index]
+        let thread = names[session.schedule[index]]
+        let text = events.isEmpty ? "takes a step" : events.map(\.text).joined(separator: "; ")
+        return "\(thread) \(text)" + (events.first?.range.map { ", line \($0.start.line)" } ?? "")
+    }
+
+    // MARK: - e, s, ?, q
+
+    /// The last step in a sentence, and the earlier step of another thread it conflicts with.
+    func explanation() -> String {
+        guard let last = session.steps.indices.last else { return "no step yet: pick a thread to run" }
+        let events = session.steps[last]
+        let thread = session.schedule[last]
+        var text = "Step \(last + 1): \(names[thread]) " + (events.isEmpty ? "takes a step" : events.map(\.text).joined(separator: "; "))
+        if let range = events.first?.range {
+            let source = session.engine.program.file.line(range.start.line).drop { $0 == " " || $0 == "\t" }
+            text += " (line \(range.start.line): \(source))"
+        }
+        text += "."
+        let accesses = events.flatMap(\.accesses)
+        func touches(_ earlier: Int, conflicting: Bool) -> Bool {
+            session.schedule[earlier] != thread && session.steps[earlier].flatMap(\.accesses).contains { a in
+                accesses.contains { b in (!conflicting || a.kind != .read || b.kind != .read) && a.target.overlaps(b.target) }
+            }
+        }
+        if let earlier = (0..<last).last(where: { touches($0, conflicting: true) }) {
+            text += "\nIt touches what step \(earlier + 1) touched (\(stepText(earlier))), and one of the two writes: "
+            text += "run in the other order, they can give another result."
+        } else if let earlier = (0..<last).last(where: { touches($0, conflicting: false) }) {
+            text += "\nStep \(earlier + 1) (\(stepText(earlier))) read the same state, but two reads never conflict: "
+            text += "their order changes nothing. What matters is a read or write against a write."
+        } else if accesses.isEmpty {
+            text += "\nIt touched nothing another thread shares."
+        } else {
+            text += "\nNo other thread has touched the same shared state yet, so when this step runs does not matter so far."
+        }
+        return text
+    }
+
+    func scheduleText() -> String {
+        guard !session.schedule.isEmpty else { return "no steps yet: the schedule is empty" }
+        let text = session.scheduleNames.joined(separator: " ")
+        return """
+        Schedule so far (\(session.schedule.count) step\(session.schedule.count == 1 ? "" : "s")): \(text)
+        Replay it:   racelab run \(argument)\(fixFlag) --schedule "\(text)"
+        Continue it: racelab step \(argument)\(fixFlag) --schedule "\(text)"
+        """
+    }
+
+    func quitText() -> String {
+        session.schedule.isEmpty ? "Bye." : "Bye. Schedule so far: \(session.scheduleNames.joined(separator: " "))"
+    }
+
+    var help: String {
+        """
+        Keys
+          1-9    run that thread's next step (\(threadKeys))
+          Enter  run the default choice: the thread that ran last, if it can, else the first that can
+          u      undo the last step (as many times as you like)
+          r      restart from the beginning
+          e      explain the last step
+          s      show the schedule so far, ready for racelab run --schedule
+          x      run the rest by random choice
+          ?      this help
+          q      quit
+        """
+    }
+}
+
+// MARK: - Reading commands
+
+extension StepController {
+    /// A line of the line-by-line mode: a thread's number or name, a key's letter or
+    /// its word ("undo"), or nothing (Enter).
+    func command(line: String) -> Command {
+        let text = line.trimmingWhitespace()
+        let words: [String: Command] = [
+            "": .enter, "u": .undo, "undo": .undo, "r": .restart, "restart": .restart, "e": .explain, "explain": .explain,
+            "s": .schedule, "schedule": .schedule, "x": .random, "random": .random, "?": .help, "help": .help,
+            "q": .quit, "quit": .quit,
+        ]
+        if let command = words[text] { return command }
+        if let number = Int(text) { return .thread(number - 1) }
+        if let index = names.firstIndex(of: text) { return .thread(index) }
+        let hint = Suggestion.closest(to: text, in: names).map { " Did you mean '\($0)'?" } ?? ""
+        return .unknown("unknown command '\(text)'.\(hint) Type a thread's number or name (\(threadKeys)), or ? for help.")
+    }
+
+    /// A key pressed on the terminal.
+    func command(key: UInt8) -> Command {
+        switch key {
+        case UInt8(ascii: "1")...UInt8(ascii: "9"): return .thread(Int(key - UInt8(ascii: "1")))
+        case 10, 13: return .enter
+        case UInt8(ascii: "u"): return .undo
+        case UInt8(ascii: "r"): return .restart
+        case UInt8(ascii: "e"): return .explain
+        case UInt8(ascii: "s"): return .schedule
+        case UInt8(ascii: "x"): return .random
+        case UInt8(ascii: "?"), UInt8(ascii: "h"): return .help
+        case UInt8(ascii: "q"), 3, 4: return .quit
+        case 27: return .unknown("that key does nothing here; press ? for the keys")
+        case 32...126: return .unknown("unknown key '\(Character(Unicode.Scalar(key)))'; press ? for the keys")
+        default: return .unknown("unknown key (code \(key)); press ? for the keys")
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var text = Substring(self)
+        while let c = text.first, c.isWhitespace { text = text.dropFirst() }
+        while let c = text.last, c.isWhitespace { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,90 @@
+/// A run taken one step at a time by a person: the worlds so far (so undo is
+/// popping one), the thread that took each step, and what each step did.
+///
+///     var session = StepSession(program: program)
+///     try session.step(session.world.thread(named: "A")!)
+///     session.undo()   // back to the initial world, exactly
+public struct StepSession: Sendable {
+    public let engine: Engine
+    /// The most steps a session may take (a runaway loop stops here).
+    public let maxSteps: Int
+    /// `worlds[0]` is the initial world; `worlds[k]` the world after k steps.
+    public private(set) var worlds: [World]
+    /// The thread that took each step.
+    public private(set) var schedule: [ThreadID] = []
+    /// The events of each step.
+    public private(set) var steps: [[Event]] = []
+
+    /// Why a thread cannot take a step now.
+    public struct Refusal: Error, Equatable, Sendable {
+        public var message: String
+    }
+
+    public init(program: Program, maxSteps: Int = 10_000) {
+        engine = Engine(program: program)
+        self.maxSteps = maxSteps
+        worlds = [engine.initialWorld()]
+    }
+
+    public var world: World { worlds[worlds.count - 1] }
+
+    /// Threads that can take the next step (none once the run is over).
+    public var runnable: [ThreadID] {
+        world.stepCount >= maxSteps ? [] : engine.runnableThreads(world)
+    }
+
+    public var isOver: Bool { runnable.isEmpty }
+
+    /// The schedule so far, by thread name, as `--schedule` takes it.
+    public var scheduleNames: [String] { schedule.map { world.threads[$0].name } }
+
+    /// Runs one step of `thread`.
+    /// - Throws: `Refusal` saying why, when the thread cannot run now.
+    public mutating func step(_ thread: ThreadID) throws(Refusal) {
+        guard world.threads.indices.contains(thread) else { throw Refusal(message: "there is no thread \(thread + 1)") }
+        let name = world.threads[thread].name
+        if world.halted { throw Refusal(message: "the run is over: it crashed") }
+        if world.stepCount >= maxSteps { throw Refusal(message: "the run is over: it reached the step limit (\(maxSteps) steps)") }
+        guard engine.isRunnable(world, thread) else {
+            let reason = engine.waitDescription(world, thread)?.text ?? "cannot run"
+            throw Refusal(message: "\(name) can't run now: it \(reason)")
+        }
+        let (next, events) = engine.step(world, thread: thread)
+        worlds.append(next)
+        schedule.append(thread)
+        steps.append(events)
+    }
+
+    /// Takes back the last step; false when there is none.
+    @discardableResult
+    public mutating func undo() -> Bool {
+        guard !schedule.isEmpty else { return false }
+        worlds.removeLast()
+        schedule.removeLast()
+        steps.removeLast()
+        return true
+    }
+
+    /// Back to the initial world.
+    public mutating func restart() {
+        worlds.removeSubrange(1...)
+        schedule = []
+        steps = []
+    }
+
+    /// The thread Enter runs: the one that ran last if it still can (no preemption),
+    /// else the first runnable one.
+    public var defaultChoice: ThreadID? {
+        let runnable = runnable
+        if let last = schedule.last, runnable.contains(last) { return last }
+        return runnable.first
+    }
+
+    /// The finished run, as `racelab run --schedule` would report it: the final checks,
+    /// deadlock and findings. nil while the run can go on.
+    public func outcome() -> Run? {
+        guard isOver else { return nil }
+        var scheduler = FixedScheduler(names: scheduleNames)
+        return try? Runner(program: engine.program, maxSteps: maxSteps).run(&scheduler)
+    }
+}

@@ -1,0 +1,277 @@
+import RaceLabEngine
+import RaceLabLanguage
+
+/// The step mode's screen: one column per thread (its code, a marker on the next
+/// step, whether it can run), then the shared state, the last steps and the keys.
+/// Too narrow for columns, the threads are listed one under another instead.
+public struct StepScreen: Sendable {
+    /// "singleton-race: The singleton race (the broken version)".
+    public var title: String
+    /// The challenge's goal, shown under the title.
+    public var goal: String?
+    /// Total width in characters.
+    public var width: Int
+    /// ANSI colours (a terminal without NO_COLOR).
+    public var color: Bool
+    /// How many of the last steps the trace shows.
+    public var recent = 6
+
+    public init(title: String, goal: String? = nil, width: Int = 100, color: Bool = false) {
+        self.title = title
+        self.goal = goal
+        self.width = max(20, width)
+        self.color = color
+    }
+
+    /// Narrower columns than this stack the threads instead.
+    static let minimumColumn = 24
+
+    public func render(_ session: StepSession) -> String {
+        var lines = Cell.wrapped(title, width, .header).map { paint($0.fitted(width), .header) }
+        if let goal { lines += Cell.wrapped("Goal: \(goal)", width, .plain).map { $0.fitted(width) } }
+        lines.append("")
+        let gap = 2
+        let count = session.world.threads.count
+        let column = count == 0 ? width : (width - gap * (count - 1)) / count
+        let stacked = column < StepScreen.minimumColumn
+        let blocks = session.world.threads.indices.map { threadBlock(session, $0, width: stacked ? width : column) }
+        if !stacked {
+            let height = blocks.map(\.count).max() ?? 0
+            for row in 0..<height {
+                var line = ""
+                for (index, block) in blocks.enumerated() {
+                    let cell = row < block.count ? block[row] : Cell("")
+                    let fitted = cell.fitted(column)
+                    line += paint(fitted, cell.style)
+                    if index < count - 1 { line += String(repeating: " ", count: column - fitted.count + gap) }
+                }
+                lines.append(trimmedRight(line))
+            }
+        } else {
+            for block in blocks {
+                lines += block.map { paint($0.fitted(width), $0.style) }
+                lines.append("")
+            }
+            if lines.last == "" { lines.removeLast() }
+        }
+        lines.append("")
+        lines += sharedState(session.world, session.engine.program).map { Cell($0).fitted(width) }
+        lines.append("")
+        lines += trace(session).map { Cell($0).fitted(width) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Threads
+
+    struct Cell {
+        enum Style { case plain, header, runnable, blocked, finished, marker }
+        var text: String
+        var style: Style
+
+        init(_ text: String, _ style: Style = .plain) {
+            self.text = text
+            self.style = style
+        }
+
+        /// The text over as many lines as it takes, broken between words; the
+        /// following lines indented.
+        static func wrapped(_ text: String, _ width: Int, _ style: Style) -> [Cell] {
+            var cells: [Cell] = []
+            var line = ""
+            for word in text.split(separator: " ") {
+                let candidate = line.isEmpty ? String(word) : line + " " + word
+                if candidate.count > width && !line.isEmpty && line != "  " {
+                    cells.append(Cell(line, style))
+                    line = "  " + word
+                } else {
+                    line = candidate
+                }
+            }
+            cells.append(Cell(line, style))
+            return cells
+        }
+
+        func fitted(_ width: Int) -> String {
+            text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+        }
+    }
+
+    /// One thread: its key and name, its state, its next step, and its code around it.
+    func threadBlock(_ session: StepSession, _ id: ThreadID, width: Int) -> [Cell] {
+        let world = session.world
+        let engine = session.engine
+        let thread = world.threads[id]
+        var cells = [Cell("[\(id + 1)] \(thread.name)", .header)]
+        if thread.isFinished {
+            cells.append(Cell("finished", .finished))
+            return cells
+        }
+        if session.isOver && world.halted {
+            cells.append(Cell("stopped: the program crashed", .finished))
+            return cells
+        }
+        var nextLine: Int?
+        if engine.isRunnable(world, id) {
+            let (_, events) = engine.step(world, thread: id)
+            let next = events.first
+            cells.append(Cell("runnable", .runnable))
+            cells += Cell.wrapped("next: " + (next?.text ?? "a step"), width, .runnable)
+            nextLine = next?.range?.start.line
+        } else if let wait = engine.waitDescription(world, id) {
+            let text = thread.frames.isEmpty ? String(wait.text.dropFirst(wait.text.hasPrefix("is ") ? 3 : 0)) : "blocked: \(wait.text)"
+            cells += Cell.wrapped(text, width, .blocked)
+        }
+        guard let top = thread.frames.last else { return cells }
+        let code = engine.program.codes[top.code]
+        if nextLine == nil, top.pc < code.ranges.count { nextLine = code.ranges[top.pc]?.start.line }
+        let codeLines = code.ranges.compactMap { $0?.start.line }
+        guard let first = codeLines.min(), let last = codeLines.max() else { return cells }
+        cells.append(Cell("in \(code.name)"))
+        // A window of at most seven lines, around the next step.
+        let marker = nextLine ?? first
+        let start = max(first, min(marker - 3, last - 6))
+        let end = min(last, start + 6)
+        let file = engine.program.file
+        for number in start...max(start, end) {
+            let source = file.line(number).trimmingCharacters(in: " \t")
+            let mark = number == marker ? ">" : " "
+            let numberText = String(number)
+            cells.append(Cell("\(mark)\(String(repeating: " ", count: max(0, 3 - numberText.count)))\(numberText) \(source)",
+                              number == marker ? .marker : .plain))
+        }
+        return cells
+    }
+
+    // MARK: - Shared state
+
+    func sharedState(_ world: World, _ program: Program) -> [String] {
+        var lines = ["Shared state"]
+        let formatter = ValueFormatter(world: world)
+        let variables = program.globals.indices.filter { index in
+            if case .object(let id) = world.globals[index], world.heap[id].classIndex == nil { return false }
+            return true
+        }
+        if !variables.isEmpty {
+            lines += wrap(variables.map { "\(program.globals[$0].name) = \(formatter.describe(world.globals[$0]))" }, indent: "  ")
+        }
+        let objects = world.heap.indices.filter { world.heap[$0].classIndex != nil }
+        if !objects.isEmpty {
+            lines += wrap(objects.map(formatter.describeObject), indent: "  objects: ")
+        }
+        for id in world.heap.indices where isLock(world, id) {
+            let object = world.heap[id]
+            var text = "  lock \(object.name): "
+            if let owner = object.monitorOwner {
+                text += "held by \(world.threads[owner].name)" + (object.monitorDepth > 1 ? " (\(object.monitorDepth) times)" : "")
+            } else {
+                text += "free"
+            }
+            let waiters = world.threads.indices.filter { thread in
+                if case .lock(id, _) = world.threads[thread].waiting, !world.threads[thread].isFinished { return true }
+                return false
+            }
+            if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threads[$0].name }.joined(separator: ", ") }
+            lines.append(text)
+        }
+        for queue in world.queues {
+            guard case .queue(let state) = world.heap[queue].kind else { continue }
+            let limit = state.maxConcurrent < 0 ? "no limit" : "max \(state.maxConcurrent) at a time"
+            var text = "  queue \(world.heap[queue].name) (\(limit)\(state.isSuspended ? ", suspended" : "")): "
+            text += state.operations.isEmpty ? "empty" : state.operations.map { operationText(world, $0) }.joined(separator: ", ")
+            lines.append(text)
+        }
+        if world.mainQueue.isEmpty {
+            lines.append("  main queue: empty")
+        } else {
+            let blocks = world.mainQueue.map { block -> String in
+                let sync = world.threads[block.sender].waiting == .mainBlock(block.id)
+                return "block \(block.id) from \(world.threads[block.sender].name) (\(sync ? "main.sync" : "main.async"))"
+            }
+            lines += wrap(blocks, indent: "  main queue: ")
+        }
+        if !world.output.isEmpty {
+            lines.append("  printed: " + world.output.suffix(3).joined(separator: " | "))
+        }
+        return lines
+    }
+
+    func isLock(_ world: World, _ id: ObjectID) -> Bool {
+        if case .lock = world.heap[id].kind { return world.heap[id].isAlive }
+        return world.heap[id].monitorOwner != nil
+    }
+
+    func operationText(_ world: World, _ id: ObjectID) -> String {
+        guard case .operation(let op) = world.heap[id].kind else { return world.heap[id].name }
+        var phase: String
+        switch op.phase {
+        case .created: phase = "created"
+        case .pending: phase = "waiting"
+        case .executing: phase = "executing"
+        case .finished: phase = "finished"
+        }
+        if op.isCancelled { phase += ", cancelled" }
+        return "\(world.heap[id].name) (\(phase))"
+    }
+
+    /// Items joined on lines no wider than the screen, the first line after `indent`.
+    func wrap(_ items: [String], indent: String) -> [String] {
+        var lines: [String] = []
+        var line = indent
+        let continuation = String(repeating: " ", count: indent.count)
+        for item in items {
+            let separator = line == indent || line == continuation ? "" : ", "
+            if line.count + separator.count + item.count > width && line != indent && line != continuation {
+                lines.append(line + ",")
+                line = continuation + item
+            } else {
+                line += separator + item
+            }
+        }
+        lines.append(line)
+        return lines
+    }
+
+    // MARK: - Trace
+
+    func trace(_ session: StepSession) -> [String] {
+        let names = session.world.threads.map(\.name)
+        guard !session.steps.isEmpty else { return ["No steps yet."] }
+        var lines = ["Last steps"]
+        let first = max(0, session.steps.count - recent)
+        for index in first..<session.steps.count {
+            let events = session.steps[index]
+            let thread = names[session.schedule[index]]
+            let text = events.isEmpty ? "takes a step" : events.map(\.text).joined(separator: "; ")
+            let line = events.first?.range.map { "line \($0.start.line)" } ?? ""
+            let nameWidth = names.map(\.count).max() ?? 0
+            lines.append("  \(pad(String(index + 1), 4, right: true))  \(pad(thread, nameWidth))  \(pad(line, 8))  \(text)")
+        }
+        return lines
+    }
+
+    // MARK: - Text
+
+    func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        guard text.count < width else { return text }
+        let fill = String(repeating: " ", count: width - text.count)
+        return right ? fill + text : text + fill
+    }
+
+    func trimmedRight(_ text: String) -> String {
+        var text = Substring(text)
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+
+    func paint(_ text: String, _ style: Cell.Style) -> String {
+        guard color else { return text }
+        switch style {
+        case .plain: return text
+        case .header: return "\u{1B}[1m\(text)\u{1B}[0m"
+        case .runnable: return "\u{1B}[32m\(text)\u{1B}[0m"
+        case .blocked: return "\u{1B}[33m\(text)\u{1B}[0m"
+        case .finished: return "\u{1B}[2m\(text)\u{1B}[0m"
+        case .marker: return "\u{1B}[7m\(text)\u{1B}[0m"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import RaceLabCLI
+import Testing
+
+/// Scripted step-mode sessions (standard input is not a terminal, so one command per
+/// line), compared whole with golden files. Between them they press every key, on
+/// every scenario, including keys and names that mean nothing.
+struct StepGoldenTests {
+    struct Session: CustomTestStringConvertible, Sendable {
+        var name: String
+        var arguments: [String]
+        var input: [String]
+        var environment: [String: String] = [:]
+        var testDescription: String { name }
+    }
+
+    static let sessions: [Session] = [
+        // Win the singleton challenge, after trying what cannot be done.
+        Session(name: "singleton-challenge", arguments: ["singleton-race", "--challenge"],
+                input: ["?", "e", "u", "zz", "9", "main", "a", "2", "3", "e", "2", "3", "2", "s", "3", "e", "2", "3", "2", "3"]),
+        // Undo, restart, Enter, thread names, the random rest, and keys after the end.
+        Session(name: "array-mutation-keys", arguments: ["array-mutation"],
+                input: ["worker", "", "", "u", "u", "u", "u", "main", "r", "2", "x", "1", "e", "s", "u", "q", "never read"]),
+        // A proven fix: the challenge cannot be won, and the debrief says why.
+        Session(name: "stale-operations-challenge", arguments: ["stale-results", "--fix", "operations", "--challenge"],
+                input: ["x", "s", "q"]),
+        // Start from the story's schedule; end of input in the middle of a run.
+        Session(name: "dealloc-from-story", arguments: ["dealloc-wrong-thread", "--challenge", "--schedule", "worker main main"],
+                input: ["e", "s", "2"]),
+        // Deadlock both threads; a blocked thread says why it cannot run.
+        Session(name: "deadlock-challenge", arguments: ["deadlock", "--challenge"],
+                input: ["A", "B", "B", "B", "e", "A"]),
+        // A terminal too narrow for columns: the threads are listed one under another.
+        Session(name: "singleton-narrow", arguments: ["singleton-race", "--fix", "mutex"],
+                input: ["2", "3", "3"], environment: ["COLUMNS": "40"]),
+        // The meant-to-fail fix can be won; x uses the seed.
+        Session(name: "deadlock-mainsync-random", arguments: ["deadlock", "--fix", "mainSync", "--challenge", "--seed", "5"],
+                input: ["x", "x", "q"]),
+        // Wrong input on the command line.
+        Session(name: "step-errors-schedule", arguments: ["singleton-race", "--schedule", "A A Q"], input: []),
+        Session(name: "step-errors-blocked", arguments: ["deadlock", "--schedule", "A B B B"], input: []),
+        Session(name: "step-errors-fix", arguments: ["singleton-race", "--fix", "mutx"], input: []),
+        Session(name: "step-errors-seed", arguments: ["singleton-race", "--seed", "-1"], input: []),
+        Session(name: "step-errors-name", arguments: [], input: []),
+        Session(name: "step-help", arguments: ["--help"], input: []),
+    ]
+
+    @Test(arguments: sessions)
+    func session(_ session: Session) throws {
+        var input = session.input[...]
+        var racelab = RaceLab(environment: session.environment)
+        racelab.readLine = { input.popFirst() }
+        let output = racelab.main(["step"] + session.arguments)
+        let arguments = session.arguments.map { $0.contains(" ") || $0.isEmpty ? "\"\($0)\"" : $0 }.joined(separator: " ")
+        var text = "$ racelab step \(arguments)\n"
+        text += "[input] " + session.input.map { $0.isEmpty ? "(Enter)" : $0 }.joined(separator: " | ") + "\n"
+        text += output.stdout
+        if !output.stderr.isEmpty { text += "[stderr]\n" + output.stderr }
+        text += "[exit \(output.exitCode)]\n"
+        try GoldenTests.compare(text, toFile: "step_" + session.name)
+    }
+}

@@ -1,0 +1,98 @@
+import RaceLabEngine
+import RaceLabLanguage
+import Testing
+
+/// Step mode's model: a run taken one step at a time, with undo.
+struct StepSessionTests {
+    static let versions: [(String, String?)] = ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"]
+        .flatMap { name in
+            [(name, nil)] + ((try? loadShipped(name))?.fixes.map { (name, $0.name) } ?? [])
+        }
+
+    /// The message of the refusal `body` throws, if it throws one.
+    func refusal(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return (error as? StepSession.Refusal)?.message
+        }
+    }
+
+    /// A session that took `schedule`, step by step, from the start.
+    func replay(_ program: Program, _ schedule: [ThreadID]) throws -> StepSession {
+        var session = StepSession(program: program)
+        for thread in schedule { try session.step(thread) }
+        return session
+    }
+
+    @Test(arguments: 0..<versions.count)
+    func undoingNStepsGivesTheStateBeforeThem(version: Int) throws {
+        let (name, fix) = Self.versions[version]
+        let program = try loadShipped(name).program(fix: fix)
+        var random = SplitMix64(seed: UInt64(version) + 11)
+        var session = StepSession(program: program)
+        while !session.isOver && session.schedule.count < 40 {
+            try session.step(session.runnable[random.below(session.runnable.count)])
+        }
+        let full = session.schedule
+        #expect(full.count >= 4)
+        for n in 1...full.count {
+            session.undo()
+            let fresh = try replay(program, Array(full.prefix(full.count - n)))
+            #expect(session.world == fresh.world, "\(name) \(fix ?? "broken"): undo \(n) of \(full.count)")
+            #expect(session.schedule == fresh.schedule)
+            #expect(session.steps == fresh.steps)
+        }
+        let undid = session.undo()
+        #expect(!undid)
+        #expect(session.world == StepSession(program: program).world)
+    }
+
+    @Test func aFinishedRunReportsWhatRunWouldReport() throws {
+        let scenario = try loadShipped("singleton-race")
+        let program = try scenario.program(fix: nil)
+        let story = try FixedScheduler.parse(scenario.schedules(fix: nil).first { $0.name == "story" }!.steps)
+        var session = StepSession(program: program)
+        #expect(session.outcome() == nil)
+        for name in story { try session.step(session.world.thread(named: name)!) }
+        let outcome = try #require(session.outcome())
+        var scheduler = FixedScheduler(names: story)
+        let run = try Runner(program: program).run(&scheduler)
+        #expect(outcome.findings == run.findings)
+        #expect(outcome.expectations == run.expectations)
+        #expect(outcome.findings.map(\.kind) == [.expectation])
+    }
+
+    @Test func aThreadThatCannotRunSaysWhy() throws {
+        let program = try loadShipped("deadlock").program(fix: nil)
+        var session = StepSession(program: program)
+        let a = session.world.thread(named: "A")!, b = session.world.thread(named: "B")!
+        #expect(refusal { try session.step(0) } == "main can't run now: it is idle: the main queue is empty")
+        try session.step(a)
+        try session.step(b)
+        try session.step(b)
+        #expect(refusal { try session.step(b) } == "B can't run now: it holds lock2 and waits for lock1, held by A")
+        #expect(refusal { try session.step(7) } == "there is no thread 8")
+        try session.step(a)
+        #expect(session.isOver)
+        #expect(session.outcome()?.end == .deadlocked)
+
+        var finished = StepSession(program: try compile("var x = 0\nthread A { x = 1 }\nthread B { x = 2 }"))
+        try finished.step(1)
+        #expect(refusal { try finished.step(1) } == "A can't run now: it has finished")
+        #expect(finished.defaultChoice == 2)
+    }
+
+    @Test func theDefaultChoiceKeepsTheLastThreadGoing() throws {
+        let program = try compile("var x = 0\nthread A { x = 1\nx = 2 }\nthread B { x = 3\nx = 4 }")
+        var session = StepSession(program: program)
+        #expect(session.defaultChoice == 1)
+        try session.step(2)
+        #expect(session.defaultChoice == 2)
+        try session.step(2)
+        #expect(session.defaultChoice == 1)
+        try session.step(1)
+        #expect(session.defaultChoice == 1)
+    }
+}
