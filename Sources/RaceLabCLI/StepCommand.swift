@@ -91,11 +91,7 @@ struct StepCommand {
     func lineByLine(_ controller: inout StepController) -> CommandOutput {
         let width = environment["COLUMNS"].flatMap { Int($0) }.map { min(max($0, 20), 400) } ?? 100
         var out = controller.screen(width: width, color: false)
-        if controller.session.isOver {
-            let (text, won) = controller.ending()
-            out += "\n" + wrap(text, width) + "\n"
-            if won { return CommandOutput(stdout: out) }
-        }
+        if controller.session.isOver { out += "\n" + wrap(controller.finish(), width) + "\n" }
         var lineNumber = 0
         while let line = readLine() {
             lineNumber += 1
@@ -113,9 +109,8 @@ struct StepCommand {
     /// One key per command on the alternate screen; the terminal is restored on every way out.
     func interactive(_ controller: inout StepController, _ terminal: Terminal, color: Bool) -> CommandOutput {
         terminal.enter()
-        var message = controller.session.isOver ? controller.ending().text : "Press a thread's number to run its next step, ? for help."
+        var message = controller.session.isOver ? controller.finish() : "Press a thread's number to run its next step, ? for help."
         var exitCode = ExitCode.success
-        var won = false
         while true {
             let width = terminal.width
             let screen = controller.screen(width: width, color: color)
@@ -126,20 +121,11 @@ struct StepCommand {
             if key == 3 { exitCode = 130 }
             let reaction = controller.handle(controller.command(key: key))
             message = reaction.message
-            if reaction.done {
-                won = key != UInt8(ascii: "q") && key != 3 && key != 4
-                if won {
-                    // A won challenge: let the debrief be read before the screen goes.
-                    let width = terminal.width
-                    terminal.draw(controller.screen(width: width, color: color) + "\n" + wrap(message, width) + "\n\nPress any key to leave.")
-                    _ = terminal.readKey()
-                }
-                break
-            }
+            if reaction.done { break }
         }
         terminal.leave()
-        // What stays on the normal screen: the last message (the debrief, or the schedule).
-        let final = won ? message : message.isEmpty || message.hasPrefix("Bye") ? controller.quitText() : message + "\n" + controller.quitText()
+        // What stays on the normal screen: a won challenge's debrief, and the schedule.
+        let final = (controller.debrief.map { $0 + "\n" } ?? "") + controller.quitText()
         return CommandOutput(stdout: final + "\n", exitCode: exitCode)
     }
 

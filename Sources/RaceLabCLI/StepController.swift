@@ -18,7 +18,7 @@ struct StepController {
         var message: String = ""
         /// The screen changed.
         var redraw = false
-        /// The session is over: quit, or a challenge was won.
+        /// The session is over: the person quit.
         var done = false
     }
 
@@ -30,6 +30,8 @@ struct StepController {
     var random: SplitMix64
     /// The scenario as the person named it, for the replay commands.
     let argument: String
+    /// The debrief of the last challenge won in this session.
+    var debrief: String?
 
     init(session: StepSession, scenario: Scenario, fix: String?, challenge: Bool, seed: UInt64, argument: String) {
         self.session = session
@@ -90,8 +92,7 @@ struct StepController {
                 try? session.step(runnable[random.below(runnable.count)])
                 taken += 1
             }
-            let (text, won) = ending()
-            return Reaction(message: "ran the rest by random choice: \(taken) step\(taken == 1 ? "" : "s")\n" + text, redraw: true, done: won)
+            return Reaction(message: "ran the rest by random choice: \(taken) step\(taken == 1 ? "" : "s")\n" + finish(), redraw: true)
         case .help:
             return Reaction(message: help)
         case .quit:
@@ -109,8 +110,16 @@ struct StepController {
             return Reaction(message: error.message)
         }
         guard session.isOver else { return Reaction(redraw: true) }
+        return Reaction(message: finish(), redraw: true)
+    }
+
+    /// The end of a run: what it showed, remembering a won challenge's debrief for
+    /// the normal screen after the session.
+    mutating func finish() -> String {
         let (text, won) = ending()
-        return Reaction(message: text, redraw: true, done: won)
+        // Without its last line, the keys to press next.
+        if won { debrief = text.split(separator: "\n").dropLast().joined(separator: "\n") }
+        return text
     }
 
     var overMessage: String {
@@ -140,7 +149,8 @@ struct StepController {
         }
         if run.failed {
             lines.insert("Challenge won: \(goal).", at: 0)
-            lines += debrief(run)
+            lines += whatMattered(run)
+            lines.append("Press u to undo and try to lose, r to restart, or q to quit.")
             return (lines.joined(separator: "\n"), true)
         } else if isSoundFix {
             lines += fixDebrief()
@@ -152,7 +162,7 @@ struct StepController {
     }
 
     /// Which steps mattered, and the schedule to replay the win.
-    func debrief(_ run: Run) -> [String] {
+    func whatMattered(_ run: Run) -> [String] {
         var lines: [String] = []
         let explorer = Explorer(program: session.engine.program)
         if let (first, second) = explorer.decisivePair(run.schedule) {

@@ -20,7 +20,7 @@ struct CLITests {
     @Test func storyFailsAndMutexPasses() {
         let story = racelab.main(["run", "singleton-race", "--schedule", "story"])
         #expect(story.exitCode == 1)
-        #expect(story.stdout.contains("   6  B         23  B writes singleton = MySingle#2"))
+        #expect(story.stdout.contains("   6  B         24  B writes singleton = MySingle#2"))
         let mutex = racelab.main(["run", "singleton-race", "--fix", "mutex", "--schedule", "story"])
         #expect(mutex.exitCode == 0)
         #expect(mutex.stdout.contains("B blocks on token, held by A"))

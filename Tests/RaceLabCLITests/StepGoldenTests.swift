@@ -15,9 +15,10 @@ struct StepGoldenTests {
     }
 
     static let sessions: [Session] = [
-        // Win the singleton challenge, after trying what cannot be done.
+        // Win the singleton challenge (after trying what cannot be done), undo, lose, quit.
         Session(name: "singleton-challenge", arguments: ["singleton-race", "--challenge"],
-                input: ["?", "e", "u", "zz", "9", "main", "a", "2", "3", "e", "2", "3", "2", "s", "3", "e", "2", "3", "2", "3"]),
+                input: ["?", "e", "u", "zz", "9", "main", "a", "2", "3", "e", "2", "3", "2", "s", "3", "e", "2", "3", "2", "3",
+                        "u", "u", "u", "u", "u", "u", "u", "u", "u", "u", "A", "A", "A", "A", "A", "B", "B", "B", "q"]),
         // Undo, restart, Enter, thread names, the random rest, and keys after the end.
         Session(name: "array-mutation-keys", arguments: ["array-mutation"],
                 input: ["worker", "", "", "u", "u", "u", "u", "main", "r", "2", "x", "1", "e", "s", "u", "q", "never read"]),

@@ -101,11 +101,11 @@ struct RaceDetectorTests {
         let result = Explorer(program: try loadShipped("singleton-race").program(fix: nil)).explore()
         let lines = result.dataRaces.map { "\($0.target): \($0.first.thread) \($0.first.kind) \($0.first.line ?? 0), \($0.second.thread) \($0.second.kind) \($0.second.line ?? 0)" }
         #expect(lines == [
-            "singleton: A write 23, B read 22",
-            "singleton: A write 23, B read 25",
-            "singleton: B write 23, A write 23",
-            "singleton: B write 23, A read 25",
-            "singleton: A read 22, B write 23",
+            "singleton: A write 24, B read 23",
+            "singleton: A write 24, B read 26",
+            "singleton: B write 24, A write 24",
+            "singleton: B write 24, A read 26",
+            "singleton: A read 23, B write 24",
         ])
     }
 
