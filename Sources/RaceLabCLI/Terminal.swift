@@ -99,10 +99,10 @@ public final class Terminal: @unchecked Sendable {
     nonisolated(unsafe) private static var restoreOnSignal: (Int32, termios)?
 
     private static func restoreAfterSignal() {
-        guard var (descriptor, mode) = restoreOnSignal else { return }
+        guard let (descriptor, saved) = restoreOnSignal else { return }
         let reset = Array("\u{1B}[?25h\u{1B}[?1049l".utf8)
         _ = reset.withUnsafeBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        var mode = saved
         tcsetattr(descriptor, TCSAFLUSH, &mode)
-        descriptor = -1
     }
 }
