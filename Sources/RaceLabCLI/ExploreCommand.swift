@@ -19,11 +19,12 @@ struct ExploreCommand {
     static let spec = CommandSpec(
         name: "explore",
         abstract: "Visit every interleaving: outcomes, verdicts, and the simplest counterexample.",
-        usage: "racelab explore <name> [--fix <fix> | --all-fixes] [--reduction dpor|none] [bounds]",
+        usage: "racelab explore <name> [--fix <fix> | --all-fixes] [--reduction dpor|none] [--format text|json] [bounds]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Explore a fix instead of the broken version."),
             .init(name: "all-fixes", value: nil, help: "Explore the broken version and every fix, one after another."),
+            .init(name: "format", value: "format", help: "text (the default) or json."),
         ] + boundOptions,
         discussion: """
         A bound that cuts the search is reported ("not exhaustive: …"): the verdict is
@@ -38,6 +39,10 @@ struct ExploreCommand {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
         let config = try Self.config(parsed, spec)
+        let format = parsed.values["format"] ?? "text"
+        guard ["text", "json"].contains(format) else {
+            throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: spec)
+        }
         let scenario: Scenario
         switch try loadOne(parsed, spec, locator) {
         case .success(let s): scenario = s
@@ -48,6 +53,7 @@ struct ExploreCommand {
         }
         let fixes: [String?] = parsed.flags.contains("all-fixes") ? [nil] + scenario.fixes.map(\.name) : [try checkedFix(parsed.values["fix"], scenario)]
         var out = "\(scenario.name): \(scenario.title)\n"
+        var explorations: [JSON] = []
         var worst = ExitCode.success
         for fix in fixes {
             let program: Program
@@ -65,6 +71,7 @@ struct ExploreCommand {
                     counterexample = (example, run)
                 }
             }
+            explorations.append(ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0))
             out += "\nExploring \(describe(fix, in: scenario)) (\(config.reduction == .dpor ? "DPOR" : "no reduction")).\n"
             let replay = "racelab run \(parsed.positionals[0])" + (fix.map { " --fix \($0)" } ?? "")
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replayCommand: replay)
@@ -72,6 +79,11 @@ struct ExploreCommand {
             // With --all-fixes, the verdict is about the fixes that are meant to work.
             let counts = fixes.count == 1 || (fix.flatMap { scenario.fix(named: $0) }.map { $0.variant == nil && $0.expectedFailure == nil } ?? false)
             if counts { worst = max(worst, code) }
+        }
+        if format == "json" {
+            let json = JSON.object([("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
+                                    ("explorations", .array(explorations))])
+            return CommandOutput(stdout: json.serialized() + "\n", exitCode: worst)
         }
         return CommandOutput(stdout: out, exitCode: worst)
     }

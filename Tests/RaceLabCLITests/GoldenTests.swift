@@ -44,6 +44,8 @@ struct GoldenTests {
         ["explore", "singleton-race", "--max-executions", "3"], ["explore", "singleton-race", "--fix", "mutex", "--preemption-bound", "0"],
         ["explore", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "500"],
         ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200"],
+        ["explore", "singleton-race", "--format", "json"], ["explore", "deadlock", "--all-fixes", "--format", "json"],
+        ["explore", "singleton-race", "--format", "yaml"], ["help", "step"],
     ] + scenarios.flatMap { [["explore", $0], ["verify", $0]] }
 
     @Test(arguments: stories + screens)

@@ -59,7 +59,7 @@ public struct Exploration: Sendable {
 
 extension Int {
     /// Addition that stops at `Int.max` instead of trapping: interleaving counts grow fast.
-    func saturatingAdd(_ other: Int) -> Int {
+    public func saturatingAdd(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? Int.max : sum
     }

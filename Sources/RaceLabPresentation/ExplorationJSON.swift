@@ -1,0 +1,74 @@
+import RaceLabEngine
+
+/// An exploration as JSON, for scripts and autograders: the counts, the outcome
+/// histogram, the verdict per check, the detectors' reports and the counterexample.
+/// Keys keep their order, so the output is byte-for-byte stable.
+public struct ExplorationJSON: Sendable {
+    public let program: Program
+
+    public init(program: Program) {
+        self.program = program
+    }
+
+    public func render(_ result: Exploration, version: String?, counterexample: Counterexample?) -> JSON {
+        let verdict = result.failingExecutions > 0 ? "fails" : result.isExhaustive ? "proven" : "not exhaustive"
+        let outcomes: [JSON] = result.outcomes.map { count in
+            .object([
+                ("state", .string(count.outcome.state)),
+                ("end", .string(count.outcome.end.rawValue)),
+                ("findings", .array(count.outcome.findings.map { .string($0.rawValue) })),
+                ("failedChecks", .array(count.outcome.failedChecks.map { .string(program.expectations[$0].message) })),
+                ("executions", .int(count.executions)),
+                ("interleavings", .int(count.interleavings)),
+                ("schedule", .string(count.schedule.joined(separator: " "))),
+            ])
+        }
+        let checks: [JSON] = program.expectations.indices.map { index in
+            let failing = result.outcomes.filter { $0.outcome.failedChecks.contains(index) }
+            return .object([
+                ("check", .string(program.expectations[index].message)),
+                ("holds", .bool(failing.isEmpty)),
+                ("failingInterleavings", .int(failing.reduce(0) { $0.saturatingAdd($1.interleavings) })),
+            ])
+        }
+        let races: [JSON] = result.dataRaces.map { race in
+            func side(_ side: DataRace.Side) -> JSON {
+                .object([("thread", .string(side.thread)), ("kind", .string(side.kind.rawValue)),
+                         ("line", side.line.map(JSON.int) ?? .null), ("step", .int(side.step))])
+            }
+            return .object([("target", .string(race.target)), ("first", side(race.first)), ("second", side(race.second))])
+        }
+        let inversions: [JSON] = result.lockInversions.map { inversion in
+            .array(inversion.edges.map { edge in
+                .object([("held", .string(edge.held)), ("taken", .string(edge.taken)), ("thread", .string(edge.thread)),
+                         ("line", edge.line.map(JSON.int) ?? .null)])
+            })
+        }
+        var example = JSON.null
+        if let counterexample {
+            let why: JSON = counterexample.why.map { .object([("first", .int($0.first + 1)), ("second", .int($0.second + 1))]) } ?? .null
+            example = .object([
+                ("schedule", .string(counterexample.schedule.joined(separator: " "))),
+                ("preemptions", .int(counterexample.preemptions)),
+                ("decisiveSteps", why),
+            ])
+        }
+        return .object([
+            ("version", version.map(JSON.string) ?? .null),
+            ("reduction", .string(result.reduction.rawValue)),
+            ("verdict", .string(verdict)),
+            ("exhaustive", .bool(result.isExhaustive)),
+            ("cut", result.cut.map(JSON.string) ?? .null),
+            ("executions", .int(result.executions)),
+            ("sleepBlocked", .int(result.sleepBlocked)),
+            ("interleavings", .int(result.interleavings)),
+            ("interleavingsExact", .bool(result.interleavingsExact)),
+            ("findings", .array(result.findingKinds.map { .string($0.rawValue) })),
+            ("checks", .array(checks)),
+            ("outcomes", .array(outcomes)),
+            ("dataRaces", .array(races)),
+            ("lockInversions", .array(inversions)),
+            ("counterexample", example),
+        ])
+    }
+}
