@@ -127,6 +127,22 @@ func loadOne(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: Scenario
     return loadScenario(parsed.positionals[0], locator)
 }
 
+/// The scenario a command names, its `--fix` checked, compiled.
+func loadVersion(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: ScenarioLocator) throws(UsageError)
+    -> Result<(Scenario, String?, Program), CommandOutput> {
+    let scenario: Scenario
+    switch try loadOne(parsed, spec, locator) {
+    case .success(let s): scenario = s
+    case .failure(let output): return .failure(output)
+    }
+    let fix = try checkedFix(parsed.values["fix"], scenario)
+    do throws(ScriptError) {
+        return .success((scenario, fix, try scenario.program(fix: fix)))
+    } catch {
+        return .failure(CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError))
+    }
+}
+
 /// A fix name checked against the scenario's fixes.
 func checkedFix(_ name: String?, _ scenario: Scenario) throws(UsageError) -> String? {
     guard let name else { return nil }

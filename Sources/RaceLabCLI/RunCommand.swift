@@ -58,17 +58,10 @@ struct RunCommand {
             throw UsageError("--strategy \(strategy) needs --seed <n>", command: spec)
         }
 
-        let scenario: Scenario
-        switch try loadOne(parsed, spec, locator) {
-        case .success(let s): scenario = s
+        let (scenario, fixName, program): (Scenario, String?, Program)
+        switch try loadVersion(parsed, spec, locator) {
+        case .success(let version): (scenario, fixName, program) = version
         case .failure(let output): return output
-        }
-        let fixName = try checkedFix(parsed.values["fix"], scenario)
-        let program: Program
-        do throws(ScriptError) {
-            program = try scenario.program(fix: fixName)
-        } catch {
-            return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
         }
         let runner = Runner(program: program, maxSteps: maxSteps)
         let result: Run

@@ -44,17 +44,10 @@ struct StepCommand {
             guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
             seed = value
         }
-        let scenario: Scenario
-        switch try loadOne(parsed, spec, locator) {
-        case .success(let s): scenario = s
+        let (scenario, fix, program): (Scenario, String?, Program)
+        switch try loadVersion(parsed, spec, locator) {
+        case .success(let version): (scenario, fix, program) = version
         case .failure(let output): return output
-        }
-        let fix = try checkedFix(parsed.values["fix"], scenario)
-        let program: Program
-        do throws(ScriptError) {
-            program = try scenario.program(fix: fix)
-        } catch {
-            return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
         }
         var session = StepSession(program: program)
         if let text = parsed.values["schedule"] {
