@@ -32,9 +32,8 @@ struct ListCommand {
         }
         let nameWidth = max(4, rows.map(\.0.count).max() ?? 0) + 2
         let titleWidth = max(5, rows.map(\.1.count).max() ?? 0) + 2
-        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
-        var out = pad("NAME", nameWidth) + pad("TITLE", titleWidth) + "FIXES\n"
-        for row in rows { out += pad(row.0, nameWidth) + pad(row.1, titleWidth) + row.2 + "\n" }
+        var out = "NAME".padded(nameWidth) + "TITLE".padded(titleWidth) + "FIXES\n"
+        for row in rows { out += row.0.padded(nameWidth) + row.1.padded(titleWidth) + row.2 + "\n" }
         return CommandOutput(stdout: out, stderr: errors, exitCode: errors.isEmpty ? ExitCode.success : ExitCode.scriptError)
     }
 }

@@ -90,7 +90,7 @@ struct StepCommand {
             lineNumber += 1
             let command = controller.command(line: line)
             let reaction = controller.handle(command)
-            out += "\n> \(line.trimmingWhitespace())\n"
+            out += "\n> \(line.trimmingCharacters(in: " \t\r"))\n"
             if reaction.redraw { out += controller.screen(width: width, color: false) }
             if !reaction.message.isEmpty { out += (reaction.redraw ? "\n" : "") + wrap(reaction.message, width) + "\n" }
             if reaction.done { return CommandOutput(stdout: out) }
@@ -122,22 +122,7 @@ struct StepCommand {
         return CommandOutput(stdout: final + "\n", exitCode: exitCode)
     }
 
-    /// Each line of `text` broken between words to fit `width`, continuing indented.
     func wrap(_ text: String, _ width: Int) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            guard line.count > width else { return String(line) }
-            var lines: [String] = []
-            var current = ""
-            for word in line.split(separator: " ", omittingEmptySubsequences: false) {
-                if !current.isEmpty && current.count + 1 + word.count > width && current.trimmingWhitespace() != "" {
-                    lines.append(current)
-                    current = "  " + word
-                } else {
-                    current = current.isEmpty ? String(word) : current + " " + word
-                }
-            }
-            lines.append(current)
-            return lines.joined(separator: "\n")
-        }.joined(separator: "\n")
+        text.wordWrapped(width).joined(separator: "\n")
     }
 }

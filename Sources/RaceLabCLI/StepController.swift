@@ -273,7 +273,7 @@ extension StepController {
     /// A line of the line-by-line mode: a thread's number or name, a key's letter or
     /// its word ("undo"), or nothing (Enter).
     func command(line: String) -> Command {
-        let text = line.trimmingWhitespace()
+        let text = line.trimmingCharacters(in: " \t\r")
         let words: [String: Command] = [
             "": .enter, "u": .undo, "undo": .undo, "r": .restart, "restart": .restart, "e": .explain, "explain": .explain,
             "s": .schedule, "schedule": .schedule, "x": .random, "random": .random, "?": .help, "help": .help,
@@ -302,14 +302,5 @@ extension StepController {
         case 32...126: return .unknown("unknown key '\(Character(Unicode.Scalar(key)))'; press ? for the keys")
         default: return .unknown("unknown key (code \(key)); press ? for the keys")
         }
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var text = Substring(self)
-        while let c = text.first, c.isWhitespace { text = text.dropFirst() }
-        while let c = text.last, c.isWhitespace { text = text.dropLast() }
-        return String(text)
     }
 }

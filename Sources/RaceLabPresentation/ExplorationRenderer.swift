@@ -30,7 +30,7 @@ public struct ExplorationRenderer: Sendable {
         for entry in order.map({ result.outcomes[$0] }) {
             let share = String(format: "%5.1f%%", Double(entry.interleavings) * 100 / Double(total))
             let mark = entry.outcome.isFailure ? "FAIL" : "ok  "
-            out += "  \(mark) \(pad(String(entry.interleavings), 9)) \(share)  \(describe(entry.outcome))\n"
+            out += "  \(mark) \(String(entry.interleavings).padded(9, right: true)) \(share)  \(describe(entry.outcome))\n"
         }
 
         out += "\nChecks\n"
@@ -112,10 +112,6 @@ public struct ExplorationRenderer: Sendable {
 
     func count(_ n: Int, exact: Bool) -> String {
         n == Int.max ? "more than \(Int.max)" : exact ? String(n) : "at least \(n)"
-    }
-
-    func pad(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }
 

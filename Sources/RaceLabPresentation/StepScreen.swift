@@ -73,22 +73,9 @@ public struct StepScreen: Sendable {
             self.style = style
         }
 
-        /// The text over as many lines as it takes, broken between words; the
-        /// following lines indented.
+        /// The text over as many lines as it takes, broken between words.
         static func wrapped(_ text: String, _ width: Int, _ style: Style) -> [Cell] {
-            var cells: [Cell] = []
-            var line = ""
-            for word in text.split(separator: " ") {
-                let candidate = line.isEmpty ? String(word) : line + " " + word
-                if candidate.count > width && !line.isEmpty && line != "  " {
-                    cells.append(Cell(line, style))
-                    line = "  " + word
-                } else {
-                    line = candidate
-                }
-            }
-            cells.append(Cell(line, style))
-            return cells
+            text.wordWrapped(width).map { Cell($0, style) }
         }
 
         func fitted(_ width: Int) -> String {
@@ -244,18 +231,12 @@ public struct StepScreen: Sendable {
             let text = events.isEmpty ? "takes a step" : events.map(\.text).joined(separator: "; ")
             let line = events.first?.range.map { "line \($0.start.line)" } ?? ""
             let nameWidth = names.map(\.count).max() ?? 0
-            lines.append("  \(pad(String(index + 1), 4, right: true))  \(pad(thread, nameWidth))  \(pad(line, 8))  \(text)")
+            lines.append("  \(String(index + 1).padded(4, right: true))  \(thread.padded(nameWidth))  \(line.padded(8))  \(text)")
         }
         return lines
     }
 
     // MARK: - Text
-
-    func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        guard text.count < width else { return text }
-        let fill = String(repeating: " ", count: width - text.count)
-        return right ? fill + text : text + fill
-    }
 
     func trimmedRight(_ text: String) -> String {
         var text = Substring(text)

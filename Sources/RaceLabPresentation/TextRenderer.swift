@@ -16,7 +16,7 @@ public struct TextRenderer: Sendable {
         let names = run.world.threads.map(\.name)
         let nameWidth = max(6, names.map(\.count).max() ?? 6)
         var out = title + "\n\n"
-        out += "step  " + pad("thread", nameWidth) + "  line  what happened\n"
+        out += "step  " + "thread".padded(nameWidth) + "  line  what happened\n"
         let sentences = run.events.map { "\(names[$0.thread]) \($0.text)" }
         // The source column lines up after the longest sentence, up to a limit.
         let sentenceWidth = min(sentences.map(\.count).max() ?? 0, 44)
@@ -25,7 +25,7 @@ public struct TextRenderer: Sendable {
             let stepText = event.step == lastStep ? "" : String(event.step)
             lastStep = event.step
             let line = event.range.map { String($0.start.line) } ?? ""
-            var row = pad(stepText, 4, right: true) + "  " + pad(names[event.thread], nameWidth) + "  " + pad(line, 4, right: true)
+            var row = stepText.padded(4, right: true) + "  " + names[event.thread].padded(nameWidth) + "  " + line.padded(4, right: true)
             row += "  " + sentence
             if let range = event.range {
                 let source = run.program.file.line(range.start.line).trimmingCharacters(in: " \t")
@@ -91,20 +91,5 @@ public struct TextRenderer: Sendable {
             }
             return text
         }
-    }
-
-    func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        guard text.count < width else { return text }
-        let fill = String(repeating: " ", count: width - text.count)
-        return right ? fill + text : text + fill
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let c = s.first, set.contains(c) { s = s.dropFirst() }
-        while let c = s.last, set.contains(c) { s = s.dropLast() }
-        return String(s)
     }
 }
