@@ -2,7 +2,7 @@
 import PackageDescription
 
 // RaceLab: one module per layer. Nothing downstream reaches back upstream:
-// Language → Engine → Presentation → CLI → the `racelab` executable.
+// Language → Engine → Presentation → Grading → CLI → the `racelab` executable.
 let package = Package(
     name: "RaceLab",
     products: [
@@ -12,7 +12,8 @@ let package = Package(
         .target(name: "RaceLabLanguage"),
         .target(name: "RaceLabEngine", dependencies: ["RaceLabLanguage"]),
         .target(name: "RaceLabPresentation", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
-        .target(name: "RaceLabCLI", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
+        .target(name: "RaceLabGrading", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
+        .target(name: "RaceLabCLI", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading"]),
         .executableTarget(name: "racelab", dependencies: ["RaceLabCLI"]),
         // The exploration benchmark: swift run -c release racelab-bench
         .executableTarget(name: "racelab-bench", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
@@ -23,6 +24,12 @@ let package = Package(
             dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabCLI"],
             // Golden files and fixtures are read from the source tree (see GoldenTests.swift).
             exclude: ["Golden", "Fixtures"]
+        ),
+        .testTarget(
+            name: "RaceLabGradingTests",
+            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabGrading", "RaceLabCLI"],
+            // Reference solutions and graded submissions are read from the source tree.
+            exclude: ["Solutions", "Submissions"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -57,6 +57,8 @@ public struct RaceLab {
           explore                 Visit every interleaving: outcomes, verdicts, the simplest counterexample.
           verify                  The broken version and every fix side by side, each explored exhaustively.
           step                    Be the scheduler: pick which thread runs next, with undo.
+          grade                   Grade exercise submissions: every interleaving, a reason for each failure.
+          hint                    Show an exercise's task and its hints, one more each time you ask.
 
           See 'racelab help <subcommand>' for detailed help.
 
@@ -87,7 +89,7 @@ public struct RaceLab {
             return CommandOutput(stdout: RaceLab.root.help)
         }
         let rest = Array(arguments.dropFirst())
-        let commands = ["list", "show", "run", "explore", "verify", "step", "help"]
+        let commands = ["list", "show", "run", "explore", "verify", "step", "grade", "hint", "help"]
         switch first {
         case "-h", "--help":
             return CommandOutput(stdout: RaceLab.root.help)
@@ -109,6 +111,10 @@ public struct RaceLab {
             return try ExploreCommand(locator: locator, progress: progress).run(rest)
         case "verify":
             return try VerifyCommand(locator: locator, progress: progress).run(rest)
+        case "grade":
+            return try GradeCommand(locator: locator, progress: progress).run(rest)
+        case "hint":
+            return try HintCommand(locator: locator).run(rest)
         case "step":
             return try StepCommand(locator: locator, environment: environment, terminal: terminal, readLine: readLine).run(rest)
         default:
@@ -126,6 +132,8 @@ public struct RaceLab {
         case "explore": return ExploreCommand.spec
         case "verify": return VerifyCommand.spec
         case "step": return StepCommand.spec
+        case "grade": return GradeCommand.spec
+        case "hint": return HintCommand.spec
         default: return nil
         }
     }

@@ -1,5 +1,7 @@
 extension Parser {
-    static let metadataKeys = ["title", "story", "source", "challenge", "summary", "fails", "variant"]
+    static let metadataKeys = ["title", "story", "source", "challenge", "summary", "fails", "variant"] + exerciseKeys
+    /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.
+    static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer"]
 
     /// Declarations up to the end of file (or the `}` closing a fix).
     mutating func parseDeclarations(untilBrace: Bool) -> [Declaration] {
@@ -90,7 +92,13 @@ extension Parser {
             return Declaration(.remove(what: what, name: name(of: nameToken)), start.joined(nameToken.range), nameRange: nameToken.range)
         case .identifier(let key) where Parser.metadataKeys.contains(key):
             _ = advance()
-            let value = try consumeString("expected a string after '\(key)'")
+            var value: String
+            if key == "points", case .int(let number) = current.kind {
+                _ = advance()
+                value = String(number)
+            } else {
+                value = try consumeString("expected a string after '\(key)'")
+            }
             let end = previous.range
             try endOfStatement()
             return Declaration(.metadata(key: key, value: value), start.joined(end), nameRange: start)

@@ -50,7 +50,7 @@ public struct ExplorationRenderer: Sendable {
         out += "\nData races (\(result.dataRaces.count))\n"
         if result.dataRaces.isEmpty { out += "  none: every conflicting pair of accesses is ordered by a lock, a queue or a thread start\n" }
         for race in result.dataRaces {
-            out += "  \(race.target): \(side(race.first)) and \(side(race.second)), with nothing ordering them\n"
+            out += "  \(race.target): \(Self.side(race.first)) and \(Self.side(race.second)), with nothing ordering them\n"
         }
 
         let inversions = result.lockInversions
@@ -76,8 +76,8 @@ public struct ExplorationRenderer: Sendable {
             out += "\nSimplest counterexample: \(example.preemptions) preemption\(example.preemptions == 1 ? "" : "s"), \(run.schedule.count) steps\n"
             out += ColumnTrace(run: run).render(highlight: example.why.map { [$0.first, $0.second] } ?? [])
             if let why = example.why {
-                out += "\nWhy: \(stepText(run, why.first)) (step \(why.first + 1)) came before "
-                out += "\(stepText(run, why.second)) (step \(why.second + 1)).\n"
+                out += "\nWhy: \(Self.stepText(run, why.first)) (step \(why.first + 1)) came before "
+                out += "\(Self.stepText(run, why.second)) (step \(why.second + 1)).\n"
                 out += "     They conflict; with the second first (and the rest run without preemption), every check passes.\n"
             }
             out += "\nReplay: \(replayCommand) --schedule \"\(run.scheduleText)\"\n"
@@ -99,12 +99,14 @@ public struct ExplorationRenderer: Sendable {
         return text
     }
 
-    func side(_ side: DataRace.Side) -> String {
+    /// `A writes it (line 12)`.
+    public static func side(_ side: DataRace.Side) -> String {
         let verb = side.kind == .read ? "reads" : "writes"
         return "\(side.thread) \(verb) it" + (side.line.map { " (line \($0))" } ?? "")
     }
 
-    func stepText(_ run: Run, _ step: Int) -> String {
+    /// `B reads singleton: nil`: the thread and what it did at a 0-based step.
+    public static func stepText(_ run: Run, _ step: Int) -> String {
         let thread = run.schedule[step]
         let text = run.events.first { $0.step == step + 1 }?.text ?? "runs"
         return "\(thread) \(text)"

@@ -1,0 +1,155 @@
+import Foundation
+import RaceLabEngine
+import RaceLabGrading
+import RaceLabLanguage
+
+/// `racelab grade FILE…`: grades submissions against the exercises.
+struct GradeCommand {
+    var locator: ScenarioLocator
+    var progress: (@Sendable (String) -> Void)?
+
+    static let spec = CommandSpec(
+        name: "grade",
+        abstract: "Grade exercise submissions: every interleaving, a reason for each failure.",
+        usage: "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--exercise <id>] [--exercises <folder>]",
+        arguments: [("file-or-folder", "A submitted .race file, or a folder searched for them (recursively).")],
+        options: [
+            .init(name: "format", value: "format", help: "text (the default), json, junit (JUnit XML) or csv (one row per\nstudent and exercise)."),
+            .init(name: "exercise", value: "id", help: "Every file must be a submission for this exercise."),
+            .init(name: "exercises", value: "folder", help: "Where the exercises are (default: Scenarios/Exercises)."),
+        ],
+        discussion: """
+        Each file names its exercise on its 'exercise "ID"' line. The student is the
+        folder right under a graded folder (submissions/alice/fix.race: alice), or the
+        folder holding a file given by itself. A fix must pass in every interleaving,
+        within bounds that do not depend on the machine; a search that a bound cuts
+        does not pass. See docs/TEACHING.md.
+
+        Exit status: 0 only if every file passed, 1 otherwise, 64 usage error.
+        """
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let parsed = try Self.spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        let formatName = parsed.values["format"] ?? "text"
+        guard let format = GradeReport.Format(rawValue: formatName) else {
+            let names = GradeReport.Format.allCases.map(\.rawValue)
+            throw UsageError("unknown format '\(formatName)'; use \(names.joined(separator: ", "))" + suggestion(formatName, names), command: Self.spec)
+        }
+        guard !parsed.positionals.isEmpty else {
+            throw UsageError("name at least one submitted file or folder", command: Self.spec)
+        }
+        let (exercises, warnings) = try loadExercises(parsed.values["exercises"])
+        if let expected = parsed.values["exercise"], !exercises.contains(where: { $0.id == expected }) {
+            throw UsageError("unknown exercise '\(expected)'" + suggestion(expected, exercises.map(\.id)), command: Self.spec)
+        }
+        let grader = Grader(exercises: exercises)
+        var grades: [Grade] = []
+        for target in parsed.positionals {
+            for item in submissions(target) {
+                progress?("grading \(item.path) …")
+                switch item.file {
+                case .success(let file):
+                    grades.append(grader.grade(file, student: item.student, expected: parsed.values["exercise"]))
+                case .failure(let failure):
+                    grades.append(Grade.invalid(file: item.path, student: item.student, reason: failure.reason))
+                }
+            }
+        }
+        progress?("")
+        let report = GradeReport(grades: grades)
+        return CommandOutput(stdout: report.render(format), stderr: warnings,
+                             exitCode: report.allPassed ? ExitCode.success : ExitCode.finding)
+    }
+
+    /// Every exercise in the folder, sorted by ID; files that are not valid exercises
+    /// become warnings.
+    func loadExercises(_ folder: String?) throws(UsageError) -> ([Exercise], String) {
+        guard let directory = folder.map({ URL(fileURLWithPath: $0) }) ?? locator.directory?.appendingPathComponent("Exercises") else {
+            throw UsageError("no Scenarios folder found; pass --exercises with the folder that holds the exercises", command: Self.spec)
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".race") }.sorted()
+        guard !names.isEmpty else {
+            throw UsageError("no exercises (.race files) in \(directory.path)", command: Self.spec)
+        }
+        var exercises: [Exercise] = []
+        var warnings = ""
+        for name in names {
+            let path = directory.appendingPathComponent(name).path
+            do throws(GradingError) {
+                let exercise = try Self.loadExercise(path: path, display: name)
+                if exercises.contains(where: { $0.id == exercise.id }) {
+                    throw GradingError("exercise '\(exercise.id)' is declared by two files")
+                }
+                exercises.append(exercise)
+            } catch {
+                warnings += "warning: skipping exercise \(path): \(error.message)\n"
+            }
+        }
+        return (exercises, warnings)
+    }
+
+    static func loadExercise(path: String, display: String) throws(GradingError) -> Exercise {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw GradingError("cannot read it as UTF-8 text")
+        }
+        let scenario: Scenario
+        do throws(ScriptError) {
+            scenario = try Scenario.load(name: String(display.dropLast(5)), file: SourceFile(name: display, text: text))
+        } catch {
+            throw GradingError("it does not compile:\n" + error.rendered)
+        }
+        return try Exercise(scenario)
+    }
+
+    struct Submission {
+        var path: String
+        var student: String
+        var file: Result<SourceFile, Failure>
+    }
+
+    struct Failure: Error {
+        var reason: String
+    }
+
+    /// The files to grade for one argument: the file itself, or every `.race` file
+    /// under a folder, sorted by path.
+    func submissions(_ target: String) -> [Submission] {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: target, isDirectory: &isDirectory) else {
+            return [Submission(path: target, student: "-", file: .failure(Failure(reason: "no such file or folder")))]
+        }
+        guard isDirectory.boolValue else {
+            let folder = URL(fileURLWithPath: target).standardizedFileURL.deletingLastPathComponent().lastPathComponent
+            return [Submission(path: target, student: folder, file: read(target))]
+        }
+        let base = target.hasSuffix("/") ? String(target.dropLast()) : target
+        var found: [String] = []
+        if let walker = manager.enumerator(atPath: target) {
+            while let relative = walker.nextObject() as? String {
+                if relative.hasSuffix(".race") { found.append(relative) }
+            }
+        }
+        if found.isEmpty {
+            return [Submission(path: target, student: "-", file: .failure(Failure(reason: "no .race files in this folder")))]
+        }
+        return found.sorted().map { relative in
+            let parts = relative.split(separator: "/")
+            let student = parts.count > 1 ? String(parts[0]) : String(relative.dropLast(5))
+            let path = base + "/" + relative
+            return Submission(path: path, student: student, file: read(path))
+        }
+    }
+
+    func read(_ path: String) -> Result<SourceFile, Failure> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(Failure(reason: "cannot read the file"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(Failure(reason: "not UTF-8 text"))
+        }
+        return .success(SourceFile(name: path, text: text))
+    }
+}

@@ -1,0 +1,64 @@
+import RaceLabGrading
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// `racelab hint FILE [N]`: an exercise's task and its first N hints.
+struct HintCommand {
+    var locator: ScenarioLocator
+
+    static let spec = CommandSpec(
+        name: "hint",
+        abstract: "Show an exercise's task and its hints, one more each time you ask.",
+        usage: "racelab hint <file-or-id> [<count>] [--exercises <folder>]",
+        arguments: [("file-or-id", "Your exercise file, or an exercise ID."),
+                    ("count", "How many hints to show (default 1).")],
+        options: [.init(name: "exercises", value: "folder", help: "Where the exercises are (default: Scenarios/Exercises).")]
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let parsed = try Self.spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        guard (1...2).contains(parsed.positionals.count) else {
+            throw UsageError(parsed.positionals.isEmpty ? "name your exercise file or an exercise ID" : "unexpected argument '\(parsed.positionals[2])'",
+                             command: Self.spec)
+        }
+        var count = 1
+        if parsed.positionals.count == 2 {
+            guard let n = Int(parsed.positionals[1]), n >= 1 else {
+                throw UsageError("the hint count must be a whole number from 1, not '\(parsed.positionals[1])'", command: Self.spec)
+            }
+            count = n
+        }
+        let (exercises, warnings) = try GradeCommand(locator: locator).loadExercises(parsed.values["exercises"])
+        var id = parsed.positionals[0]
+        if id.contains("/") || id.hasSuffix(".race") {
+            switch GradeCommand(locator: locator).read(id) {
+            case .failure(let failure):
+                return CommandOutput(stderr: "error: \(id): \(failure.reason)\n", exitCode: ExitCode.noInput)
+            case .success(let file):
+                guard let declared = Exercise.declaredID(in: file) else {
+                    return CommandOutput(stderr: "error: \(id) is not an exercise: it has no 'exercise \"ID\"' line\n", exitCode: ExitCode.usage)
+                }
+                id = declared
+            }
+        }
+        guard let exercise = exercises.first(where: { $0.id == id }) else {
+            throw UsageError("unknown exercise '\(id)'" + suggestion(id, exercises.map(\.id)), command: Self.spec)
+        }
+        var out = "\(exercise.id): \(exercise.title) (\(exercise.kind.rawValue), \(exercise.level), \(exercise.points) points)\n\n"
+        out += exercise.task.split(separator: "\n", omittingEmptySubsequences: false).flatMap { String($0).wordWrapped(80) }.joined(separator: "\n") + "\n"
+        if exercise.hints.isEmpty {
+            out += "\nThis exercise has no hints.\n"
+        }
+        for (index, hint) in exercise.hints.prefix(count).enumerated() {
+            out += "\nHint \(index + 1) of \(exercise.hints.count):\n"
+            out += hint.wordWrapped(76).map { "  \($0)\n" }.joined()
+        }
+        if count < exercise.hints.count {
+            out += "\nMore: racelab hint \(parsed.positionals[0]) \(count + 1)\n"
+        } else if !exercise.hints.isEmpty {
+            out += "\nThat is every hint.\n"
+        }
+        return CommandOutput(stdout: out, stderr: warnings)
+    }
+}

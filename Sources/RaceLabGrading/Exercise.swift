@@ -1,0 +1,136 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// An exercise: a scenario file with a task, editable regions, checks, hints and
+/// points (see docs/TEACHING.md). The file a student starts from is the exercise
+/// itself; a submission is the same file with the editable regions filled in.
+public struct Exercise: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Make every interleaving pass without touching the locked parts.
+        case fixIt = "fix it"
+        /// Hand in `schedule answer "…"`, a schedule whose replay breaks the scenario.
+        case breakIt = "break it"
+        /// Hand in `answer "…"`: every final value of a variable, or whether a deadlock can happen.
+        case predictIt = "predict it"
+    }
+
+    /// What a predict-it exercise asks for.
+    public enum Prediction: Sendable, Equatable {
+        /// Every value the shared variable can hold when a run completes.
+        case values(of: String)
+        /// Whether some interleaving deadlocks: "yes" or "no".
+        case deadlock
+    }
+
+    public var id: String
+    public var kind: Kind
+    /// "easy", "medium" or "hard".
+    public var level: String
+    public var title: String
+    public var task: String
+    /// Shown one at a time by `racelab hint`.
+    public var hints: [String]
+    public var points: Int
+    /// For break-it: the kind of finding the schedule must cause; nil for any.
+    public var goal: Finding.Kind?
+    /// For predict-it.
+    public var prediction: Prediction?
+    /// The exercise as handed out (the starter).
+    public var scenario: Scenario
+
+    /// The name of the schedule a break-it submission hands in.
+    public static let answerSchedule = "answer"
+
+    /// Goal words accepted by `goal "…"`.
+    public static let goals: [(word: String, kind: Finding.Kind)] = [
+        ("check", .expectation), ("crash", .crash), ("deadlock", .deadlock),
+        ("main thread", .mainThread), ("assertion", .assertion),
+    ]
+
+    /// The `exercise "ID"` line of a file, found without parsing it (so a submission
+    /// with syntax errors can still be matched to its exercise).
+    public static func declaredID(in file: SourceFile) -> String? {
+        for line in file.lines {
+            let words = line.trimmingCharacters(in: " \t")
+            guard words.hasPrefix("exercise") else { continue }
+            let rest = String(words.dropFirst("exercise".count)).trimmingCharacters(in: " \t")
+            guard rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") else { continue }
+            return String(rest[rest.index(after: rest.startIndex)..<close])
+        }
+        return nil
+    }
+
+    /// Reads an exercise from a loaded scenario.
+    /// - Throws: what is missing or wrong in the exercise metadata.
+    public init(_ scenario: Scenario) throws(GradingError) {
+        var values: [String: String] = [:]
+        var hints: [String] = []
+        for declaration in scenario.declarations {
+            guard case .metadata(let key, let value) = declaration.kind else { continue }
+            if key == "hint" { hints.append(value) } else { values[key] = value }
+        }
+        guard let id = values["exercise"], !id.isEmpty else {
+            throw GradingError("not an exercise: the file has no 'exercise \"ID\"' line")
+        }
+        guard let kindName = values["kind"], let kind = Kind(rawValue: kindName) else {
+            let names = Kind.allCases.map(\.rawValue)
+            throw GradingError("exercise '\(id)': 'kind' must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        guard let points = Int(values["points"] ?? ""), points > 0 else {
+            throw GradingError("exercise '\(id)': 'points' must be a positive number")
+        }
+        guard let task = values["task"], !task.isEmpty else {
+            throw GradingError("exercise '\(id)': 'task' says what to do; it is missing")
+        }
+        self.id = id
+        self.kind = kind
+        self.level = values["level"] ?? "medium"
+        self.title = scenario.title
+        self.task = task
+        self.hints = hints
+        self.points = points
+        self.scenario = scenario
+        if let word = values["goal"] {
+            guard let goal = Self.goals.first(where: { $0.word == word }) else {
+                throw GradingError("exercise '\(id)': 'goal' must be one of \(Self.goals.map { "\"\($0.word)\"" }.joined(separator: ", "))")
+            }
+            self.goal = goal.kind
+        }
+        switch kind {
+        case .fixIt:
+            break
+        case .breakIt:
+            guard scenario.schedules(fix: nil).contains(where: { $0.name == Self.answerSchedule }) else {
+                throw GradingError("exercise '\(id)': a break-it exercise hands out 'schedule \(Self.answerSchedule) \"\"' in an editable region")
+            }
+        case .predictIt:
+            guard let target = values["predict"] else {
+                throw GradingError("exercise '\(id)': a predict-it exercise says what to predict: 'predict \"deadlock\"' or 'predict \"VARIABLE\"'")
+            }
+            guard values["answer"] != nil else {
+                throw GradingError("exercise '\(id)': a predict-it exercise hands out 'answer \"\"' in an editable region")
+            }
+            if target == "deadlock" {
+                prediction = .deadlock
+            } else {
+                let program: Program
+                do throws(ScriptError) { program = try scenario.program(fix: nil) } catch {
+                    throw GradingError("exercise '\(id)': it does not compile")
+                }
+                guard program.globals.contains(where: { $0.name == target && !$0.isLet }) else {
+                    throw GradingError("exercise '\(id)': 'predict \"\(target)\"' names no shared var")
+                }
+                prediction = .values(of: target)
+            }
+        }
+        do throws(GradingError) {
+            let template = try Template.parse(scenario.file)
+            if template.regions.isEmpty {
+                throw GradingError("it has no '\(Template.beginMarker)' region for the student to fill in")
+            }
+        } catch {
+            throw GradingError("exercise '\(id)': \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,316 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// Grades submissions against a set of exercises. Deterministic: the bounds are
+/// step and execution counts, not time (the time limit is only a guard against a
+/// machine gone wrong, and a search it cuts does not pass).
+public struct Grader: Sendable {
+    /// Sorted by ID.
+    public var exercises: [Exercise]
+    public var config: ExploreConfig
+
+    /// The bounds every grading search uses: a fix must be proven within them.
+    public static var defaultConfig: ExploreConfig {
+        var config = ExploreConfig()
+        config.maxSteps = 2_000
+        config.maxExecutions = 200_000
+        config.timeLimit = 300
+        return config
+    }
+
+    public init(exercises: [Exercise], config: ExploreConfig = Grader.defaultConfig) {
+        self.exercises = exercises.sorted { $0.id < $1.id }
+        self.config = config
+    }
+
+    public func exercise(_ id: String) -> Exercise? {
+        exercises.first { $0.id == id }
+    }
+
+    /// Grades one file.
+    /// - Parameters:
+    ///   - student: who handed it in (shown in every format).
+    ///   - expected: the exercise the file must be for, when the caller knows it.
+    public func grade(_ file: SourceFile, student: String, expected: String? = nil) -> Grade {
+        var grade = Grade(file: file.name, student: student, exercise: nil, kind: nil, status: .invalid,
+                          points: 0, maxPoints: expected.flatMap { exercise($0)?.points } ?? 0, reason: "", details: "")
+        func invalid(_ reason: String, _ details: String = "") -> Grade {
+            grade.reason = reason
+            grade.details = details
+            return grade
+        }
+        if file.text.allSatisfy(\.isWhitespace) {
+            return invalid("the file is empty")
+        }
+        guard let id = Exercise.declaredID(in: file) else {
+            return invalid("not an exercise: the file has no 'exercise \"ID\"' line (start from the exercise file)")
+        }
+        guard let exercise = exercise(id) else {
+            let hint = Suggestion.closest(to: id, in: exercises.map(\.id)).map { "; did you mean '\($0)'?" } ?? ""
+            return invalid("unknown exercise '\(id)'\(hint)")
+        }
+        if let expected, expected != id {
+            return invalid("this is a submission for exercise '\(id)', not '\(expected)'")
+        }
+        let stem = String(file.name.split(separator: "/").last ?? "").replacingSuffix(".race")
+        if expected == nil, stem != id, self.exercise(stem) != nil {
+            return invalid("the file is named \(stem).race, after exercise '\(stem)', but it holds exercise '\(id)'")
+        }
+        grade.exercise = id
+        grade.kind = exercise.kind
+        grade.maxPoints = exercise.points
+        grade.status = .failed
+        func failed(_ reason: String, _ details: String = "") -> Grade {
+            grade.reason = reason
+            grade.details = details
+            return grade
+        }
+
+        do throws(GradingError) {
+            if let change = try Template.firstChange(exercise: exercise.scenario.file, submission: file) {
+                return failed(describe(change, exercise, file), changeDetails(change, exercise, file))
+            }
+        } catch {
+            return failed(error.message)
+        }
+        let scenario: Scenario
+        let program: Program
+        do throws(ScriptError) {
+            scenario = try Scenario.load(name: id, file: file)
+            program = try scenario.program(fix: nil)
+        } catch {
+            let first = error.diagnostics.first.map { "line \($0.range.start.line): \($0.message)" } ?? "it does not compile"
+            return failed("the file does not compile: \(first)", error.rendered)
+        }
+
+        let verdict: (passed: Bool, reason: String, details: String)
+        switch exercise.kind {
+        case .fixIt: verdict = gradeFix(program, file)
+        case .breakIt: verdict = gradeBreak(exercise, scenario, program, file)
+        case .predictIt: verdict = gradePrediction(exercise, scenario, program, file)
+        }
+        grade.reason = verdict.reason
+        grade.details = verdict.details
+        if verdict.passed {
+            grade.status = .passed
+            grade.points = exercise.points
+        }
+        return grade
+    }
+
+    // MARK: - Fix it
+
+    func gradeFix(_ program: Program, _ file: SourceFile) -> (Bool, String, String) {
+        let explorer = Explorer(program: program, config: config)
+        let result = explorer.explore()
+        let failing = result.outcomes.filter(\.outcome.isFailure).map(\.interleavings).reduce(0, +)
+        if failing > 0 {
+            let ways = "fails in \(failing) of \(interleavings(result)) interleavings"
+            guard let example = explorer.simplestCounterexample(), let run = replay(program, example.schedule) else {
+                let first = result.outcomes.first(where: \.outcome.isFailure)!
+                return (false, ways, "Replay: racelab run \(file.name) --schedule \"\(first.schedule.joined(separator: " "))\"\n")
+            }
+            return (false, "\(ways): \(headline(run))", counterexample(run, example.why, file))
+        }
+        if let cut = result.cut {
+            if let endless = result.outcomes.first(where: { $0.outcome.end == .stepLimit }) {
+                return (false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
+                        "Replay: racelab run \(file.name) --schedule \"\(endless.schedule.joined(separator: " "))\"\n")
+            }
+            return (false, "\(cut): a fix must be proven in every interleaving, so this does not pass",
+                    "Make the program smaller, or ask your teacher about the bounds.\n")
+        }
+        if let race = result.dataRaces.first {
+            return (false, "every interleaving passes, but \(race.target) has a data race: \(ExplorationRenderer.side(race.first)) and \(ExplorationRenderer.side(race.second)), with nothing ordering them",
+                    "Protect every access to \(race.target) the same way (one lock, one queue, or one thread).\n")
+        }
+        return (true, "every one of \(interleavings(result)) interleavings passes (\(result.executions) executions explored)", "")
+    }
+
+    // MARK: - Break it
+
+    func gradeBreak(_ exercise: Exercise, _ scenario: Scenario, _ program: Program, _ file: SourceFile) -> (Bool, String, String) {
+        guard let steps = scenario.schedules(fix: nil).first(where: { $0.name == Exercise.answerSchedule })?.steps,
+              !steps.allSatisfy(\.isWhitespace) else {
+            return (false, "no answer: write your schedule in 'schedule \(Exercise.answerSchedule) \"…\"'", "")
+        }
+        let run: Run
+        do throws(ScheduleError) {
+            var scheduler = try FixedScheduler(steps)
+            run = try Runner(program: program, maxSteps: config.maxSteps).run(&scheduler)
+        } catch {
+            return (false, "the schedule cannot be followed: \(error.message)", "")
+        }
+        let trace = ColumnTrace(run: run).render() + "\nReplay: racelab run \(file.name) --schedule answer\n"
+        let goal = exercise.goal
+        let hits = run.findings.filter { goal == nil || $0.kind == goal }
+        if !hits.isEmpty {
+            return (true, "your schedule breaks it: \(describe(hits[0]))", trace)
+        }
+        if let other = run.findings.first, let goal {
+            let word = Exercise.goals.first { $0.kind == goal }!.word
+            return (false, "your schedule ends in \(describe(other)), but the goal is a \(word) failure", trace)
+        }
+        return (false, "your schedule runs to the end (\(run.end.rawValue)) and breaks nothing", trace)
+    }
+
+    // MARK: - Predict it
+
+    func gradePrediction(_ exercise: Exercise, _ scenario: Scenario, _ program: Program, _ file: SourceFile) -> (Bool, String, String) {
+        var answer = ""
+        for declaration in scenario.declarations {
+            if case .metadata("answer", let value) = declaration.kind { answer = value }
+        }
+        if answer.allSatisfy(\.isWhitespace) {
+            return (false, "no answer: write it in 'answer \"…\"'", "")
+        }
+        var config = self.config
+        config.detectRaces = false
+        let result = Explorer(program: program, config: config).explore()
+        if let cut = result.cut {
+            return (false, "the exercise could not be explored exhaustively (\(cut)), so the answer cannot be graded", "")
+        }
+        switch exercise.prediction {
+        case .deadlock:
+            let said = answer.lowercased().trimmingCharacters(in: " .!")
+            guard let yes = ["yes": true, "no": false][said] else {
+                return (false, "answer \"yes\" or \"no\", not \"\(answer)\"", "")
+            }
+            let deadlock = result.outcomes.first { $0.outcome.end == .deadlocked }
+            if yes == (deadlock != nil) {
+                return (true, "right: \(deadlock == nil ? "no" : "some") interleaving deadlocks (\(interleavings(result)) explored)", "")
+            }
+            if let deadlock {
+                return (false, "wrong: it can deadlock", "This schedule deadlocks: racelab run \(file.name) --schedule \"\(deadlock.schedule.joined(separator: " "))\"\n")
+            }
+            return (false, "wrong: none of its \(interleavings(result)) interleavings deadlocks", "")
+        case .values(let variable):
+            let reachable = finalValues(of: variable, program, result)
+            let said = Self.split(answer)
+            let known = Set(reachable.map { Self.normalized($0.value) })
+            let missing = reachable.filter { !said.map(Self.normalized).contains(Self.normalized($0.value)) }
+            let wrong = said.filter { !known.contains(Self.normalized($0)) }
+            if missing.isEmpty && wrong.isEmpty {
+                return (true, "right: \(variable) can end as \(reachable.map(\.value).joined(separator: ", ")), and only those", "")
+            }
+            var reasons: [String] = []
+            if !wrong.isEmpty { reasons.append("no run ends with \(variable) = \(wrong.joined(separator: ", "))") }
+            if !missing.isEmpty { reasons.append("\(missing.count) value\(missing.count == 1 ? " is" : "s are") missing") }
+            let details = missing.map {
+                "\(variable) = \($0.value) after: racelab run \(file.name) --schedule \"\($0.schedule.joined(separator: " "))\"\n"
+            }.joined()
+            return (false, "wrong: " + reasons.joined(separator: ", and "), details)
+        case nil:
+            return (false, "the exercise does not say what to predict", "")
+        }
+    }
+
+    /// Every value `variable` holds at the end of a completed run, with a schedule
+    /// that reaches it, in order of first appearance (numbers sorted).
+    func finalValues(of variable: String, _ program: Program, _ result: Exploration) -> [(value: String, schedule: [String])] {
+        guard let index = program.globals.firstIndex(where: { $0.name == variable }) else { return [] }
+        var values: [(value: String, schedule: [String])] = []
+        for entry in result.outcomes where entry.outcome.end == .completed {
+            guard let run = replay(program, entry.schedule) else { continue }
+            let value = run.world.describe(run.world.globals[index])
+            if !values.contains(where: { $0.value == value }) { values.append((value, entry.schedule)) }
+        }
+        if values.allSatisfy({ Int($0.value) != nil }) { values.sort { Int($0.value)! < Int($1.value)! } }
+        return values
+    }
+
+    /// "1, 2, [3, 4]" → ["1", "2", "[3, 4]"]: commas inside brackets stay.
+    static func split(_ answer: String) -> [String] {
+        var items: [String] = []
+        var current = ""
+        var depth = 0
+        for c in answer {
+            if c == "[" || c == "(" { depth += 1 }
+            if c == "]" || c == ")" { depth -= 1 }
+            if (c == "," || c == ";") && depth == 0 {
+                items.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        items.append(current)
+        return items.map { $0.trimmingCharacters(in: " \t\n") }.filter { !$0.isEmpty }
+    }
+
+    static func normalized(_ value: String) -> String {
+        value.filter { !$0.isWhitespace && $0 != "\"" }.lowercased()
+    }
+
+    // MARK: - Reasons
+
+    func replay(_ program: Program, _ schedule: [String]) -> Run? {
+        var scheduler = FixedScheduler(names: schedule)
+        return try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler)
+    }
+
+    func interleavings(_ result: Exploration) -> String {
+        result.interleavingsExact ? String(result.interleavings) : "at least \(result.interleavings)"
+    }
+
+    /// The run's first finding, in words.
+    func headline(_ run: Run) -> String {
+        run.findings.first.map(describe) ?? "it fails"
+    }
+
+    func describe(_ finding: Finding) -> String {
+        switch finding.kind {
+        case .expectation: return "the check \"\(finding.message)\" fails"
+        default: return "\(finding.kind.rawValue): \(finding.message)"
+        }
+    }
+
+    func counterexample(_ run: Run, _ why: (first: Int, second: Int)?, _ file: SourceFile) -> String {
+        var out = "Simplest counterexample (\(run.schedule.count) steps):\n"
+        out += ColumnTrace(run: run).render(highlight: why.map { [$0.first, $0.second] } ?? [])
+        if let why {
+            out += "Why: \(ExplorationRenderer.stepText(run, why.first)) (step \(why.first + 1)) came before \(ExplorationRenderer.stepText(run, why.second)) (step \(why.second + 1)).\n"
+        }
+        out += "Replay: racelab run \(file.name) --schedule \"\(run.scheduleText)\"\n"
+        return out
+    }
+
+    /// "thread B was deleted", "the check "…" was changed or removed", …
+    func describe(_ change: LockedChange, _ exercise: Exercise, _ file: SourceFile) -> String {
+        let line = change.exerciseLine
+        let owner = exercise.scenario.declarations.first { $0.range.start.line <= line && line <= $0.range.end.line }
+        let submitted = (try? Parser.parse(file).declarations) ?? []
+        let verb = change.added ? "has code added to it" : "was changed"
+        switch owner?.kind {
+        case .thread(let name, _)?:
+            let kept = submitted.contains { if case .thread(name, _) = $0.kind { return true } else { return false } }
+            let what = name == "main" ? "the main thread" : "thread \(name)"
+            return kept ? "a locked line of \(what) \(verb) (line \(line) of the exercise)" : "\(what) was deleted"
+        case .expect(_, let message)?:
+            let kept = submitted.contains { if case .expect(_, message) = $0.kind { return true } else { return false } }
+            return kept ? "the check \"\(message)\" \(verb)" : "the check \"\(message)\" was removed or changed"
+        case .function(let function)?:
+            return "a locked line of func \(function.name) \(verb) (line \(line) of the exercise)"
+        case .metadata(let key, _)?:
+            return "the locked '\(key)' line \(verb)"
+        default:
+            return "a locked part \(verb) at line \(line) of the exercise"
+        }
+    }
+
+    func changeDetails(_ change: LockedChange, _ exercise: Exercise, _ file: SourceFile) -> String {
+        var out = "The exercise, line \(change.exerciseLine): \(exercise.scenario.file.line(change.exerciseLine).trimmingCharacters(in: " \t"))\n"
+        if let line = change.submissionLine {
+            out += "Your file, line \(line): \(file.line(line).trimmingCharacters(in: " \t"))\n"
+        }
+        out += "Only the code between '\(Template.beginMarker)' and '\(Template.endMarker)' may change.\n"
+        return out
+    }
+}
+
+extension String {
+    func replacingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

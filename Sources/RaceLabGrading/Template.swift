@@ -1,0 +1,108 @@
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// The editable regions of an exercise file and the locked text around them.
+///
+/// A region starts at a line `// begin editable` and ends at a line `// end editable`
+/// (text may follow either marker: `// begin editable: take the lock here`). Being
+/// comments, the markers leave the file an ordinary scenario that `run`, `step` and
+/// `explore` accept. Everything outside the regions is locked: a submission must keep
+/// it token for token (comments, blank lines and indentation may differ).
+public struct Template: Sendable, Equatable {
+    /// The marker lines of each region, 1-based.
+    public var regions: [(begin: Int, end: Int)]
+
+    public static func == (a: Template, b: Template) -> Bool {
+        a.regions.map(\.begin) == b.regions.map(\.begin) && a.regions.map(\.end) == b.regions.map(\.end)
+    }
+
+    public static let beginMarker = "// begin editable"
+    public static let endMarker = "// end editable"
+
+    /// Finds the regions.
+    /// - Throws: a message when the markers do not pair up.
+    public static func parse(_ file: SourceFile) throws(GradingError) -> Template {
+        var regions: [(begin: Int, end: Int)] = []
+        var open: Int?
+        for (index, text) in file.lines.enumerated() {
+            let line = index + 1
+            let trimmed = text.trimmingCharacters(in: " \t")
+            if trimmed.hasPrefix(beginMarker) {
+                if let open {
+                    throw GradingError("line \(line): '\(beginMarker)' inside the region opened at line \(open); close it with '\(endMarker)' first")
+                }
+                open = line
+            } else if trimmed.hasPrefix(endMarker) {
+                guard let begin = open else {
+                    throw GradingError("line \(line): '\(endMarker)' without a '\(beginMarker)' before it")
+                }
+                regions.append((begin, line))
+                open = nil
+            }
+        }
+        if let open {
+            throw GradingError("line \(open): '\(beginMarker)' is never closed by '\(endMarker)'")
+        }
+        return Template(regions: regions)
+    }
+
+    /// The tokens outside the regions (newlines left out), one list per locked part:
+    /// before the first region, between each two, and after the last.
+    public func lockedParts(of file: SourceFile) -> [[Token]] {
+        var lexer = Lexer(file)
+        var parts: [[Token]] = Array(repeating: [], count: regions.count + 1)
+        var part = 0
+        for token in lexer.tokenize() where token.kind != .newline && token.kind != .end {
+            let line = token.range.start.line
+            while part < regions.count && line > regions[part].end { part += 1 }
+            if part < regions.count && line >= regions[part].begin { continue }
+            parts[part].append(token)
+        }
+        return parts
+    }
+
+    /// The first place where `submission` changes a locked part of `exercise`, or nil
+    /// when every locked part is kept.
+    public static func firstChange(exercise: SourceFile, submission: SourceFile) throws(GradingError) -> LockedChange? {
+        let original = try parse(exercise)
+        let handedIn: Template
+        do throws(GradingError) {
+            handedIn = try parse(submission)
+        } catch {
+            throw GradingError("the editable markers are broken: \(error.message)")
+        }
+        guard handedIn.regions.count == original.regions.count else {
+            throw GradingError("the exercise has \(original.regions.count) editable region\(original.regions.count == 1 ? "" : "s") but the file has \(handedIn.regions.count): keep every '\(beginMarker)' and '\(endMarker)' line where it was")
+        }
+        let expected = original.lockedParts(of: exercise)
+        let found = handedIn.lockedParts(of: submission)
+        for (part, (want, have)) in zip(expected, found).enumerated() {
+            let same = zip(want, have).prefix { $0.kind == $1.kind }.count
+            if same == want.count && same == have.count { continue }
+            let exerciseLine = same < want.count ? want[same].range.start.line : nil
+            let submissionLine = same < have.count ? have[same].range.start.line : nil
+            // Past the end of a part, point at the marker that ends it.
+            let fallback = part < original.regions.count ? original.regions[part].begin : exercise.lines.count
+            return LockedChange(exerciseLine: exerciseLine ?? fallback, submissionLine: submissionLine,
+                                added: exerciseLine == nil)
+        }
+        return nil
+    }
+}
+
+/// Where a submission first departs from the locked text.
+public struct LockedChange: Sendable, Equatable {
+    /// The exercise's line that was changed or removed (or, when code was added, the
+    /// line the addition comes before).
+    public var exerciseLine: Int
+    /// The submission's line at that point, if it has one.
+    public var submissionLine: Int?
+    /// True when the submission added code to a locked part rather than changing it.
+    public var added: Bool
+}
+
+/// A problem with an exercise or a submission, in words.
+public struct GradingError: Error, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
