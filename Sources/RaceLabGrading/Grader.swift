@@ -116,7 +116,7 @@ public struct Grader: Sendable {
         if let cut = result.cut {
             if let endless = result.outcomes.first(where: { $0.outcome.end == .stepLimit }) {
                 return (false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
-                        "Replay: racelab run \(file.name) --schedule \"\(endless.schedule.joined(separator: " "))\"\n")
+                        "Replay: racelab run \(file.name) --schedule \"\(FixedScheduler.text(endless.schedule))\"\n")
             }
             return (false, "\(cut): a fix must be proven in every interleaving, so this does not pass",
                     "Make the program smaller, or ask your teacher about the bounds.\n")
@@ -267,12 +267,15 @@ public struct Grader: Sendable {
     }
 
     func counterexample(_ run: Run, _ why: (first: Int, second: Int)?, _ file: SourceFile) -> String {
-        var out = "Simplest counterexample (\(run.schedule.count) steps):\n"
-        out += ColumnTrace(run: run).render(highlight: why.map { [$0.first, $0.second] } ?? [])
+        var out = ""
+        if !run.schedule.isEmpty {
+            out += "Simplest counterexample (\(run.schedule.count) steps):\n"
+            out += ColumnTrace(run: run).render(highlight: why.map { [$0.first, $0.second] } ?? [])
+        }
         if let why {
             out += "Why: \(ExplorationRenderer.stepText(run, why.first)) (step \(why.first + 1)) came before \(ExplorationRenderer.stepText(run, why.second)) (step \(why.second + 1)).\n"
         }
-        out += "Replay: racelab run \(file.name) --schedule \"\(run.scheduleText)\"\n"
+        out += "Replay: racelab run \(file.name)" + (run.schedule.isEmpty ? "\n" : " --schedule \"\(run.scheduleText)\"\n")
         return out
     }
 

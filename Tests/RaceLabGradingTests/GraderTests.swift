@@ -1,1 +1,141 @@
+import Foundation
+import RaceLabCLI
+import RaceLabEngine
+import RaceLabGrading
+import RaceLabLanguage
 import Testing
+
+/// The shipped exercises, graded as the issue asks: every reference solution passes
+/// with full points, every starter fails with a reason, and cheating is rejected.
+struct GraderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let exerciseFolder = root.appendingPathComponent("Scenarios/Exercises")
+    static let solutionFolder = root.appendingPathComponent("Tests/RaceLabGradingTests/Solutions")
+
+    static func file(_ url: URL) throws -> SourceFile {
+        SourceFile(name: url.lastPathComponent, text: try String(contentsOf: url, encoding: .utf8))
+    }
+
+    static let exercises: [Exercise] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: exerciseFolder.path)) ?? []
+        return names.filter { $0.hasSuffix(".race") }.sorted().compactMap { name in
+            guard let source = try? file(exerciseFolder.appendingPathComponent(name)),
+                  let scenario = try? Scenario.load(name: name, file: source) else { return nil }
+            return try? Exercise(scenario)
+        }
+    }()
+
+    static let grader = Grader(exercises: exercises)
+    static let ids = exercises.map(\.id)
+
+    @Test func theSetCoversEveryKindAndEveryCanonicalScenario() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.exerciseFolder.path).filter { $0.hasSuffix(".race") }
+        #expect(Self.exercises.count == names.count, "every file in Scenarios/Exercises is a valid exercise")
+        #expect(Self.exercises.count >= 10)
+        #expect(Set(Self.exercises.map(\.kind)) == Set(Exercise.Kind.allCases))
+        for scenario in ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"] {
+            #expect(Self.exercises.contains { $0.scenario.source.contains("Scenarios/\(scenario).race") }, "an exercise on \(scenario)")
+        }
+        #expect(Set(Self.exercises.map(\.level)) == ["easy", "medium", "hard"])
+        for exercise in Self.exercises {
+            #expect("\(exercise.id).race" == exercise.scenario.file.name, "the file is named after the exercise")
+            #expect(!exercise.hints.isEmpty, "\(exercise.id) has hints")
+        }
+    }
+
+    @Test(arguments: ids)
+    func referenceSolutionPassesWithFullPoints(id: String) throws {
+        let solution = try Self.file(Self.solutionFolder.appendingPathComponent("\(id).race"))
+        let grade = Self.grader.grade(solution, student: "teacher")
+        #expect(grade.status == .passed, "\(grade.reason)\n\(grade.details)")
+        #expect(grade.points == grade.maxPoints && grade.points > 0)
+        #expect(grade.exercise == id)
+    }
+
+    @Test(arguments: ids)
+    func starterFailsWithAReason(id: String) throws {
+        let starter = try Self.file(Self.exerciseFolder.appendingPathComponent("\(id).race"))
+        let grade = Self.grader.grade(starter, student: "student")
+        let exercise = try #require(Self.grader.exercise(id))
+        #expect(grade.status == .failed)
+        #expect(grade.points == 0 && grade.maxPoints == exercise.points)
+        switch exercise.kind {
+        case .fixIt:
+            // A counterexample the student can replay.
+            #expect(grade.reason.hasPrefix("fails in "), "\(grade.reason)")
+            #expect(grade.details.contains("Simplest counterexample"))
+            #expect(grade.details.contains("Replay: racelab run \(id).race --schedule \""))
+        case .breakIt:
+            #expect(grade.reason == "no answer: write your schedule in 'schedule answer \"…\"'")
+        case .predictIt:
+            #expect(grade.reason == "no answer: write it in 'answer \"…\"'")
+        }
+    }
+
+    @Test func theStudentsWayStarterThenHintsThenPass() throws {
+        let starter = try Self.file(Self.exerciseFolder.appendingPathComponent("singleton-fix.race"))
+        let failed = Self.grader.grade(starter, student: "sam")
+        #expect(failed.reason == "fails in 210 of 230 interleavings: the check \"exactly one MySingle is ever created\" fails")
+        #expect(failed.details.contains("Why: B reads singleton: nil (step 3) came before A writes singleton = MySingle#1 (step 8)."))
+        // The last hint says what to write; writing exactly that passes.
+        var text = starter.text
+        text = text.replacingOccurrences(of: "// begin editable: you may declare things here (a lock, say)\n",
+                                         with: "// begin editable: you may declare things here (a lock, say)\nlet token = Lock()\n")
+        text = text.replacingOccurrences(of: "    if singleton == nil {\n        singleton = MySingle()\n    }\n",
+                                         with: "    synchronized(token) {\n    if singleton == nil {\n        singleton = MySingle()\n    }\n    }\n")
+        let fixed = Self.grader.grade(SourceFile(name: "singleton-fix.race", text: text), student: "sam")
+        #expect(fixed.status == .passed, "\(fixed.reason)")
+        #expect(fixed.reason == "every one of 210 interleavings passes (8 executions explored)")
+    }
+
+    /// A submission built from a reference solution by text changes.
+    static func cheat(_ id: String, _ changes: (String, String)...) throws -> Grade {
+        var text = try file(solutionFolder.appendingPathComponent("\(id).race")).text
+        for (old, new) in changes {
+            #expect(text.contains(old), "the cheat must change something")
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        return grader.grade(SourceFile(name: "\(id).race", text: text), student: "mallory")
+    }
+
+    // Thread B's editable regions in the deadlock-fix solution, markers included.
+    static let begin = "    // begin editable: take the locks\n"
+    static let takeLocks = begin + "    lock1.lock()\n    lock2.lock()\n"
+    static let giveBack = "    // begin editable: give them back\n    lock2.unlock()\n    lock1.unlock()\n"
+
+    @Test func cheatingIsRejectedWithAClearReason() throws {
+        let cases: [(Grade, String)] = [
+            (try Self.cheat("singleton-fix", ("thread B {\n    gotB = sharedInstance()\n}\n", "")), "thread B was deleted"),
+            (try Self.cheat("singleton-fix", ("expect gotA === gotB, \"A and B end up with the same MySingle\"\n", "")),
+             "the check \"A and B end up with the same MySingle\" was removed or changed"),
+            (try Self.cheat("deadlock-fix", ("expect counter == 2,", "expect counter >= 0,")), "the check \"both threads do their work\" was changed"),
+            (try Self.cheat("array-fix", ("    numbers.removeLast()\n", "    numbers = [1, 2, 3, 4]\n")),
+             "a locked line of the main thread was changed (line 42 of the exercise)"),
+            (try Self.cheat("deadlock-fix", ("    // end editable\n    counter += 1\n", "    // end editable\n    counter += 1\n    counter += 1\n")),
+             "a locked line of thread B has code added to it (line 35 of the exercise)"),
+            (try Self.cheat("deadlock-fix", ("points 10", "points 100")), "the locked 'points' line was changed"),
+            (try Self.cheat("deadlock-fix", ("    // begin editable: take the locks\n", "")),
+             "the editable markers are broken: line 32: '// end editable' without a '// begin editable' before it"),
+            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    lock1.lock(\n")), "the file does not compile: line 33: expected ')' after the arguments, found '+='"),
+            // Serialising the work away: the checks see that it never happened.
+            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    if counter == 5 {\n"), (Self.giveBack, "    // begin editable\n    }\n")),
+             "fails in 7 of 7 interleavings: the check \"both threads do their work\" fails"),
+            // An endless loop, a loop that outlasts the step bound, a deliberate deadlock.
+            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while true { }\n")),
+             "fails in 1 of 1 interleavings: runaway loop: B looped 100000 instructions without a visible step (line 31); is a loop missing its exit?"),
+            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while counter < 5 { work(1) }\n")),
+             "a run never ends: after 2000 steps a thread was still going (a loop that never stops?)"),
+            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.takeLocks + "    lock1.lock()\n")),
+             "fails in 9 of 9 interleavings: deadlock: a wait-for cycle: B holds lock1, lock2 and waits for lock1, held by itself"),
+            // Passing every check is not enough when an access races (double-checked locking).
+            (try Self.cheat("singleton-fix", ("    synchronized(token) {\n        if singleton == nil {\n            singleton = MySingle()\n        }\n    }",
+                                              "    if singleton == nil {\n        synchronized(token) {\n            if singleton == nil { singleton = MySingle() }\n        }\n    }")),
+             "every interleaving passes, but singleton has a data race: A writes it (line 33) and B reads it (line 31), with nothing ordering them"),
+        ]
+        for (grade, reason) in cases {
+            #expect(grade.status == .failed)
+            #expect(grade.points == 0)
+            #expect(grade.reason == reason)
+        }
+    }
+}

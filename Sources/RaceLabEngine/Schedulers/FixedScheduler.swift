@@ -37,6 +37,21 @@ public struct FixedScheduler: Scheduler {
         return names
     }
 
+    /// The shortest text for a schedule: runs of three or more steps of one thread
+    /// become `NAME*COUNT` ("A B*40"), which `parse` reads back.
+    public static func text(_ names: [String]) -> String {
+        var words: [String] = []
+        var index = 0
+        while index < names.count {
+            var end = index + 1
+            while end < names.count && names[end] == names[index] { end += 1 }
+            let count = end - index
+            words += count >= 3 ? ["\(names[index])*\(count)"] : Array(repeating: names[index], count: count)
+            index = end
+        }
+        return words.joined(separator: " ")
+    }
+
     public var isExhausted: Bool { position >= names.count }
 
     public var unused: [String] { Array(names[min(position, names.count)...]) }
