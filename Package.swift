@@ -29,7 +29,7 @@ let package = Package(
             name: "RaceLabGradingTests",
             dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabGrading", "RaceLabCLI"],
             // Reference solutions and graded submissions are read from the source tree.
-            exclude: ["Solutions", "Submissions"]
+            exclude: ["Solutions", "Submissions", "Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import RaceLabCLI
+import Testing
+
+/// A teacher grading a whole class in one command: 30 submissions by ten students
+/// (right answers, wrong ones, cheats and broken files) in `Submissions/`.
+struct ClassGradingTests {
+    static let folder = "Tests/RaceLabGradingTests/Submissions"
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let recording = ProcessInfo.processInfo.environment["RACELAB_RECORD"] == "1"
+
+    static func grade(_ arguments: [String]) -> CommandOutput {
+        RaceLab(environment: [:]).main(["grade"] + arguments)
+    }
+
+    /// Every verdict, checked by hand once: (student, file, status).
+    static let verdicts: [(String, String, String)] = [
+        ("alice", "counter-predict", "passed"), ("alice", "deadlock-break", "passed"), ("alice", "singleton-fix", "passed"),
+        ("bob", "array-break", "passed"), ("bob", "singleton-fix", "failed"), ("bob", "stale-predict", "failed"),
+        ("carol", "array-fix", "passed"), ("carol", "deadlock-predict", "failed"), ("carol", "stale-fix", "passed"),
+        ("dave", "deadlock-fix", "passed"), ("dave", "dealloc-break", "failed"), ("dave", "singleton-break", "failed"),
+        ("erin", "array-fix", "failed"), ("erin", "deadlock-fix", "failed"), ("erin", "singleton-fix", "failed"),
+        ("frank", "array-fix", "failed"), ("frank", "deadlock-fix", "failed"), ("frank", "stale-fix", "failed"),
+        ("grace", "array-fix", "failed"), ("grace", "deadlock", "invalid"), ("grace", "singleton-fix", "invalid"),
+        ("heidi", "counter-predict", "invalid"), ("heidi", "deadlock-fix", "failed"), ("heidi", "singleton-fix", "invalid"),
+        ("ivan", "counter-predict", "failed"), ("ivan", "deadlock-fix", "failed"), ("ivan", "singleton-break", "passed"),
+        ("judy", "dealloc-break", "passed"), ("judy", "singleton-fix", "failed"), ("judy", "stale-predict", "passed"),
+    ]
+
+    @Test func csvHasOneRowPerStudentAndFileWithTheRightVerdict() throws {
+        let output = Self.grade([Self.folder, "--format", "csv"])
+        #expect(output.exitCode == 1, "not everyone passed")
+        #expect(output.stderr == "")
+        let lines = output.stdout.components(separatedBy: "\r\n").dropLast()
+        #expect(lines.first == "student,exercise,kind,file,status,points,max_points,reason")
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == 30)
+        for (row, (student, file, status)) in zip(rows, Self.verdicts) {
+            #expect(row[0] == student)
+            #expect(row[3] == "\(Self.folder)/\(student)/\(file).race")
+            #expect(row[4] == status, "\(student)/\(file): \(row.dropFirst(7).joined(separator: ","))")
+        }
+        #expect(output.stdout.contains(",failed,0,10,\"every interleaving passes, but singleton has a data race: A writes it (line 34) and B reads it (line 31), with nothing ordering them\"\r\n"))
+        try Self.compare(output.stdout, "class.csv")
+    }
+
+    @Test func junitIsWellFormedWithOneSuitePerStudent() throws {
+        let output = Self.grade([Self.folder, "--format", "junit"])
+        #expect(output.exitCode == 1)
+        let parser = XMLParser(data: Data(output.stdout.utf8))
+        let counter = ElementCounter()
+        parser.delegate = counter
+        #expect(parser.parse(), "the JUnit report is well-formed XML")
+        #expect(counter.counts["testsuites"] == 1)
+        #expect(counter.counts["testsuite"] == 10)
+        #expect(counter.counts["testcase"] == 30)
+        #expect(counter.counts["failure"] == 16)
+        #expect(counter.counts["error"] == 4)
+        #expect(output.stdout.contains("<testsuites name=\"racelab grade\" tests=\"30\" failures=\"16\" errors=\"4\">"))
+        try Self.compare(output.stdout, "class.junit.xml")
+    }
+
+    @Test func jsonAndTextAgreeWithTheCSV() throws {
+        let json = Self.grade([Self.folder, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["files"] as? Int == 30)
+        #expect(object["passed"] as? Int == 10)
+        #expect(object["points"] as? Int == 75)
+        let statuses = (object["grades"] as? [[String: Any]] ?? []).compactMap { $0["status"] as? String }
+        #expect(statuses == Self.verdicts.map(\.2))
+        let text = Self.grade([Self.folder])
+        #expect(text.stdout.hasSuffix("30 files: 10 passed, 16 failed, 4 could not be graded; 75 of 215 points\n"))
+        try Self.compare(text.stdout, "class.txt")
+    }
+
+    @Test func gradingIsDeterministic() {
+        #expect(Self.grade([Self.folder, "--format", "csv"]) == Self.grade([Self.folder, "--format", "csv"]))
+    }
+
+    @Test func badInputGetsAReasonPerFileAndTheOthersAreStillGraded() {
+        let output = Self.grade(["no/such.race", "\(Self.folder)/alice/singleton-fix.race", "Scenarios/Exercises/../../Package.swift"])
+        #expect(output.exitCode == 1)
+        #expect(output.stdout.contains("ERROR no/such.race\n      no such file or folder\n"))
+        #expect(output.stdout.contains("PASS  \(Self.folder)/alice/singleton-fix.race  singleton-fix (fix it)  10/10 points\n"))
+        #expect(output.stdout.contains("ERROR Scenarios/Exercises/../../Package.swift\n      not an exercise"))
+        #expect(output.stdout.hasSuffix("3 files: 1 passed, 0 failed, 2 could not be graded; 10 of 10 points\n"))
+
+        let wrong = Self.grade(["\(Self.folder)/alice/singleton-fix.race", "--exercise", "deadlock-fix"])
+        #expect(wrong.stdout.contains("this is a submission for exercise 'singleton-fix', not 'deadlock-fix'"))
+        #expect(wrong.exitCode == 1)
+    }
+
+    @Test(arguments: [
+        (["grade"], "name at least one submitted file or folder"),
+        (["grade", "x.race", "--format", "xlsx"], "unknown format 'xlsx'; use text, json, junit, csv"),
+        (["grade", "x.race", "--exercise", "singleton-fixx"], "unknown exercise 'singleton-fixx'. Did you mean 'singleton-fix'?"),
+        (["grade", "x.race", "--exercises", "/no/such/folder"], "no exercises (.race files) in /no/such/folder"),
+        (["hint"], "name your exercise file or an exercise ID"),
+        (["hint", "singleton-fix", "0"], "the hint count must be a whole number from 1, not '0'"),
+        (["hint", "singelton-fix"], "unknown exercise 'singelton-fix'. Did you mean 'singleton-fix'?"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        let output = RaceLab(environment: [:]).main(arguments)
+        #expect(output.exitCode == 64)
+        #expect(output.stderr.hasPrefix("error: \(message)\n"))
+    }
+
+    @Test func hintsComeOneAtATime() {
+        let first = RaceLab(environment: [:]).main(["hint", "Scenarios/Exercises/singleton-fix.race"])
+        #expect(first.exitCode == 0)
+        #expect(first.stdout.hasPrefix("singleton-fix: Make the lazy singleton safe (fix it, easy, 10 points)\n\nTwo threads call"))
+        #expect(first.stdout.contains("Hint 1 of 3:\n"))
+        #expect(!first.stdout.contains("Hint 2"))
+        #expect(first.stdout.hasSuffix("More: racelab hint Scenarios/Exercises/singleton-fix.race 2\n"))
+        let all = RaceLab(environment: [:]).main(["hint", "singleton-fix", "9"])
+        #expect(all.stdout.contains("Hint 3 of 3:\n  Declare 'let token = Lock()' at the top"))
+        #expect(all.stdout.hasSuffix("That is every hint.\n"))
+    }
+
+    static func compare(_ text: String, _ name: String) throws {
+        let file = golden.appendingPathComponent(name)
+        if recording {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(expected == text, "\(name) changed; re-record with RACELAB_RECORD=1 swift test --filter ClassGrading and read the diff")
+    }
+}
+
+final class ElementCounter: NSObject, XMLParserDelegate {
+    var counts: [String: Int] = [:]
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        counts[name, default: 0] += 1
+    }
+}
