@@ -4,7 +4,7 @@ struct ListCommand {
 
     static let spec = CommandSpec(
         name: "list",
-        abstract: "List the shipped scenarios and their fixes.",
+        abstract: "List the shipped scenarios and their fixes, and the exercises.",
         usage: "racelab list"
     )
 
@@ -34,6 +34,14 @@ struct ListCommand {
         let titleWidth = max(5, rows.map(\.1.count).max() ?? 0) + 2
         var out = "NAME".padded(nameWidth) + "TITLE".padded(titleWidth) + "FIXES\n"
         for row in rows { out += row.0.padded(nameWidth) + row.1.padded(titleWidth) + row.2 + "\n" }
+        if let exercises = try? GradeCommand(locator: locator).loadExercises(nil).0, !exercises.isEmpty {
+            let idWidth = exercises.map(\.id.count).max()! + 2
+            out += "\nEXERCISES (Scenarios/Exercises; see docs/TEACHING.md)\n"
+            for exercise in exercises {
+                let kind = "\(exercise.kind.rawValue), \(exercise.level), \(exercise.points) points"
+                out += exercise.id.padded(idWidth) + kind.padded(30) + exercise.title + "\n"
+            }
+        }
         return CommandOutput(stdout: out, stderr: errors, exitCode: errors.isEmpty ? ExitCode.success : ExitCode.scriptError)
     }
 }

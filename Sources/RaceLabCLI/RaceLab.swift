@@ -51,7 +51,7 @@ public struct RaceLab {
         options: [.init(name: "version", value: nil, help: "Show the version.")],
         discussion: """
         SUBCOMMANDS:
-          list                    List the shipped scenarios and their fixes.
+          list                    List the shipped scenarios and their fixes, and the exercises.
           show                    Show a scenario's story, its code, and each fix as a diff.
           run                     Run a scenario under one schedule and explain what happened.
           explore                 Visit every interleaving: outcomes, verdicts, the simplest counterexample.

@@ -4,7 +4,8 @@ import RaceLabLanguage
 
 /// Finds scenarios by name from any working directory: `$RACELAB_SCENARIOS`, then a
 /// `Scenarios` folder beside a `Package.swift` above the executable, then the
-/// checkout this binary was built from. A path to a `.race` file also works.
+/// checkout this binary was built from. A path to a `.race` file also works, and so
+/// does an exercise's ID (`Scenarios/Exercises/ID.race`).
 struct ScenarioLocator {
     var environment: [String: String]
 
@@ -48,6 +49,11 @@ struct ScenarioLocator {
             url = URL(fileURLWithPath: nameOrPath)
         } else if let directory {
             url = directory.appendingPathComponent(nameOrPath + ".race")
+            // An exercise by its ID: racelab step singleton-break.
+            let exercise = directory.appendingPathComponent("Exercises").appendingPathComponent(nameOrPath + ".race")
+            if !FileManager.default.fileExists(atPath: url.path) && FileManager.default.fileExists(atPath: exercise.path) {
+                url = exercise
+            }
         } else {
             throw .notFound("no Scenarios folder found; set RACELAB_SCENARIOS to the folder that holds the .race files")
         }

@@ -45,7 +45,7 @@ struct GoldenTests {
         ["explore", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "500"],
         ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200"],
         ["explore", "singleton-race", "--format", "json"], ["explore", "deadlock", "--all-fixes", "--format", "json"],
-        ["explore", "singleton-race", "--format", "yaml"], ["help", "step"],
+        ["explore", "singleton-race", "--format", "yaml"], ["help", "step"], ["help", "grade"], ["help", "hint"],
     ] + scenarios.flatMap { [["explore", $0], ["verify", $0]] }
 
     @Test(arguments: stories + screens)
