@@ -99,6 +99,12 @@ public struct LockedChange: Sendable, Equatable {
     public var submissionLine: Int?
     /// True when the submission added code to a locked part rather than changing it.
     public var added: Bool
+
+    public init(exerciseLine: Int, submissionLine: Int?, added: Bool) {
+        self.exerciseLine = exerciseLine
+        self.submissionLine = submissionLine
+        self.added = added
+    }
 }
 
 /// A problem with an exercise or a submission, in words.
