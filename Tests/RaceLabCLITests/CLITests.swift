@@ -42,8 +42,11 @@ struct CLITests {
         }
     }
 
-    @Test func listShowsFiveScenarios() {
-        let lines = racelab.main(["list"]).stdout.split(separator: "\n")
-        #expect(lines.count == 6)
+    @Test func listShowsFiveScenariosThenTheExercises() {
+        let sections = racelab.main(["list"]).stdout.components(separatedBy: "\n\n")
+        #expect(sections.count == 2)
+        #expect(sections[0].split(separator: "\n").count == 6)
+        #expect(sections[1].hasPrefix("EXERCISES"))
+        #expect(sections[1].split(separator: "\n").count == 12)
     }
 }
