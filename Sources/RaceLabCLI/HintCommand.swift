@@ -46,13 +46,13 @@ struct HintCommand {
             throw UsageError("unknown exercise '\(id)'" + suggestion(id, exercises.map(\.id)), command: Self.spec)
         }
         var out = "\(exercise.id): \(exercise.title) (\(exercise.kind.rawValue), \(exercise.level), \(exercise.points) points)\n\n"
-        out += exercise.task.split(separator: "\n", omittingEmptySubsequences: false).flatMap { String($0).wordWrapped(80) }.joined(separator: "\n") + "\n"
+        out += exercise.task.split(separator: "\n", omittingEmptySubsequences: false).flatMap { String($0).wordWrapped(80, hanging: 0) }.joined(separator: "\n") + "\n"
         if exercise.hints.isEmpty {
             out += "\nThis exercise has no hints.\n"
         }
         for (index, hint) in exercise.hints.prefix(count).enumerated() {
             out += "\nHint \(index + 1) of \(exercise.hints.count):\n"
-            out += hint.wordWrapped(76).map { "  \($0)\n" }.joined()
+            out += hint.wordWrapped(76, hanging: 0).map { "  \($0)\n" }.joined()
         }
         if count < exercise.hints.count {
             out += "\nMore: racelab hint \(parsed.positionals[0]) \(count + 1)\n"

@@ -43,7 +43,7 @@ public struct GradeReport: Sendable {
                 head += "  \(exercise) (\(grade.kind!.rawValue))  \(grade.points)/\(grade.maxPoints) points"
             }
             out += head + "\n"
-            for line in grade.reason.wordWrapped(88) { out += "      \(line)\n" }
+            for line in grade.reason.wordWrapped(88, hanging: 0) { out += "      \(line)\n" }
             if !grade.details.isEmpty {
                 out += "\n" + grade.details.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "      \($0)" }
                     .joined(separator: "\n")

@@ -17,13 +17,13 @@ extension String {
     }
 
     /// Each line broken between words to fit `width`, keeping its indentation; the
-    /// lines a break makes are indented two more spaces. A word longer than the
+    /// lines a break makes are indented `hanging` more spaces. A word longer than the
     /// width gets a line of its own.
-    public func wordWrapped(_ width: Int) -> [String] {
+    public func wordWrapped(_ width: Int, hanging: Int = 2) -> [String] {
         split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
             guard line.count > width else { return [String(line)] }
             let indent = String(line.prefix { $0 == " " })
-            let continuation = indent + "  "
+            let continuation = indent + String(repeating: " ", count: hanging)
             var lines: [String] = []
             var current = indent
             // Runs of spaces inside the line (aligned columns) are kept: they split into empty words.
