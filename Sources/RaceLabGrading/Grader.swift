@@ -14,7 +14,7 @@ public struct Grader: Sendable {
     public static var defaultConfig: ExploreConfig {
         var config = ExploreConfig()
         config.maxSteps = 2_000
-        config.maxExecutions = 200_000
+        config.maxExecutions = 20_000
         config.timeLimit = 300
         return config
     }
