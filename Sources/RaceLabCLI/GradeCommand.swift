@@ -11,10 +11,13 @@ struct GradeCommand {
     static let spec = CommandSpec(
         name: "grade",
         abstract: "Grade exercise submissions: every interleaving, a reason for each failure.",
-        usage: "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--exercise <id>] [--exercises <folder>]",
+        usage: "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--exercise <id>] [--exercises <folder>]",
         arguments: [("file-or-folder", "A submitted .race file, or a folder searched for them (recursively).")],
         options: [
             .init(name: "format", value: "format", help: "text (the default), json, junit (JUnit XML) or csv (one row per\nstudent and exercise)."),
+            .init(name: "csv", value: "file", help: "Also write the CSV report to this file."),
+            .init(name: "junit", value: "file", help: "Also write the JUnit XML report to this file."),
+            .init(name: "json", value: "file", help: "Also write the JSON report to this file."),
             .init(name: "exercise", value: "id", help: "Every file must be a submission for this exercise."),
             .init(name: "exercises", value: "folder", help: "Where the exercises are (default: Scenarios/Exercises)."),
         ],
@@ -23,9 +26,12 @@ struct GradeCommand {
         folder right under a graded folder (submissions/alice/fix.race: alice), or the
         folder holding a file given by itself. A fix must pass in every interleaving,
         within bounds that do not depend on the machine; a search that a bound cuts
-        does not pass. See docs/TEACHING.md.
+        does not pass. --csv, --junit and --json write more reports from the same
+        grading: racelab grade submissions --csv grades.csv --junit grades.xml.
+        See docs/TEACHING.md.
 
-        Exit status: 0 only if every file passed, 1 otherwise, 64 usage error.
+        Exit status: 0 only if every file passed, 1 otherwise, 64 usage error,
+        73 a report file could not be written.
         """
     )
 
@@ -59,6 +65,13 @@ struct GradeCommand {
         }
         progress?("")
         let report = GradeReport(grades: grades)
+        for extra in [GradeReport.Format.csv, .junit, .json] {
+            guard let path = parsed.values[extra.rawValue] else { continue }
+            guard FileManager.default.createFile(atPath: path, contents: Data(report.render(extra).utf8)) else {
+                return CommandOutput(stdout: report.render(format), stderr: warnings + "error: cannot write \(path)\n",
+                                     exitCode: ExitCode.cannotCreate)
+            }
+        }
         return CommandOutput(stdout: report.render(format), stderr: warnings,
                              exitCode: report.allPassed ? ExitCode.success : ExitCode.finding)
     }

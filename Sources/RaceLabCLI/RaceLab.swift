@@ -27,6 +27,8 @@ public enum ExitCode {
     public static let scriptError: Int32 = 65
     /// A file could not be read.
     public static let noInput: Int32 = 66
+    /// An output file could not be written.
+    public static let cannotCreate: Int32 = 73
 }
 
 /// The `racelab` command: dispatches to a subcommand.
@@ -64,7 +66,7 @@ public struct RaceLab {
 
         EXIT CODES:
           0 no finding (or: proven), 1 a finding, 2 not exhaustive (a bound cut the search),
-          64 usage error, 65 script error, 66 unreadable file.
+          64 usage error, 65 script error, 66 unreadable file, 73 unwritable file.
         """
     )
 

@@ -76,6 +76,22 @@ struct ClassGradingTests {
         try Self.compare(text.stdout, "class.txt")
     }
 
+    @Test func oneGradingWritesEveryReport() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-grade-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("grades.csv").path
+        let junit = folder.appendingPathComponent("grades.xml").path
+        let output = Self.grade([Self.folder, "--csv", csv, "--junit", junit])
+        #expect(output.exitCode == 1)
+        #expect(output.stdout == Self.grade([Self.folder]).stdout)
+        #expect(try String(contentsOfFile: csv, encoding: .utf8) == Self.grade([Self.folder, "--format", "csv"]).stdout)
+        #expect(try String(contentsOfFile: junit, encoding: .utf8) == Self.grade([Self.folder, "--format", "junit"]).stdout)
+        let unwritable = Self.grade([Self.folder + "/alice", "--csv", folder.appendingPathComponent("no/such/dir.csv").path])
+        #expect(unwritable.exitCode == 73)
+        #expect(unwritable.stderr.hasPrefix("error: cannot write "))
+    }
+
     @Test func gradingIsDeterministic() {
         #expect(Self.grade([Self.folder, "--format", "csv"]) == Self.grade([Self.folder, "--format", "csv"]))
     }
