@@ -35,44 +35,40 @@ public struct Grader: Sendable {
     public func grade(_ file: SourceFile, student: String, expected: String? = nil) -> Grade {
         var grade = Grade(file: file.name, student: student, exercise: nil, kind: nil, status: .invalid,
                           points: 0, maxPoints: expected.flatMap { exercise($0)?.points } ?? 0, reason: "", details: "")
-        func invalid(_ reason: String, _ details: String = "") -> Grade {
+        /// The grade as it stands (invalid, or failed once the exercise is known), with its reason.
+        func finish(_ reason: String, _ details: String = "") -> Grade {
             grade.reason = reason
             grade.details = details
             return grade
         }
         if file.text.allSatisfy(\.isWhitespace) {
-            return invalid("the file is empty")
+            return finish("the file is empty")
         }
         guard let id = Exercise.declaredID(in: file) else {
-            return invalid("not an exercise: the file has no 'exercise \"ID\"' line (start from the exercise file)")
+            return finish("not an exercise: the file has no 'exercise \"ID\"' line (start from the exercise file)")
         }
         guard let exercise = exercise(id) else {
             let hint = Suggestion.closest(to: id, in: exercises.map(\.id)).map { "; did you mean '\($0)'?" } ?? ""
-            return invalid("unknown exercise '\(id)'\(hint)")
+            return finish("unknown exercise '\(id)'\(hint)")
         }
         if let expected, expected != id {
-            return invalid("this is a submission for exercise '\(id)', not '\(expected)'")
+            return finish("this is a submission for exercise '\(id)', not '\(expected)'")
         }
         let stem = String(file.name.split(separator: "/").last ?? "").replacingSuffix(".race")
         if expected == nil, stem != id, self.exercise(stem) != nil {
-            return invalid("the file is named \(stem).race, after exercise '\(stem)', but it holds exercise '\(id)'")
+            return finish("the file is named \(stem).race, after exercise '\(stem)', but it holds exercise '\(id)'")
         }
         grade.exercise = id
         grade.kind = exercise.kind
         grade.maxPoints = exercise.points
         grade.status = .failed
-        func failed(_ reason: String, _ details: String = "") -> Grade {
-            grade.reason = reason
-            grade.details = details
-            return grade
-        }
 
         do throws(GradingError) {
             if let change = try Template.firstChange(exercise: exercise.scenario.file, submission: file) {
-                return failed(describe(change, exercise, file), changeDetails(change, exercise, file))
+                return finish(describe(change, exercise, file), changeDetails(change, exercise, file))
             }
         } catch {
-            return failed(error.message)
+            return finish(error.message)
         }
         let scenario: Scenario
         let program: Program
@@ -81,14 +77,20 @@ public struct Grader: Sendable {
             program = try scenario.program(fix: nil)
         } catch {
             let first = error.diagnostics.first.map { "line \($0.range.start.line): \($0.message)" } ?? "it does not compile"
-            return failed("the file does not compile: \(first)", error.rendered)
+            return finish("the file does not compile: \(first)", error.rendered)
         }
 
+        // A schedule or a prediction is graded on the exercise's own program: code
+        // added around the answer does not count.
+        let original: Program
+        do throws(ScriptError) { original = try exercise.scenario.program(fix: nil) } catch {
+            return finish("the exercise itself does not compile", error.rendered)
+        }
         let verdict: (passed: Bool, reason: String, details: String)
         switch exercise.kind {
         case .fixIt: verdict = gradeFix(program, file)
-        case .breakIt: verdict = gradeBreak(exercise, scenario, program, file)
-        case .predictIt: verdict = gradePrediction(exercise, scenario, program, file)
+        case .breakIt: verdict = gradeBreak(exercise, scenario, original, file)
+        case .predictIt: verdict = gradePrediction(exercise, scenario, original, file)
         }
         grade.reason = verdict.reason
         grade.details = verdict.details

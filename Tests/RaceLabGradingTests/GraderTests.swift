@@ -104,7 +104,7 @@ struct GraderTests {
     static let giveBack = "    // begin editable: give them back\n    lock2.unlock()\n    lock1.unlock()\n"
 
     @Test func cheatingIsRejectedWithAClearReason() throws {
-        let cases: [(Grade, String)] = [
+        var cases: [(Grade, String)] = [
             (try Self.cheat("singleton-fix", ("thread B {\n    gotB = sharedInstance()\n}\n", "")), "thread B was deleted"),
             (try Self.cheat("singleton-fix", ("expect gotA === gotB, \"A and B end up with the same MySingle\"\n", "")),
              "the check \"A and B end up with the same MySingle\" was removed or changed"),
@@ -132,6 +132,13 @@ struct GraderTests {
                                               "    if singleton == nil {\n        synchronized(token) {\n            if singleton == nil { singleton = MySingle() }\n        }\n    }")),
              "every interleaving passes, but singleton has a data race: A writes it (line 33) and B reads it (line 31), with nothing ordering them"),
         ]
+        // A break-it or predict-it answer is graded on the exercise's program: code
+        // added beside the answer changes nothing.
+        let crasher = "thread C { assert(false, \"boom\") }\nschedule answer \"A\""
+        cases.append((try Self.cheat("deadlock-break", ("schedule answer \"A B A B\"", crasher)),
+                      "your schedule runs to the end (completed) and breaks nothing"))
+        let rigged = "thread X { count = 99 }\nanswer \"99\""
+        cases.append((try Self.cheat("counter-predict", ("answer \"2, 3, 4\"", rigged)), "wrong: no run ends with count = 99, and 3 values are missing"))
         for (grade, reason) in cases {
             #expect(grade.status == .failed)
             #expect(grade.points == 0)
