@@ -1,5 +1,3 @@
-import RaceLabEngine
-
 /// The verdict on one submitted file.
 public struct Grade: Sendable, Equatable {
     public enum Status: String, Sendable {

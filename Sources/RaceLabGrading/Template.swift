@@ -8,13 +8,9 @@ import RaceLabPresentation
 /// comments, the markers leave the file an ordinary scenario that `run`, `step` and
 /// `explore` accept. Everything outside the regions is locked: a submission must keep
 /// it token for token (comments, blank lines and indentation may differ).
-public struct Template: Sendable, Equatable {
+public struct Template: Sendable {
     /// The marker lines of each region, 1-based.
     public var regions: [(begin: Int, end: Int)]
-
-    public static func == (a: Template, b: Template) -> Bool {
-        a.regions.map(\.begin) == b.regions.map(\.begin) && a.regions.map(\.end) == b.regions.map(\.end)
-    }
 
     public static let beginMarker = "// begin editable"
     public static let endMarker = "// end editable"
