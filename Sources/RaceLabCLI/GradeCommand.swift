@@ -46,7 +46,7 @@ struct GradeCommand {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("name at least one submitted file or folder", command: Self.spec)
         }
-        let (exercises, warnings) = try loadExercises(parsed.values["exercises"])
+        let (exercises, warnings) = try locator.exercises(in: parsed.values["exercises"]).mapError { UsageError($0.message, command: Self.spec) }.get()
         if let expected = parsed.values["exercise"], !exercises.contains(where: { $0.id == expected }) {
             throw UsageError("unknown exercise '\(expected)'" + suggestion(expected, exercises.map(\.id)), command: Self.spec)
         }
@@ -59,7 +59,7 @@ struct GradeCommand {
                 case .success(let file):
                     grades.append(grader.grade(file, student: item.student, expected: parsed.values["exercise"]))
                 case .failure(let failure):
-                    grades.append(Grade.invalid(file: item.path, student: item.student, reason: failure.reason))
+                    grades.append(Grade.invalid(file: item.path, student: item.student, reason: failure.message))
                 }
             }
         }
@@ -76,54 +76,10 @@ struct GradeCommand {
                              exitCode: report.allPassed ? ExitCode.success : ExitCode.finding)
     }
 
-    /// Every exercise in the folder, sorted by ID; files that are not valid exercises
-    /// become warnings.
-    func loadExercises(_ folder: String?) throws(UsageError) -> ([Exercise], String) {
-        guard let directory = folder.map({ URL(fileURLWithPath: $0) }) ?? locator.directory?.appendingPathComponent("Exercises") else {
-            throw UsageError("no Scenarios folder found; pass --exercises with the folder that holds the exercises", command: Self.spec)
-        }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".race") }.sorted()
-        guard !names.isEmpty else {
-            throw UsageError("no exercises (.race files) in \(directory.path)", command: Self.spec)
-        }
-        var exercises: [Exercise] = []
-        var warnings = ""
-        for name in names {
-            let path = directory.appendingPathComponent(name).path
-            do throws(GradingError) {
-                let exercise = try Self.loadExercise(path: path, display: name)
-                if exercises.contains(where: { $0.id == exercise.id }) {
-                    throw GradingError("exercise '\(exercise.id)' is declared by two files")
-                }
-                exercises.append(exercise)
-            } catch {
-                warnings += "warning: skipping exercise \(path): \(error.message)\n"
-            }
-        }
-        return (exercises, warnings)
-    }
-
-    static func loadExercise(path: String, display: String) throws(GradingError) -> Exercise {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw GradingError("cannot read it as UTF-8 text")
-        }
-        let scenario: Scenario
-        do throws(ScriptError) {
-            scenario = try Scenario.load(name: String(display.dropLast(5)), file: SourceFile(name: display, text: text))
-        } catch {
-            throw GradingError("it does not compile:\n" + error.rendered)
-        }
-        return try Exercise(scenario)
-    }
-
     struct Submission {
         var path: String
         var student: String
-        var file: Result<SourceFile, Failure>
-    }
-
-    struct Failure: Error {
-        var reason: String
+        var file: Result<SourceFile, GradingError>
     }
 
     /// The files to grade for one argument: the file itself, or every `.race` file
@@ -132,11 +88,11 @@ struct GradeCommand {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: target, isDirectory: &isDirectory) else {
-            return [Submission(path: target, student: "-", file: .failure(Failure(reason: "no such file or folder")))]
+            return [Submission(path: target, student: "-", file: .failure(GradingError("no such file or folder")))]
         }
         guard isDirectory.boolValue else {
             let folder = URL(fileURLWithPath: target).standardizedFileURL.deletingLastPathComponent().lastPathComponent
-            return [Submission(path: target, student: folder, file: read(target))]
+            return [Submission(path: target, student: folder, file: ScenarioLocator.read(target))]
         }
         let base = target.hasSuffix("/") ? String(target.dropLast()) : target
         var found: [String] = []
@@ -146,23 +102,13 @@ struct GradeCommand {
             }
         }
         if found.isEmpty {
-            return [Submission(path: target, student: "-", file: .failure(Failure(reason: "no .race files in this folder")))]
+            return [Submission(path: target, student: "-", file: .failure(GradingError("no .race files in this folder")))]
         }
         return found.sorted().map { relative in
             let parts = relative.split(separator: "/")
             let student = parts.count > 1 ? String(parts[0]) : String(relative.dropLast(5))
             let path = base + "/" + relative
-            return Submission(path: path, student: student, file: read(path))
+            return Submission(path: path, student: student, file: ScenarioLocator.read(path))
         }
-    }
-
-    func read(_ path: String) -> Result<SourceFile, Failure> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(Failure(reason: "cannot read the file"))
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(Failure(reason: "not UTF-8 text"))
-        }
-        return .success(SourceFile(name: path, text: text))
     }
 }

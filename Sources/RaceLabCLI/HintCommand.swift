@@ -29,12 +29,12 @@ struct HintCommand {
             }
             count = n
         }
-        let (exercises, warnings) = try GradeCommand(locator: locator).loadExercises(parsed.values["exercises"])
+        let (exercises, warnings) = try locator.exercises(in: parsed.values["exercises"]).mapError { UsageError($0.message, command: Self.spec) }.get()
         var id = parsed.positionals[0]
         if id.contains("/") || id.hasSuffix(".race") {
-            switch GradeCommand(locator: locator).read(id) {
+            switch ScenarioLocator.read(id) {
             case .failure(let failure):
-                return CommandOutput(stderr: "error: \(id): \(failure.reason)\n", exitCode: ExitCode.noInput)
+                return CommandOutput(stderr: "error: \(id): \(failure.message)\n", exitCode: ExitCode.noInput)
             case .success(let file):
                 guard let declared = Exercise.declaredID(in: file) else {
                     return CommandOutput(stderr: "error: \(id) is not an exercise: it has no 'exercise \"ID\"' line\n", exitCode: ExitCode.usage)

@@ -34,7 +34,7 @@ struct ListCommand {
         let titleWidth = max(5, rows.map(\.1.count).max() ?? 0) + 2
         var out = "NAME".padded(nameWidth) + "TITLE".padded(titleWidth) + "FIXES\n"
         for row in rows { out += row.0.padded(nameWidth) + row.1.padded(titleWidth) + row.2 + "\n" }
-        if let exercises = try? GradeCommand(locator: locator).loadExercises(nil).0, !exercises.isEmpty {
+        if let exercises = try? locator.exercises(in: nil).get().exercises, !exercises.isEmpty {
             let idWidth = exercises.map(\.id.count).max()! + 2
             out += "\nEXERCISES (Scenarios/Exercises; see docs/TEACHING.md)\n"
             for exercise in exercises {

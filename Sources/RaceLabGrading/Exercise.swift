@@ -38,6 +38,8 @@ public struct Exercise: Sendable {
     public var prediction: Prediction?
     /// The exercise as handed out (the starter).
     public var scenario: Scenario
+    /// Its program, compiled once: break-it and predict-it answers are graded on it.
+    public var program: Program
 
     /// The name of the schedule a break-it submission hands in.
     public static let answerSchedule = "answer"
@@ -83,6 +85,9 @@ public struct Exercise: Sendable {
         guard let task = values["task"], !task.isEmpty else {
             throw GradingError("exercise '\(id)': 'task' says what to do; it is missing")
         }
+        do throws(ScriptError) { program = try scenario.program(fix: nil) } catch {
+            throw GradingError("exercise '\(id)': it does not compile")
+        }
         self.id = id
         self.kind = kind
         self.level = values["level"] ?? "medium"
@@ -114,10 +119,6 @@ public struct Exercise: Sendable {
             if target == "deadlock" {
                 prediction = .deadlock
             } else {
-                let program: Program
-                do throws(ScriptError) { program = try scenario.program(fix: nil) } catch {
-                    throw GradingError("exercise '\(id)': it does not compile")
-                }
                 guard program.globals.contains(where: { $0.name == target && !$0.isLet }) else {
                     throw GradingError("exercise '\(id)': 'predict \"\(target)\"' names no shared var")
                 }

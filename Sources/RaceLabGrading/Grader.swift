@@ -82,15 +82,11 @@ public struct Grader: Sendable {
 
         // A schedule or a prediction is graded on the exercise's own program: code
         // added around the answer does not count.
-        let original: Program
-        do throws(ScriptError) { original = try exercise.scenario.program(fix: nil) } catch {
-            return finish("the exercise itself does not compile", error.rendered)
-        }
         let verdict: (passed: Bool, reason: String, details: String)
         switch exercise.kind {
         case .fixIt: verdict = gradeFix(program, file)
-        case .breakIt: verdict = gradeBreak(exercise, scenario, original, file)
-        case .predictIt: verdict = gradePrediction(exercise, scenario, original, file)
+        case .breakIt: verdict = gradeBreak(exercise, scenario, file)
+        case .predictIt: verdict = gradePrediction(exercise, scenario, file)
         }
         grade.reason = verdict.reason
         grade.details = verdict.details
@@ -132,7 +128,9 @@ public struct Grader: Sendable {
 
     // MARK: - Break it
 
-    func gradeBreak(_ exercise: Exercise, _ scenario: Scenario, _ program: Program, _ file: SourceFile) -> (Bool, String, String) {
+    /// `scenario` is the submission's, for its answer; the schedule runs on the exercise's program.
+    func gradeBreak(_ exercise: Exercise, _ scenario: Scenario, _ file: SourceFile) -> (Bool, String, String) {
+        let program = exercise.program
         guard let steps = scenario.schedules(fix: nil).first(where: { $0.name == Exercise.answerSchedule })?.steps,
               !steps.allSatisfy(\.isWhitespace) else {
             return (false, "no answer: write your schedule in 'schedule \(Exercise.answerSchedule) \"…\"'", "")
@@ -159,7 +157,9 @@ public struct Grader: Sendable {
 
     // MARK: - Predict it
 
-    func gradePrediction(_ exercise: Exercise, _ scenario: Scenario, _ program: Program, _ file: SourceFile) -> (Bool, String, String) {
+    /// `scenario` is the submission's, for its answer; the exercise's program is explored.
+    func gradePrediction(_ exercise: Exercise, _ scenario: Scenario, _ file: SourceFile) -> (Bool, String, String) {
+        let program = exercise.program
         var answer = ""
         for declaration in scenario.declarations {
             if case .metadata("answer", let value) = declaration.kind { answer = value }
@@ -253,7 +253,7 @@ public struct Grader: Sendable {
     }
 
     func interleavings(_ result: Exploration) -> String {
-        result.interleavingsExact ? String(result.interleavings) : "at least \(result.interleavings)"
+        ExplorationRenderer.count(result.interleavings, exact: result.interleavingsExact)
     }
 
     /// The run's first finding, in words.

@@ -14,7 +14,7 @@ public struct ExplorationRenderer: Sendable {
         var out = "Executions: \(result.executions)"
         switch result.reduction {
         case .dpor:
-            out += " (one per Mazurkiewicz trace), standing for \(count(result.interleavings, exact: result.interleavingsExact)) interleavings\n"
+            out += " (one per Mazurkiewicz trace), standing for \(Self.count(result.interleavings, exact: result.interleavingsExact)) interleavings\n"
             if result.sleepBlocked > 0 { out += "Sleep-set-blocked executions (redundant, abandoned): \(result.sleepBlocked)\n" }
         case .none:
             out += " (every interleaving, no reduction)\n"
@@ -112,7 +112,8 @@ public struct ExplorationRenderer: Sendable {
         return "\(thread) \(text)"
     }
 
-    func count(_ n: Int, exact: Bool) -> String {
+    /// `12`, `at least 12` or `more than 9223372036854775807`.
+    public static func count(_ n: Int, exact: Bool) -> String {
         n == Int.max ? "more than \(Int.max)" : exact ? String(n) : "at least \(n)"
     }
 }
