@@ -4,8 +4,8 @@ public struct ExploreConfig: Sendable, Equatable {
     public enum Reduction: String, Sendable, CaseIterable {
         /// Every interleaving, one execution each: the counts people check by hand.
         case none
-        /// Source-set dynamic partial-order reduction with sleep sets: one execution
-        /// per Mazurkiewicz trace (happens-before order), plus any sleep-set-blocked ones.
+        /// Optimal dynamic partial-order reduction (source sets, sleep sets and wakeup
+        /// trees): one execution per Mazurkiewicz trace (happens-before order).
         case dpor
     }
 

@@ -3,11 +3,12 @@ import Foundation
 /// Visits every interleaving of a program, depth first, keeping one world per level
 /// of the search (memory grows with depth, not with the number of executions).
 ///
-/// With `.dpor` it runs source-set DPOR with sleep sets (Abdulla, Aronis, Jonsson and
-/// Sagonas, POPL 2014): after each step it finds the races of that step with earlier
-/// ones (dependent, different threads, not ordered through a third step) and adds a
-/// thread to the backtrack set where the race began, so the reversed order is tried.
-/// Sleep sets keep two explored executions from being the same trace.
+/// With `.dpor` it runs optimal DPOR (Abdulla, Aronis, Jonsson and Sagonas, POPL
+/// 2014): after each step it finds the races of that step with earlier ones
+/// (dependent, different threads, not ordered through a third step) and adds the
+/// sequence that reverses each race to the wakeup tree where the race began. Sleep
+/// sets keep two explored executions from being the same trace; wakeup trees keep
+/// the search from running into a state where every thread is asleep.
 public struct Explorer {
     public let engine: Engine
     public let config: ExploreConfig
@@ -23,13 +24,13 @@ public struct Explorer {
     struct Node {
         var world: World
         var enabled: [ThreadID]
-        /// Threads to run from here (DPOR adds to it as races are found), as a bit set.
-        var backtrack: UInt64 = 0
-        var done: UInt64 = 0
-        /// Threads whose step from here is known to lead only to explored traces, with that step's accesses.
-        var sleep: [(thread: ThreadID, accesses: [Access])] = []
-        /// The thread being explored from here, and its step's accesses.
-        var current: (thread: ThreadID, accesses: [Access])?
+        /// What is still to explore from here, leftmost first.
+        var pending = WakeupTree()
+        var explored = 0
+        /// Steps known to lead only to explored traces from here (DPOR).
+        var sleep: [WakeupStep] = []
+        /// The step being explored from here.
+        var current: WakeupStep?
         var preemptions = 0
         var last: ThreadID?
 
@@ -58,32 +59,34 @@ public struct Explorer {
             record(root.world, trace: trace, into: &result)
             return result
         }
-        root.backtrack = initialBacktrack(root)
+        root.pending = firstChoices(root)
         stack.append(root)
         search: while !stack.isEmpty {
             let depth = stack.count - 1
             trace.truncate(to: depth)
-            guard let thread = nextChoice(stack[depth]) else {
+            guard !stack[depth].pending.isEmpty else {
                 stack.removeLast()
                 if let parent = stack.indices.last { finish(&stack[parent]) }
                 continue
             }
+            let branch = stack[depth].pending.branches.removeFirst()
+            let thread = branch.step.thread
+            guard stack[depth].enabled.contains(thread) else { continue }
             if let bound = config.preemptionBound, isPreemption(stack[depth], thread), stack[depth].preemptions >= bound {
-                stack[depth].done |= 1 << UInt64(thread)
                 if result.cut == nil { result.cut = "not exhaustive: preemption bound \(bound)" }
                 continue
             }
             let (world, accesses, range) = engine.quietStepWithRange(stack[depth].world, thread: thread)
             result.steps += 1
-            stack[depth].current = (thread, accesses)
             let created = Array(stack[depth].world.threads.count..<world.threads.count)
             trace.append(thread: thread, accesses: accesses, halts: world.halted, creates: created, range: range, detectRaces: config.detectRaces)
+            stack[depth].current = trace.step(depth)
             if config.detectRaces {
                 recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result)
                 recordLockOrder(before: stack[depth].world, after: world, thread: thread, accesses: accesses,
                                 line: range?.start.line, into: &result)
             }
-            if config.reduction == .dpor { addBacktracks(for: depth, trace: trace, stack: &stack) }
+            if config.reduction == .dpor { addReversals(for: depth, trace: trace, stack: &stack) }
 
             if world.threads.count > 64 {
                 result.cut = "not exhaustive: an execution started more than 64 threads"
@@ -98,34 +101,29 @@ public struct Explorer {
                     result.cut = "not exhaustive: an execution reached the step bound (\(config.maxSteps) steps)"
                 }
                 if world.halted && config.reduction == .dpor {
-                    // A halting step stops every other thread: each one's pending step
-                    // is in a race with it, so try running that step first.
-                    let stopped = world.threads.indices.filter { $0 != thread && engine.isRunnable(stack[depth].world, $0) }
-                    for other in stopped where stack[depth].enabled.contains(other) {
-                        stack[depth].backtrack |= 1 << UInt64(other)
-                    }
+                    addReversalsOfHalt(by: thread, at: depth, stack: &stack)
                 }
                 result.executions += 1
                 record(world, trace: trace, into: &result)
                 visit?(trace)
                 finish(&stack[depth])
             } else if config.reduction == .dpor {
-                child.sleep = stack[depth].sleep.filter { !Trace.conflict($0.accesses, accesses) }
-                if child.enabled.allSatisfy(child.isAsleep) {
+                child.sleep = stack[depth].sleep.filter { !$0.isDependent(trace.step(depth)) }
+                child.pending = branch.tree.isEmpty ? firstChoices(child) : branch.tree
+                if child.pending.isEmpty {
                     result.sleepBlocked += 1
                     finish(&stack[depth])
                 } else {
-                    child.backtrack = initialBacktrack(child)
                     stack.append(child)
                 }
             } else {
-                child.backtrack = initialBacktrack(child)
+                child.pending = firstChoices(child)
                 stack.append(child)
             }
             if terminal {
                 if let progress {
                     var guess = 1.0
-                    for node in stack { guess *= Double(max(1, (node.backtrack | node.done).nonzeroBitCount)) }
+                    for node in stack { guess *= Double(max(1, node.explored + node.pending.branches.count)) }
                     result.estimate = guess > 1e15 ? Int(1e15) : Int(guess)
                 }
                 if let progress, !progress(result) {
@@ -150,42 +148,66 @@ public struct Explorer {
         return node.enabled.contains(last)
     }
 
-    /// Every enabled thread without reduction; under DPOR, the first awake one.
-    func initialBacktrack(_ node: Node) -> UInt64 {
+    /// Where a new node starts: every enabled thread without reduction; under DPOR,
+    /// one awake thread (the one that just ran, if it can: fewer preemptions), or
+    /// nothing when every enabled thread is asleep.
+    func firstChoices(_ node: Node) -> WakeupTree {
         switch config.reduction {
         case .none:
-            return node.enabled.reduce(0) { $0 | 1 << UInt64($1) }
+            return WakeupTree(threads: node.enabled)
         case .dpor:
-            // Prefer the thread that just ran: fewer preemptions in the first execution.
             let awake = node.enabled.filter { !node.isAsleep($0) }
-            let first = node.last.flatMap { awake.contains($0) ? $0 : nil } ?? awake[0]
-            return 1 << UInt64(first)
+            guard let first = node.last.flatMap({ awake.contains($0) ? $0 : nil }) ?? awake.first else { return WakeupTree() }
+            return WakeupTree(threads: [first])
         }
     }
 
-    func nextChoice(_ node: Node) -> ThreadID? {
-        node.enabled.first { node.backtrack & (1 << UInt64($0)) != 0 && node.done & (1 << UInt64($0)) == 0 && !node.isAsleep($0) }
-    }
-
-    /// The thread explored from a node is done; under DPOR it goes to sleep there.
+    /// The step explored from a node is done; under DPOR it goes to sleep there.
     func finish(_ node: inout Node) {
         guard let current = node.current else { return }
-        node.done |= 1 << UInt64(current.thread)
+        node.explored += 1
         if config.reduction == .dpor { node.sleep.append(current) }
         node.current = nil
     }
 
-    /// The races of the step at `index` with earlier steps, each reversed by a backtrack point.
-    func addBacktracks(for index: Int, trace: Trace, stack: inout [Node]) {
+    /// The races of the step at `index` with earlier steps: each one's reversal goes
+    /// into the wakeup tree where the race began, unless a sleeping step covers it.
+    func addReversals(for index: Int, trace: Trace, stack: inout [Node]) {
         for race in trace.races(of: index) {
-            let initials = trace.initials(after: race, upTo: index)
-            if initials.contains(where: { stack[race].backtrack & (1 << UInt64($0)) != 0 }) { continue }
-            if let pick = initials.first(where: { stack[race].enabled.contains($0) }) {
-                stack[race].backtrack |= 1 << UInt64(pick)
-            } else {
-                for thread in stack[race].enabled { stack[race].backtrack |= 1 << UInt64(thread) }
-            }
+            guard let sequence = replay(trace.reversal(of: race, with: index), from: stack[race].world) else { continue }
+            insert(sequence, at: race, stack: &stack)
         }
+    }
+
+    /// Runs `threads` in order from `world`, returning the steps they take, or nil if
+    /// one of them cannot run at its turn. Reversing a race runs the later step in
+    /// another state, where it may touch other things (no release of a value the
+    /// earlier step wrote, say), and a thread waiting for a lock that only the
+    /// earlier step would free cannot run at all.
+    func replay(_ threads: [ThreadID], from world: World) -> [WakeupStep]? {
+        var world = world
+        var steps: [WakeupStep] = []
+        for thread in threads {
+            guard engine.isRunnable(world, thread) else { return nil }
+            let (next, accesses) = engine.quietStep(world, thread: thread)
+            let spawned = (world.threads.count..<next.threads.count).reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
+            steps.append(WakeupStep(thread: thread, accesses: accesses, halts: next.halted, spawns: spawned))
+            world = next
+        }
+        return steps
+    }
+
+    /// A halting step stops every other thread: each one's pending step is in a race
+    /// with it, so try running that step first.
+    func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node]) {
+        for other in stack[depth].enabled where other != thread {
+            if let sequence = replay([other], from: stack[depth].world) { insert(sequence, at: depth, stack: &stack) }
+        }
+    }
+
+    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node]) {
+        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, with: $0) != nil }) else { return }
+        stack[depth].pending.insert(sequence)
     }
 
     /// What makes two race reports the same: the target and the two sides (thread,

@@ -10,6 +10,8 @@ struct Trace {
     var threads: [ThreadID] = []
     var accesses: [[Access]] = []
     var halts: [Bool] = []
+    /// The threads each step started, as a bit set.
+    var spawns: [UInt64] = []
     /// For each step, the steps that happen before it, as a bit set.
     var before: [BitSet] = []
     /// For each step, the earlier steps it depends on directly.
@@ -35,6 +37,7 @@ struct Trace {
         threads.removeSubrange(length...)
         accesses.removeSubrange(length...)
         halts.removeSubrange(length...)
+        spawns.removeSubrange(length...)
         before.removeSubrange(length...)
         syncBefore.removeSubrange(length...)
         ranges.removeSubrange(length...)
@@ -51,6 +54,7 @@ struct Trace {
         ranges.append(range)
         accesses.append(stepAccesses)
         halts.append(halting)
+        spawns.append(creates.reduce(0) { $0 | 1 << UInt64($1) })
         var reads: UInt64 = 0, writes: UInt64 = 0
         for access in stepAccesses {
             let bit = Trace.bit(access.target)
@@ -141,16 +145,15 @@ struct Trace {
         return direct.filter { threads[$0] != thread && creator(of: thread) != $0 && !through.contains($0) }
     }
 
-    /// The threads that can start `v`: the steps after `race` that do not depend on it,
-    /// then step `index`, keeping those with no predecessor inside `v`.
-    func initials(after race: Int, upTo index: Int) -> [ThreadID] {
-        var v = (race + 1..<index).filter { !before[$0].contains(race) }
-        v.append(index)
-        var result: [ThreadID] = []
-        for step in v where !v.contains(where: { $0 != step && before[step].contains($0) }) {
-            if !result.contains(threads[step]) { result.append(threads[step]) }
-        }
-        return result
+    /// Step `index` as a wakeup tree keeps it.
+    func step(_ index: Int) -> WakeupStep {
+        WakeupStep(thread: threads[index], accesses: accesses[index], halts: halts[index], spawns: spawns[index])
+    }
+
+    /// The threads of the sequence that reverses the race of `race` with `index`: the
+    /// steps between them that do not depend on `race`, then step `index`.
+    func reversal(of race: Int, with index: Int) -> [ThreadID] {
+        (race + 1..<index).filter { !before[$0].contains(race) }.map { threads[$0] } + [threads[index]]
     }
 
     /// How many interleavings this trace stands for: the orders of its steps that keep

@@ -6,7 +6,7 @@ public typealias ThreadID = Int
 
 /// A value of the scenario language. Arrays are values (copied on assignment, as in
 /// Swift); class instances, locks, operations and queues live on the heap.
-public indirect enum Value: Hashable, Sendable {
+public enum Value: Hashable, Sendable {
     case int(Int)
     case bool(Bool)
     case string(String)

@@ -1,0 +1,55 @@
+import Testing
+@testable import RaceLabEngine
+
+@Suite struct WakeupTreeTests {
+    static func write(_ thread: ThreadID, _ global: Int) -> WakeupStep {
+        WakeupStep(thread: thread, accesses: [Access(.global(global), .write)], halts: false, spawns: 0)
+    }
+
+    static func shape(_ tree: WakeupTree) -> String {
+        tree.branches.map { "\($0.step.thread)" + ($0.tree.isEmpty ? "" : "(\(shape($0.tree)))") }.joined(separator: " ")
+    }
+
+    @Test func aStepStartsASequenceWhenNothingBeforeItInTheSequenceIsOrderedBeforeIt() {
+        let sequence = [Self.write(1, 0), Self.write(2, 1), Self.write(3, 0)]
+        // Thread 2 touches y only: it can go first, and is taken off the sequence.
+        #expect(WakeupTree.start(sequence, with: Self.write(2, 1))?.map(\.thread) == [1, 3])
+        // Thread 3 writes x after thread 1 did: it cannot.
+        #expect(WakeupTree.start(sequence, with: Self.write(3, 0)) == nil)
+        // Thread 4 is not in the sequence: it can go first only if it commutes with all of it.
+        #expect(WakeupTree.start(sequence, with: Self.write(4, 2))?.map(\.thread) == [1, 2, 3])
+        #expect(WakeupTree.start(sequence, with: Self.write(4, 1)) == nil)
+        // A step that halts the program commutes with nothing.
+        let halt = WakeupStep(thread: 4, accesses: [], halts: true, spawns: 0)
+        #expect(WakeupTree.start(sequence, with: halt) == nil)
+        // A thread's first step comes after the step that started the thread.
+        let spawn = WakeupStep(thread: 1, accesses: [], halts: false, spawns: 1 << 5)
+        #expect(WakeupTree.start([spawn, Self.write(5, 3)], with: Self.write(5, 3)) == nil)
+    }
+
+    @Test func insertingFollowsBranchesThatCanStartTheSequenceAndStopsAtALeaf() {
+        var tree = WakeupTree()
+        tree.insert([Self.write(1, 0), Self.write(2, 0)])
+        #expect(Self.shape(tree) == "1(2)")
+        // After 1, thread 3 writing z commutes with the leaf 2: covered.
+        tree.insert([Self.write(3, 2), Self.write(1, 0)])
+        #expect(Self.shape(tree) == "1(2)")
+        // Thread 3 writing x does not: it goes under 1, after 2.
+        tree.insert([Self.write(1, 0), Self.write(3, 0)])
+        #expect(Self.shape(tree) == "1(2 3)")
+        // [1, 2, 4] is covered by the leaf 1 → 2: exploring 1 then 2 reaches its traces anyway.
+        tree.insert([Self.write(1, 0), Self.write(2, 0), Self.write(4, 0)])
+        #expect(Self.shape(tree) == "1(2 3)")
+        // 2 before 1 on x is a different order: a new branch, to the right.
+        tree.insert([Self.write(2, 0), Self.write(1, 0)])
+        #expect(Self.shape(tree) == "1(2 3) 2(1)")
+        // Nothing left to add, or an empty sequence, changes nothing.
+        tree.insert([])
+        tree.insert([Self.write(1, 0)])
+        #expect(Self.shape(tree) == "1(2 3) 2(1)")
+    }
+
+    @Test func withoutReductionEveryThreadIsALeaf() {
+        #expect(Self.shape(WakeupTree(threads: [0, 2, 3])) == "0 2 3")
+    }
+}
