@@ -55,7 +55,7 @@ if !quick { cases += [singleton(5), counter(2, 5), philosophers(5)] }
 let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
 if !filters.isEmpty { cases = cases.filter { item in filters.contains { "\(item.family) \(item.size)".contains($0) } } }
 
-print("family               size      executions  sleep-blocked  exec/trace      steps     steps/s    execs/s  peak MB")
+print("family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
 for item in cases {
     let program: Program
     do {
@@ -78,8 +78,9 @@ for item in cases {
         String(format: "%11d", result.executions),
         String(format: "%14d", result.sleepBlocked),
         String(format: "%10.2f", ratio),
-        String(format: "%10d", result.steps),
-        String(format: "%11.0f", Double(result.steps) / seconds),
+        String(format: "%11d", result.steps),
+        String(format: "%15d", result.reversalSteps),
+        String(format: "%11.0f", Double(result.steps + result.reversalSteps) / seconds),
         String(format: "%10.0f", Double(result.executions) / seconds),
         String(format: "%8.1f", peakMemoryMB()),
     ]

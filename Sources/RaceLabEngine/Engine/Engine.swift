@@ -6,13 +6,16 @@ import RaceLabLanguage
 ///     var world = engine.initialWorld()
 ///     (world, _) = engine.step(world, thread: engine.runnableThreads(world)[0])
 public struct Engine: Sendable {
-    public let program: Program
+    /// The program, held by reference: a step creates a machine, and copying the
+    /// program's arrays into each one would cost a retain and a release apiece.
+    let compiled: Compiled
+    public var program: Program { compiled.program }
     /// Local instructions a thread may run between two steps before it is stopped
     /// as a runaway loop.
     public var localBudget: Int
 
     public init(program: Program, localBudget: Int = 100_000) {
-        self.program = program
+        compiled = Compiled(program)
         self.localBudget = localBudget
     }
 
@@ -25,7 +28,7 @@ public struct Engine: Sendable {
         let main = Frame(code: program.mainCode, localCount: program.codes[program.mainCode].localCount, kind: .body)
         let setup = Frame(code: program.setupCode, localCount: program.codes[program.setupCode].localCount, kind: .call)
         world.threads = [ThreadState(name: "main", frames: [main, setup], isMain: true)]
-        var machine = Machine(program: program, world: world, thread: 0, localBudget: localBudget)
+        var machine = Machine(program: compiled, world: world, thread: 0, localBudget: localBudget)
         var budget = localBudget
         while machine.world.threads[0].frames.count > 1 && !machine.world.halted && budget > 0 {
             machine.executeCurrent()
@@ -38,7 +41,7 @@ public struct Engine: Sendable {
             world.threads.append(ThreadState(name: info.name, frames: [frame]))
         }
         for id in world.threads.indices {
-            var m = Machine(program: program, world: world, thread: id, localBudget: localBudget)
+            var m = Machine(program: compiled, world: world, thread: id, localBudget: localBudget)
             m.normalize()
             world = m.world
         }
@@ -78,7 +81,7 @@ public struct Engine: Sendable {
     /// Advances one thread by one step. Never touches anything but the returned world.
     /// - Precondition: `thread` is runnable.
     public func step(_ world: World, thread: ThreadID) -> (World, [Event]) {
-        var machine = Machine(program: program, world: world, thread: thread, localBudget: localBudget)
+        var machine = Machine(program: compiled, world: world, thread: thread, localBudget: localBudget)
         machine.step()
         return (machine.world, machine.events)
     }
@@ -92,7 +95,7 @@ public struct Engine: Sendable {
 
     /// `quietStep`, with the source range of the step (for the race detectors).
     public func quietStepWithRange(_ world: World, thread: ThreadID) -> (World, [Access], SourceRange?) {
-        var machine = Machine(program: program, world: world, thread: thread, localBudget: localBudget, log: EventLog(narrate: false))
+        var machine = Machine(program: compiled, world: world, thread: thread, localBudget: localBudget, log: EventLog(narrate: false))
         machine.step()
         return (machine.world, machine.log.accesses, machine.log.range)
     }
@@ -105,7 +108,7 @@ public struct Engine: Sendable {
         copy.halted = false
         let frame = Frame(code: program.checksCode, localCount: program.codes[program.checksCode].localCount, kind: .body)
         copy.threads.append(ThreadState(name: "check", frames: [frame], isMain: true))
-        var machine = Machine(program: program, world: copy, thread: copy.threads.count - 1, localBudget: localBudget)
+        var machine = Machine(program: compiled, world: copy, thread: copy.threads.count - 1, localBudget: localBudget)
         var budget = localBudget
         while !machine.world.threads[machine.thread].frames.isEmpty && !machine.world.halted && budget > 0 {
             machine.executeCurrent()
@@ -169,5 +172,14 @@ public struct Engine: Sendable {
         let step = world.stepCount
         return Finding(kind: .deadlock, step: step, thread: nil, range: nil,
                        message: "\(kind): " + parts.joined(separator: "; "))
+    }
+}
+
+/// A program behind one reference, shared by every machine of an engine.
+final class Compiled: Sendable {
+    let program: Program
+
+    init(_ program: Program) {
+        self.program = program
     }
 }

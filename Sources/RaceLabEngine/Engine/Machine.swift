@@ -3,7 +3,10 @@ import RaceLabLanguage
 /// Executes instructions of one thread against a world. `Engine.step` makes one,
 /// runs a single step, and hands back the new world and the step's events.
 struct Machine {
-    let program: Program
+    let compiled: Compiled
+    var program: Program {
+        _read { yield compiled.program }
+    }
     var world: World
     var thread: ThreadID
     /// Where this step's events go. A class, so that `emit` need not mutate the
@@ -17,8 +20,8 @@ struct Machine {
     /// Results of `expect` checks, when the machine evaluates them.
     var checkResults: [(Int, Bool)] = []
 
-    init(program: Program, world: World, thread: ThreadID, localBudget: Int, log: EventLog = EventLog(narrate: true)) {
-        self.program = program
+    init(program: Compiled, world: World, thread: ThreadID, localBudget: Int, log: EventLog = EventLog(narrate: true)) {
+        compiled = program
         self.world = world
         self.thread = thread
         self.localBudget = localBudget

@@ -34,8 +34,10 @@ public struct Exploration: Sendable {
     public var interleavings = 0
     /// False when an execution had too many linearizations to count: `interleavings` is then a lower bound.
     public var interleavingsExact = true
-    /// Steps taken in all, counting replays of shared prefixes once.
+    /// Steps of the search tree: a prefix that executions share is counted once.
     public var steps = 0
+    /// Further steps DPOR took to try each race's reversal from where the race began.
+    public var reversalSteps = 0
     /// Outcomes in the order they were first reached.
     public var outcomes: [OutcomeCount] = []
     /// Lock-order edges seen in any execution (held before taken), each once.

@@ -86,7 +86,7 @@ public struct Explorer {
                 recordLockOrder(before: stack[depth].world, after: world, thread: thread, accesses: accesses,
                                 line: range?.start.line, into: &result)
             }
-            if config.reduction == .dpor { addReversals(for: depth, trace: trace, stack: &stack) }
+            if config.reduction == .dpor { addReversals(for: depth, trace: trace, stack: &stack, reversalSteps: &result.reversalSteps) }
 
             if world.threads.count > 64 {
                 result.cut = "not exhaustive: an execution started more than 64 threads"
@@ -172,9 +172,11 @@ public struct Explorer {
 
     /// The races of the step at `index` with earlier steps: each one's reversal goes
     /// into the wakeup tree where the race began, unless a sleeping step covers it.
-    func addReversals(for index: Int, trace: Trace, stack: inout [Node]) {
+    func addReversals(for index: Int, trace: Trace, stack: inout [Node], reversalSteps: inout Int) {
         for race in trace.races(of: index) {
-            guard let sequence = replay(trace.reversal(of: race, with: index), from: stack[race].world) else { continue }
+            let threads = trace.reversal(of: race, with: index)
+            reversalSteps += threads.count
+            guard let sequence = replay(threads, from: stack[race].world) else { continue }
             insert(sequence, at: race, stack: &stack)
         }
     }
