@@ -174,9 +174,15 @@ public struct Explorer {
     /// into the wakeup tree where the race began, unless a sleeping step covers it.
     func addReversals(for index: Int, trace: Trace, stack: inout [Node], reversalSteps: inout Int) {
         for race in trace.races(of: index) {
-            let threads = trace.reversal(of: race, with: index)
-            reversalSteps += threads.count
-            guard let sequence = replay(threads, from: stack[race].world) else { continue }
+            let steps = trace.reversal(of: race, with: index)
+            if !trace.halts[race] && trace.accesses[race].allSatisfy({ $0.kind == .read }) {
+                // The earlier step only read: without it, every step of the reversal
+                // sees the same state and takes the same step.
+                insert(steps.map(trace.step), at: race, stack: &stack)
+                continue
+            }
+            reversalSteps += steps.count
+            guard let sequence = replay(steps.map { trace.threads[$0] }, from: stack[race].world) else { continue }
             insert(sequence, at: race, stack: &stack)
         }
     }

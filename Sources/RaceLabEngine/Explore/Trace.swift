@@ -150,10 +150,10 @@ struct Trace {
         WakeupStep(thread: threads[index], accesses: accesses[index], halts: halts[index], spawns: spawns[index])
     }
 
-    /// The threads of the sequence that reverses the race of `race` with `index`: the
-    /// steps between them that do not depend on `race`, then step `index`.
-    func reversal(of race: Int, with index: Int) -> [ThreadID] {
-        (race + 1..<index).filter { !before[$0].contains(race) }.map { threads[$0] } + [threads[index]]
+    /// The sequence that reverses the race of `race` with `index`: the steps between
+    /// them that do not depend on `race`, then step `index`.
+    func reversal(of race: Int, with index: Int) -> [Int] {
+        (race + 1..<index).filter { !before[$0].contains(race) } + [index]
     }
 
     /// How many interleavings this trace stands for: the orders of its steps that keep

@@ -7,18 +7,47 @@ public struct World: Hashable, Sendable {
     /// Bumped by every write to a global, so in-place enumeration can see mutation.
     public var globalVersions: [Int] = []
     public var heap: [HeapObject] = []
-    /// How many instances of each class have been created.
-    public var created: [Int] = []
-    public var mainQueue: [QueuedBlock] = []
-    public var nextBlockID = 1
-    public var completedBlocks: Set<Int> = []
-    /// Operation queues in creation order.
-    public var queues: [ObjectID] = []
-    public var findings: [Finding] = []
     /// Set by a crash or a runaway thread: nothing more runs.
     public var halted = false
     public var stepCount = 0
-    public var output: [String] = []
+    /// The parts few steps change, behind one reference (copied when written while
+    /// shared): every step copies a world, and each array costs a retain and a release.
+    private var rare = RareParts()
+
+    /// How many instances of each class have been created.
+    public var created: [Int] {
+        _read { yield rare.value.created }
+        _modify { makeRareUnique(); yield &rare.value.created }
+    }
+    public var mainQueue: [QueuedBlock] {
+        _read { yield rare.value.mainQueue }
+        _modify { makeRareUnique(); yield &rare.value.mainQueue }
+    }
+    public var nextBlockID: Int {
+        _read { yield rare.value.nextBlockID }
+        _modify { makeRareUnique(); yield &rare.value.nextBlockID }
+    }
+    public var completedBlocks: Set<Int> {
+        _read { yield rare.value.completedBlocks }
+        _modify { makeRareUnique(); yield &rare.value.completedBlocks }
+    }
+    /// Operation queues in creation order.
+    public var queues: [ObjectID] {
+        _read { yield rare.value.queues }
+        _modify { makeRareUnique(); yield &rare.value.queues }
+    }
+    public var findings: [Finding] {
+        _read { yield rare.value.findings }
+        _modify { makeRareUnique(); yield &rare.value.findings }
+    }
+    public var output: [String] {
+        _read { yield rare.value.output }
+        _modify { makeRareUnique(); yield &rare.value.output }
+    }
+
+    private mutating func makeRareUnique() {
+        if !isKnownUniquelyReferenced(&rare) { rare = RareParts(rare.value) }
+    }
 
     public init() {}
 
@@ -50,4 +79,28 @@ public struct QueuedBlock: Hashable, Sendable {
     public var id: Int
     public var closure: ClosureValue
     public var sender: ThreadID
+}
+
+/// The world's rarely changed parts, in a box that worlds share until one writes.
+/// Only `World` holds one, and it copies the box before writing to a shared one.
+final class RareParts: Hashable, @unchecked Sendable {
+    struct Value: Hashable {
+        var created: [Int] = []
+        var mainQueue: [QueuedBlock] = []
+        var nextBlockID = 1
+        var completedBlocks: Set<Int> = []
+        var queues: [ObjectID] = []
+        var findings: [Finding] = []
+        var output: [String] = []
+    }
+
+    var value: Value
+
+    init(_ value: Value = Value()) {
+        self.value = value
+    }
+
+    static func == (a: RareParts, b: RareParts) -> Bool { a === b || a.value == b.value }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
