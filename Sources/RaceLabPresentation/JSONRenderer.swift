@@ -54,7 +54,7 @@ public struct JSONRenderer: Sendable {
         let heap = run.world.heap
         switch target {
         case .global(let g): return run.program.globals[g].name
-        case .field(let id, let field): return "\(heap[id].name).\(field)"
+        case .field(let id, let field): return "\(heap[id].name).\(run.program.fieldName(field, classIndex: heap[id].classIndex))"
         case .object(let id): return heap[id].name
         case .lock(let id): return "lock \(heap[id].name)"
         case .operation(let id): return "operation \(heap[id].name)"

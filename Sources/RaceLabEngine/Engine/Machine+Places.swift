@@ -51,17 +51,20 @@ extension Machine {
             guard let id = object(pop(), "reading .\(field)") else { return }
             let name = world.heap[id].name
             let value: Value
+            let slot: Int
             if let index = fieldIndex(id, field) {
                 value = world.heap[id].fields[index]
+                slot = index
             } else if let builtin = builtinProperty(id, field) {
                 value = builtin
+                slot = Access.builtinField(field)
             } else {
                 noSuchField(id, field)
                 return
             }
             push(value)
             advance()
-            emit("reads \(name).\(field): \(describe(value))", [Access(.field(id, field), .read)])
+            emit("reads \(name).\(field): \(describe(value))", [Access(.field(id, slot), .read)])
         }
     }
 
@@ -95,7 +98,7 @@ extension Machine {
                 world.heap[id].fields[index] = value
                 world.heap[id].fieldVersions[index] += 1
                 advance()
-                emit("writes \(world.heap[id].name).\(field) = \(describe(value))", [Access(.field(id, field), .write)])
+                emit("writes \(world.heap[id].name).\(field) = \(describe(value))", [Access(.field(id, index), .write)])
                 release(old)
             } else {
                 setBuiltinProperty(id, field, value)
@@ -119,7 +122,7 @@ extension Machine {
                 noSuchField(id, field)
                 return nil
             }
-            (value, what, access) = (world.heap[id].fields[index], "\(world.heap[id].name).\(field)", Access(.field(id, field), .read))
+            (value, what, access) = (world.heap[id].fields[index], "\(world.heap[id].name).\(field)", Access(.field(id, index), .read))
         }
         switch Operators.array(value, what) {
         case .success(let items): return (items, what, access)
@@ -165,7 +168,7 @@ extension Machine {
             let index = fieldIndex(objectID!, field)!
             world.heap[objectID!].fields[index] = new
             world.heap[objectID!].fieldVersions[index] += 1
-            access = Access(.field(objectID!, field), .write)
+            access = Access(.field(objectID!, index), .write)
         }
         if pushes { push(result.removed.first ?? .none) }
         advance()

@@ -241,7 +241,8 @@ public struct Explorer {
             let target: String
             switch first.target {
             case .global(let g): target = engine.program.globals[g].name
-            case .field(let id, let field): target = "\(world.heap[id].name).\(field)"
+            case .field(let id, let field):
+                target = "\(world.heap[id].name).\(engine.program.fieldName(field, classIndex: world.heap[id].classIndex))"
             default: target = "\(first.target)"
             }
             func side(_ step: Int, _ access: Access) -> DataRace.Side {

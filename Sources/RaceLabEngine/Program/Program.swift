@@ -43,6 +43,13 @@ public struct Program: Sendable {
         self.file = file
     }
 
+    /// The name of field `index` of an object of class `classIndex` (a negative index
+    /// is a built-in property of an operation or queue).
+    public func fieldName(_ index: Int, classIndex: Int?) -> String {
+        if index < 0 { return Access.builtinProperties[-1 - index] }
+        return classIndex.map { classes[$0].fieldNames[index] } ?? "field \(index)"
+    }
+
     public func classIndex(named name: String) -> Int? {
         classes.firstIndex { $0.name == name }
     }

@@ -23,7 +23,9 @@ public struct Event: Hashable, Sendable {
 public struct Access: Hashable, Sendable {
     public enum Target: Hashable, Sendable {
         case global(Int)
-        case field(ObjectID, String)
+        /// A stored field by index in its class, or a built-in property of an
+        /// operation or queue (`Access.builtinField`).
+        case field(ObjectID, Int)
         /// An object's lifetime: allocation, retain count, deallocation.
         case object(ObjectID)
         case lock(ObjectID)
@@ -69,6 +71,15 @@ public struct Access: Hashable, Sendable {
 
     public var target: Target
     public var kind: Kind
+
+    /// The built-in properties of operations and queues, as fields: property `i` is
+    /// field `-1 - i`, so that every target is plain data.
+    public static let builtinProperties = ["isCancelled", "isFinished", "isExecuting", "name", "isSuspended",
+                                           "maxConcurrentOperationCount", "operationCount"]
+
+    public static func builtinField(_ name: String) -> Int {
+        -1 - (builtinProperties.firstIndex(of: name) ?? 0)
+    }
 
     public init(_ target: Target, _ kind: Kind) {
         self.target = target
