@@ -10,9 +10,9 @@ struct VerifyCommand {
     static let spec = CommandSpec(
         name: "verify",
         abstract: "The broken version and every fix side by side, each explored exhaustively.",
-        usage: "racelab verify <name> [--reduction dpor|none] [bounds]",
+        usage: "racelab verify <name> [--reduction dpor|none] [--format text|json] [bounds]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
-        options: ExploreCommand.boundOptions,
+        options: [.init(name: "format", value: "format", help: "text (the default) or json.")] + ExploreCommand.boundOptions,
         discussion: """
         Exit status: 0 only if every fix is proven (and every fix marked as failing
         does fail), 1 otherwise, 2 if a bound cut a search, 64 usage error, 65 script error.
@@ -23,6 +23,10 @@ struct VerifyCommand {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
         let config = try ExploreCommand.config(parsed, Self.spec)
+        let format = parsed.values["format"] ?? "text"
+        guard ["text", "json"].contains(format) else {
+            throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: Self.spec)
+        }
         let scenario: Scenario
         switch try loadOne(parsed, Self.spec, locator) {
         case .success(let s): scenario = s
@@ -30,6 +34,7 @@ struct VerifyCommand {
         }
         var rows: [[String]] = [["version", "interleavings", "executions", "failing", "outcomes", "races", "findings", "verdict"]]
         var exit = ExitCode.success
+        var versions: [JSON] = []
         for fix in [nil] + scenario.fixes.map(\.name) {
             let program: Program
             do throws(ScriptError) {
@@ -55,8 +60,35 @@ struct VerifyCommand {
                 if failing > 0 { exit = max(exit, ExitCode.finding) }
             }
             let name = fix == nil ? "broken" : declared?.variant != nil ? "\(fix!) (variant)" : fix!
+            let role = fix == nil ? "broken" : declared?.variant != nil ? "variant" : declared?.expectedFailure != nil ? "expected to fail" : "fix"
+            versions.append(.object([
+                ("version", .string(fix ?? "broken")),
+                ("role", .string(role)),
+                ("interleavings", .int(result.interleavings)),
+                ("interleavingsExact", .bool(result.interleavingsExact)),
+                ("executions", .int(result.executions)),
+                ("failingInterleavings", .int(failing)),
+                ("outcomes", .int(result.outcomes.count)),
+                ("dataRaces", .int(result.dataRaces.count)),
+                ("findings", .array(kinds.map(JSON.string))),
+                ("exhaustive", .bool(result.isExhaustive)),
+                ("cut", result.cut.map(JSON.string) ?? .null),
+                ("verdict", .string(verdict)),
+            ]))
             rows.append([name, String(result.interleavings), String(result.executions), String(failing),
                          String(result.outcomes.count), String(result.dataRaces.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), verdict])
+        }
+        if format == "json" {
+            let json = JSON.object([
+                ("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
+                ("reduction", .string(config.reduction.rawValue)),
+                // The exit status in words: every fix proven (and every fix marked as
+                // failing fails), or a fix fails, or a bound cut a search.
+                ("verdict", .string(exit == ExitCode.notExhaustive ? "not exhaustive" : exit != ExitCode.success ? "a fix fails"
+                    : scenario.fixes.isEmpty ? "no fixes" : "fixes proven")),
+                ("versions", .array(versions)),
+            ])
+            return CommandOutput(stdout: json.serialized() + "\n", exitCode: exit)
         }
         var out = "\(scenario.name): \(scenario.title)\n"
         out += "Every version explored (\(config.reduction == .dpor ? "DPOR" : "no reduction")); counts are interleavings.\n\n"

@@ -1,3 +1,4 @@
+import Foundation
 import RaceLabCLI
 import Testing
 
@@ -25,6 +26,28 @@ struct CLITests {
         #expect(mutex.exitCode == 0)
         #expect(mutex.stdout.contains("B blocks on token, held by A"))
         #expect(mutex.stdout.contains("objects: MySingle#1 (retain count 3)\n"))
+    }
+
+    /// `verify --format json` is the table as data: it parses, has a row per version
+    /// with the text table's numbers, and exits as the text does.
+    @Test(arguments: ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"])
+    func verifyJSONMatchesTheTable(_ name: String) throws {
+        let text = racelab.main(["verify", name])
+        let json = racelab.main(["verify", name, "--format", "json"])
+        #expect(json.exitCode == text.exitCode)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let versions = try #require(object["versions"] as? [[String: Any]])
+        let rows = text.stdout.split(separator: "\n").drop { !$0.hasPrefix("version") }.dropFirst()
+        #expect(versions.count == rows.count)
+        for (version, row) in zip(versions, rows) {
+            #expect(row.hasPrefix(version["version"] as? String ?? "?"))
+            // The first five whole numbers of a row: interleavings, executions, failing, outcomes, races.
+            let numbers = row.split(separator: " ").compactMap { Int($0) }.prefix(5)
+            let keys = ["interleavings", "executions", "failingInterleavings", "outcomes", "dataRaces"]
+            #expect(Array(numbers) == keys.map { version[$0] as? Int ?? -1 }, "\(name) \(row)")
+            #expect(row.hasSuffix(version["verdict"] as? String ?? "?"))
+        }
+        #expect(object["verdict"] as? String == (text.exitCode == 0 ? "fixes proven" : "a fix fails"))
     }
 
     @Test func sameInputSameOutput() {

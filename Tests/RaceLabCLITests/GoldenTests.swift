@@ -46,6 +46,9 @@ struct GoldenTests {
         ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200"],
         ["explore", "singleton-race", "--format", "json"], ["explore", "deadlock", "--all-fixes", "--format", "json"],
         ["explore", "singleton-race", "--format", "yaml"], ["help", "step"], ["help", "grade"], ["help", "hint"],
+        ["verify", "deadlock", "--format", "json"], ["verify", "stale-results", "--format", "json"],
+        ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200", "--format", "json"],
+        ["verify", "deadlock", "--format", "xml"],
     ] + scenarios.flatMap { [["explore", $0], ["verify", $0]] }
 
     @Test(arguments: stories + screens)
