@@ -6,6 +6,31 @@ import Testing
 /// dependencies, suspension and completion blocks; main.sync; deinit bodies; a
 /// re-entrant synchronized; cancellation.
 struct SemanticsTests {
+    /// Reading a built-in property is an access to a field with a negative index; its
+    /// name comes back from `Program.fieldName` (so `Access.builtinProperties` and the
+    /// machine's properties must agree).
+    @Test func everyBuiltinPropertyIsAFieldWithItsName() throws {
+        let source = """
+        let queue = OperationQueue()
+        thread A {
+            let op = Operation(name: "one") { op in work(1) }
+            let a = op.isCancelled
+            let b = op.isFinished
+            let c = op.isExecuting
+            let d = op.name
+            let e = queue.isSuspended
+            let f = queue.maxConcurrentOperationCount
+            let g = queue.operationCount
+        }
+        """
+        let result = try run(source)
+        let names = result.events.flatMap(\.accesses).compactMap { access -> String? in
+            guard case .field(_, let index) = access.target else { return nil }
+            return result.program.fieldName(index, classIndex: nil)
+        }
+        #expect(names == Access.builtinProperties)
+    }
+
     @Test func dependenciesSuspensionAndCompletionBlocks() throws {
         let source = """
         var order = [0]

@@ -108,7 +108,8 @@ public struct Explorer {
                 visit?(trace)
                 finish(&stack[depth])
             } else if config.reduction == .dpor {
-                child.sleep = stack[depth].sleep.filter { !$0.isDependent(trace.step(depth)) }
+                let step = trace.step(depth)
+                child.sleep = stack[depth].sleep.filter { !$0.isDependent(step) }
                 child.pending = branch.tree.isEmpty ? firstChoices(child) : branch.tree
                 if child.pending.isEmpty {
                     result.sleepBlocked += 1

@@ -73,7 +73,8 @@ public struct Access: Hashable, Sendable {
     public var kind: Kind
 
     /// The built-in properties of operations and queues, as fields: property `i` is
-    /// field `-1 - i`, so that every target is plain data.
+    /// field `-1 - i`, so that every target is plain data. Keep it in step with
+    /// `Machine.builtinProperty` (a test reads every one of them).
     public static let builtinProperties = ["isCancelled", "isFinished", "isExecuting", "name", "isSuspended",
                                            "maxConcurrentOperationCount", "operationCount"]
 
