@@ -4,14 +4,23 @@
 # Ctrl-C. Usage: .ci/step-terminal.sh [path/to/racelab]
 set -euo pipefail
 racelab=$(realpath "${1:-.build/debug/racelab}")
-session=racelab-step-$$
-fail() { echo "step-terminal: FAIL: $1"; echo "--- screen ---"; tmux capture-pane -t "$session" -p || true; tmux kill-session -t "$session" 2>/dev/null || true; exit 1; }
+# A tmux server of our own (-L), and a new session started before the old one is
+# killed: killing a server's last session stops it, and a session started at that
+# moment fails with "server exited unexpectedly".
+socket=racelab-step-$$
+session=""
+runs=0
+tmux() { command tmux -L "$socket" "$@"; }
+fail() { echo "step-terminal: FAIL: $1"; echo "--- screen ---"; tmux capture-pane -t "$session" -p || true; tmux kill-server 2>/dev/null || true; exit 1; }
 keys() { for key in "$@"; do tmux send-keys -t "$session" "$key"; sleep 0.15; done; sleep 0.3; }
 screen() { tmux capture-pane -t "$session" -p; }
 expect() { screen | grep -qF -- "$1" || fail "expected '$1' on screen"; }
 start() { # width, command
-    tmux kill-session -t "$session" 2>/dev/null || true
+    local old=$session
+    runs=$((runs + 1))
+    session=racelab-step-$runs
     tmux new-session -d -s "$session" -x "$1" -y 60 "bash --norc --noprofile"
+    [ -z "$old" ] || tmux kill-session -t "$old" 2>/dev/null || true
     tmux send-keys -t "$session" "PS1='ready\$ '; clear" Enter
     sleep 0.3
     tmux send-keys -t "$session" "$2; echo \"exit=\$?\"; stty -a | tr ' ' '\n' | grep -xE -- '-?(icanon|echo|isig)' | tr '\n' ' '; echo" Enter
@@ -67,5 +76,5 @@ sleep 0.5
 expect "exit=0"
 expect "isig icanon echo"
 
-tmux kill-session -t "$session"
+tmux kill-server
 echo "step-terminal: ok"
