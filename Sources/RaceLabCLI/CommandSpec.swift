@@ -94,6 +94,20 @@ struct ParsedArguments {
     var values: [String: String] = [:]
     var flags: Set<String> = []
     var wantsHelp = false
+
+    /// `--format text|json` (`CommandSpec.Option.textOrJSON`): whether JSON was asked for.
+    func wantsJSON(_ spec: CommandSpec) throws(UsageError) -> Bool {
+        let format = values["format"] ?? "text"
+        guard ["text", "json"].contains(format) else {
+            throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: spec)
+        }
+        return format == "json"
+    }
+}
+
+extension CommandSpec.Option {
+    /// The `--format` option of the commands that print text or JSON.
+    static let textOrJSON = CommandSpec.Option(name: "format", value: "format", help: "text (the default) or json.")
 }
 
 /// A mistake in how the command was called: exit code 64, with the usage line.

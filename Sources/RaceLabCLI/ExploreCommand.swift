@@ -24,7 +24,7 @@ struct ExploreCommand {
         options: [
             .init(name: "fix", value: "fix", help: "Explore a fix instead of the broken version."),
             .init(name: "all-fixes", value: nil, help: "Explore the broken version and every fix, one after another."),
-            .init(name: "format", value: "format", help: "text (the default) or json."),
+            .textOrJSON,
         ] + boundOptions,
         discussion: """
         A bound that cuts the search is reported ("not exhaustive: …"): the verdict is
@@ -39,10 +39,7 @@ struct ExploreCommand {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
         let config = try Self.config(parsed, spec)
-        let format = parsed.values["format"] ?? "text"
-        guard ["text", "json"].contains(format) else {
-            throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: spec)
-        }
+        let wantsJSON = try parsed.wantsJSON(spec)
         let scenario: Scenario
         switch try loadOne(parsed, spec, locator) {
         case .success(let s): scenario = s
@@ -80,7 +77,7 @@ struct ExploreCommand {
             let counts = fixes.count == 1 || (fix.flatMap { scenario.fix(named: $0) }.map { $0.variant == nil && $0.expectedFailure == nil } ?? false)
             if counts { worst = max(worst, code) }
         }
-        if format == "json" {
+        if wantsJSON {
             let json = JSON.object([("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
                                     ("explorations", .array(explorations))])
             return CommandOutput(stdout: json.serialized() + "\n", exitCode: worst)

@@ -16,7 +16,7 @@ struct RunCommand {
             .init(name: "schedule", value: "schedule", help: "Thread names, one per step (\"A B B main\", or \"A*2 B\"),\nor a schedule named in the scenario, like 'story'."),
             .init(name: "seed", value: "n", help: "Seed for the random or PCT strategy; alone, it means --strategy random."),
             .init(name: "strategy", value: "strategy", help: "round-robin (the default), random or pct."),
-            .init(name: "format", value: "format", help: "text (the default) or json."),
+            .textOrJSON,
             .init(name: "max-steps", value: "n", help: "Stop a run after this many steps (default 10000)."),
         ],
         discussion: """
@@ -30,10 +30,7 @@ struct RunCommand {
         let spec = Self.spec
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
-        let format = parsed.values["format"] ?? "text"
-        guard ["text", "json"].contains(format) else {
-            throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: spec)
-        }
+        let wantsJSON = try parsed.wantsJSON(spec)
         let strategies = ["round-robin", "random", "pct"]
         if let strategy = parsed.values["strategy"], !strategies.contains(strategy) {
             throw UsageError("unknown strategy '\(strategy)'; use round-robin, random or pct" + suggestion(strategy, strategies), command: spec)
@@ -92,7 +89,7 @@ struct RunCommand {
             return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
         }
         let exit = result.failed ? ExitCode.finding : ExitCode.success
-        if format == "json" {
+        if wantsJSON {
             return CommandOutput(stdout: JSONRenderer(scenario: scenario.name, fix: fixName).render(result), exitCode: exit)
         }
         let variant = fixName.flatMap { scenario.fix(named: $0)?.variant }

@@ -12,7 +12,7 @@ struct VerifyCommand {
         abstract: "The broken version and every fix side by side, each explored exhaustively.",
         usage: "racelab verify <name> [--reduction dpor|none] [--format text|json] [bounds]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
-        options: [.init(name: "format", value: "format", help: "text (the default) or json.")] + ExploreCommand.boundOptions,
+        options: [.textOrJSON] + ExploreCommand.boundOptions,
         discussion: """
         Exit status: 0 only if every fix is proven (and every fix marked as failing
         does fail), 1 otherwise, 2 if a bound cut a search, 64 usage error, 65 script error.
@@ -23,10 +23,7 @@ struct VerifyCommand {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
         let config = try ExploreCommand.config(parsed, Self.spec)
-        let format = parsed.values["format"] ?? "text"
-        guard ["text", "json"].contains(format) else {
-            throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: Self.spec)
-        }
+        let wantsJSON = try parsed.wantsJSON(Self.spec)
         let scenario: Scenario
         switch try loadOne(parsed, Self.spec, locator) {
         case .success(let s): scenario = s
@@ -78,7 +75,7 @@ struct VerifyCommand {
             rows.append([name, String(result.interleavings), String(result.executions), String(failing),
                          String(result.outcomes.count), String(result.dataRaces.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), verdict])
         }
-        if format == "json" {
+        if wantsJSON {
             let json = JSON.object([
                 ("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
                 ("reduction", .string(config.reduction.rawValue)),
