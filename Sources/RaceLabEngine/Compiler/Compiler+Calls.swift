@@ -71,7 +71,8 @@ extension Compiler {
                 fields.append(field)
             }
             builder.currentRange = range
-            emit(.allocate(classIndex: classIndex, fields: fields))
+            let list = program.slotList(fields)
+            emit(.allocate(classIndex: classIndex, fields: list))
             return
         }
         for argument in arguments where argument.label != nil && !["name", "maxConcurrentOperationCount"].contains(argument.label!) {
@@ -80,7 +81,7 @@ extension Compiler {
         switch name {
         case "work":
             try expectArguments(arguments, 0...1, name, range: range)
-            if let argument = arguments.first { try compileExpression(argument.value) } else { emit(.constant(.int(1))) }
+            if let argument = arguments.first { try compileExpression(argument.value) } else { emit(constant: .int(1)) }
             builder.currentRange = range
             emit(.builtin(.work, argc: 1, className: nil))
         case "print", "sum":
@@ -95,7 +96,7 @@ extension Compiler {
                 guard case .string = arguments[1].value.kind else { throw error("an assertion's message must be a string literal", at: arguments[1].value.range) }
                 try compileExpression(arguments[1].value)
             } else {
-                emit(.constant(.string("assertion failed")))
+                emit(constant: .string("assertion failed"))
             }
             builder.currentRange = range
             emit(.builtin(.assert, argc: 2, className: nil))
@@ -120,7 +121,7 @@ extension Compiler {
                 }
                 try compileExpression(argument.value)
             } else {
-                emit(.constant(.int(-1)))
+                emit(constant: .int(-1))
             }
             emit(.builtin(.queue, argc: 1, className: nil))
         case "Operation":
@@ -136,7 +137,7 @@ extension Compiler {
                 guard argument.label == "name" else { throw error("write Operation(name: \"A\") { … }", at: argument.value.range) }
                 try compileExpression(argument.value)
             } else {
-                emit(.constant(.none))
+                emit(constant: .none)
             }
             try compileClosure(closure, name: "operation", allowedParameters: 1)
             builder.currentRange = range
@@ -189,7 +190,8 @@ extension Compiler {
         }
         if let trailing { try compileClosure(trailing, name: "operation", allowedParameters: 0) }
         builder.currentRange = range
-        emit(.method(method, argc: arguments.count + (trailing == nil ? 0 : 1)))
+        let name = program.name(method)
+        emit(.method(name: name, argc: arguments.count + (trailing == nil ? 0 : 1)))
     }
 }
 

@@ -29,7 +29,7 @@ extension Compiler {
             throw unknownName(name, at: expression.range)
         case .member(let base, let field) where !Compiler.reservedFieldNames.contains(field):
             try compileExpression(base)
-            return .field(field)
+            return .field(name: program.name(field))
         default:
             return nil
         }
@@ -46,13 +46,13 @@ extension Compiler {
         builder.currentRange = expression.range
         defer { builder.currentRange = saved }
         switch expression.kind {
-        case .int(let n): emit(.constant(.int(n)))
-        case .bool(let b): emit(.constant(.bool(b)))
-        case .string(let s): emit(.constant(.string(s)))
-        case .nil: emit(.constant(.none))
+        case .int(let n): emit(constant: .int(n))
+        case .bool(let b): emit(constant: .bool(b))
+        case .string(let s): emit(constant: .string(s))
+        case .nil: emit(constant: .none)
         case .array(let items):
             if let value = constantValue(expression) {
-                emit(.constant(value))
+                emit(constant: value)
             } else {
                 for item in items { try compileExpression(item) }
                 emit(.makeArray(items.count))
@@ -79,7 +79,8 @@ extension Compiler {
                 try compileArrayRead(base) { .arrayProperty($0, property) }
             } else {
                 try compileExpression(base)
-                emit(.load(.field(member)))
+                let name = program.name(member)
+                emit(.load(.field(name: name)))
             }
         case .subscript(let base, let index):
             try compileArrayRead(base, index: index) { .readElement($0) }
@@ -94,12 +95,12 @@ extension Compiler {
             try compileExpression(right)
             let toEnd = emit(.jump(-1))
             patch(toFalse)
-            emit(.constant(.bool(false)))
+            emit(constant: .bool(false))
             patch(toEnd)
         case .binary("||", let left, let right):
             try compileExpression(left)
             let toRight = emit(.jumpIfFalse(-1))
-            emit(.constant(.bool(true)))
+            emit(constant: .bool(true))
             let toEnd = emit(.jump(-1))
             patch(toRight)
             try compileExpression(right)
@@ -107,7 +108,7 @@ extension Compiler {
         case .binary("??", let left, let right):
             try compileExpression(left)
             emit(.duplicate)
-            emit(.constant(.none))
+            emit(constant: .none)
             emit(.binary(.equal))
             let toEnd = emit(.jumpIfFalse(-1))
             emit(.pop)
@@ -150,11 +151,12 @@ extension Compiler {
         builders.append(inner)
         compileStatements(closure.body)
         builder.currentRange = SourceRange(closure.range.end, closure.range.end)
-        emit(.constant(.none))
+        emit(constant: .none)
         emit(.ret)
         var done = builders.removeLast()
         done.code.captureSlots = done.captures.map(\.inner)
         let code = add(done.code)
-        emit(.makeClosure(code: code, captures: done.captures.map(\.outer)))
+        let captures = program.slotList(done.captures.map(\.outer))
+        emit(.makeClosure(code: code, captures: captures))
     }
 }

@@ -15,7 +15,7 @@ extension Compiler {
         builder.currentRange = statement.range
         switch statement.kind {
         case .variable(let isLet, let name, _, let value):
-            if let value { try compileExpression(value) } else { emit(.constant(.none)) }
+            if let value { try compileExpression(value) } else { emit(constant: .none) }
             builder.currentRange = statement.range
             let slot = builder.declare(name, isLet: isLet)
             emit(.storeLocal(slot))
@@ -64,7 +64,7 @@ extension Compiler {
             compileStatements(body)
             let next = builder.here
             emit(.loadLocal(counter))
-            emit(.constant(.int(1)))
+            emit(constant: .int(1))
             emit(.binary(.plus))
             emit(.storeLocal(counter))
             emit(.jump(top))
@@ -77,7 +77,7 @@ extension Compiler {
             try compileForEach(variable: variable, sequence: sequence, body: body)
         case .return(let value):
             if builder.isDeinit, value != nil { throw error("deinit cannot return a value", at: statement.range) }
-            if let value { try compileExpression(value) } else { emit(.constant(.none)) }
+            if let value { try compileExpression(value) } else { emit(constant: .none) }
             builder.currentRange = statement.range
             for token in builder.monitors.reversed() {
                 emit(.loadLocal(token))
@@ -115,7 +115,8 @@ extension Compiler {
             if name == "main" { throw error("'main' is the main thread; spawn a thread with another name", at: statement.range) }
             try compileClosure(body, name: name, allowedParameters: 0)
             builder.currentRange = statement.range
-            emit(.spawn(name))
+            let index = program.name(name)
+            emit(.spawn(name: index))
         }
     }
 
@@ -152,7 +153,7 @@ extension Compiler {
         }
         let state = builder.newSlot("index", temp: true)
         _ = builder.newSlot("version", temp: true)
-        emit(.constant(.int(0)))
+        emit(constant: .int(0))
         emit(.storeTemp(state))
         let element = builder.declare(variable, isLet: true)
         let top = builder.here
@@ -203,12 +204,14 @@ extension Compiler {
             if binary != nil {
                 emit(.duplicate)
                 builder.currentRange = target.range
-                emit(.load(.field(field)))
+                let name = program.name(field)
+                emit(.load(.field(name: name)))
             }
             try compileValue(value, forField: field)
             if let binary { emit(.binary(binary)) }
             builder.currentRange = range
-            emit(.store(.field(field)))
+            let name = program.name(field)
+            emit(.store(.field(name: name)))
         case .subscript(let base, let index):
             guard let place = try placeForMutation(base) else {
                 throw error("only a variable or a field can be assigned through a subscript", at: base.range)

@@ -58,7 +58,7 @@ public struct Compiler {
             globalNumber += 1
         }
         setupVisibleGlobals = nil
-        builders[0].emit(.constant(.none))
+        builders[0].emit(.constant(program.constant(.none)))
         builders[0].emit(.ret)
         setup = builders.removeLast()
         program.setupCode = add(setup.code)
@@ -177,7 +177,7 @@ public struct Compiler {
         builders.append(builder)
         compileStatements(body)
         builders[builders.count - 1].currentRange = range.map { SourceRange($0.end, $0.end) }
-        emit(.constant(.none))
+        emit(constant: .none)
         emit(.ret)
         return builders.removeLast().code
     }
@@ -193,7 +193,7 @@ public struct Compiler {
             } catch {}
             program.expectations.append(.init(message: message, range: condition.range))
         }
-        emit(.constant(.none))
+        emit(constant: .none)
         emit(.ret)
         program.checksCode = add(builders.removeLast().code)
     }
@@ -208,6 +208,13 @@ public struct Compiler {
     @discardableResult
     mutating func emit(_ instruction: Instruction) -> Int {
         builders[builders.count - 1].emit(instruction)
+    }
+
+    /// Emits a push of `value`, kept in the program's constants.
+    @discardableResult
+    mutating func emit(constant value: Value) -> Int {
+        let index = program.constant(value)
+        return emit(.constant(index))
     }
 
     mutating func patch(_ index: Int) {

@@ -1,8 +1,8 @@
 extension Machine {
     mutating func execute(_ instruction: Instruction) {
         switch instruction {
-        case .constant(let value):
-            push(value)
+        case .constant(let index):
+            push(program.constants[index])
             advance()
         case .pop:
             let value = pop()
@@ -130,16 +130,16 @@ extension Machine {
         case .ret:
             returnFromFrame()
         case .makeClosure(let code, let captures):
-            let values = captures.map { frame.locals[$0] }
+            let values = program.slotLists[captures].map { frame.locals[$0] }
             for value in values { retain(value) }
             push(.closure(ClosureValue(code: code, captures: values)))
             advance()
         case .allocate(let classIndex, let fields):
-            allocateInstance(classIndex, fields: fields)
+            allocateInstance(classIndex, fields: program.slotLists[fields])
         case .builtin(let builtin, let argc, let className):
             executeBuiltin(builtin, argc: argc, className: className)
         case .method(let name, let argc):
-            executeMethod(name, argc: argc)
+            executeMethod(program.names[name], argc: argc)
         case .monitorEnter:
             guard case .object(let id) = peek() else {
                 fail(.type("synchronized needs an object as its token, not \(peek().typeName)"))
@@ -153,7 +153,7 @@ extension Machine {
         case .spawn(let name):
             guard case .closure(let closure) = pop() else { return }
             advance()
-            let child = createThread(name: name, closure: closure, kind: .body, parameter: nil)
+            let child = createThread(name: program.names[name], closure: closure, kind: .body, parameter: nil)
             emit("starts thread \(world.threads[child].name)", [])
         case .dispatchMain(let sync):
             dispatchToMain(sync: sync)

@@ -47,7 +47,8 @@ extension Machine {
             if !program.globals[g].isLet {
                 emit("reads \(program.globals[g].name): \(describe(value))", [Access(.global(g), .read)])
             }
-        case .field(let field):
+        case .field(let nameIndex):
+            let field = program.names[nameIndex]
             guard let id = object(pop(), "reading .\(field)") else { return }
             let name = world.heap[id].name
             let value: Value
@@ -84,7 +85,8 @@ extension Machine {
             }
             emit("writes \(program.globals[g].name) = \(describe(value))", [Access(.global(g), .write)])
             release(old)
-        case .field(let field):
+        case .field(let nameIndex):
+            let field = program.names[nameIndex]
             let value = pop()
             guard let id = object(pop(), "writing .\(field)") else { return }
             checkMainThreadOnly(id, "writes \(world.heap[id].name).\(field)")
@@ -116,7 +118,8 @@ extension Machine {
         case .global(let g):
             let shared = !program.globals[g].isLet
             (value, what, access) = (world.globals[g], program.globals[g].name, shared ? Access(.global(g), .read) : nil)
-        case .field(let field):
+        case .field(let nameIndex):
+            let field = program.names[nameIndex]
             guard let id = object(pop(), "reading .\(field)") else { return nil }
             guard let index = fieldIndex(id, field) else {
                 noSuchField(id, field)
@@ -138,7 +141,8 @@ extension Machine {
     /// unless `pushes` is false.
     mutating func mutateArray(_ place: Place, verb: String, pushes: Bool = true, _ transform: Transform) {
         var objectID: ObjectID?
-        if case .field(let field) = place {
+        if case .field(let nameIndex) = place {
+            let field = program.names[nameIndex]
             guard let id = object(peek(), "changing .\(field)") else { return }
             objectID = id
             checkMainThreadOnly(id, "changes \(world.heap[id].name).\(field)")
@@ -164,7 +168,8 @@ extension Machine {
             world.globals[g] = new
             world.globalVersions[g] += 1
             access = Access(.global(g), .write)
-        case .field(let field):
+        case .field(let nameIndex):
+            let field = program.names[nameIndex]
             let index = fieldIndex(objectID!, field)!
             world.heap[objectID!].fields[index] = new
             world.heap[objectID!].fieldVersions[index] += 1
@@ -181,7 +186,8 @@ extension Machine {
         var version = 0
         switch place {
         case .global(let g): version = world.globalVersions[g]
-        case .field(let field):
+        case .field(let nameIndex):
+            let field = program.names[nameIndex]
             if case .object(let id) = peek(), world.heap[id].isAlive, let i = fieldIndex(id, field) {
                 version = world.heap[id].fieldVersions[i]
             }

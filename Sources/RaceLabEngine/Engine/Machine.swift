@@ -116,6 +116,11 @@ struct Machine {
     }
 
     mutating func executeCurrent() {
+        executeCurrent(instruction)
+    }
+
+    /// Runs `instruction`, the thread's current one (already fetched).
+    mutating func executeCurrent(_ instruction: Instruction) {
         range = code.ranges[frame.pc]
         execute(instruction)
         runPendingDeinits()
@@ -125,8 +130,9 @@ struct Machine {
     /// next step (and whether the thread can take it) is known.
     mutating func normalize() {
         var budget = localBudget
-        while !world.halted && !state.isFinished && !state.frames.isEmpty && state.waiting == nil && isLocalNext() {
-            executeCurrent()
+        while !world.halted && !state.isFinished && !state.frames.isEmpty && state.waiting == nil {
+            guard let next = localNext() else { break }
+            executeCurrent(next)
             budget -= 1
             if budget == 0 {
                 range = code.ranges[frame.pc]
@@ -138,12 +144,12 @@ struct Machine {
         }
     }
 
-    /// Whether the thread's next instruction is local, without copying it when the
-    /// compiler already knows.
-    func isLocalNext() -> Bool {
+    /// The thread's next instruction if it is local (fetched once, for running it).
+    func localNext() -> Instruction? {
         let top = top
         let code = world.threads[thread].frames[top].code, pc = world.threads[thread].frames[top].pc
-        return program.codes[code].alwaysLocal[pc] || isLocal(instruction)
+        let instruction = program.codes[code].instructions[pc]
+        return program.codes[code].alwaysLocal[pc] || isLocal(instruction) ? instruction : nil
     }
 
     /// Whether an instruction can be folded into the thread's next step: it touches

@@ -59,11 +59,11 @@ extension Explorer {
             let previous = trace.threads[..<second].lastIndex(of: trace.threads[second])
             for first in 0..<second where trace.threads[first] != trace.threads[second] && trace.dependent(first, second) {
                 // The second step's own thread must be able to reach it without the first.
-                if let previous, previous > first, trace.before[previous].contains(first) { continue }
+                if let previous, previous > first, trace.isBefore(first, previous) { continue }
                 // Replay up to the race, then the steps that do not depend on the first
                 // step, then the second step, and go on without preemption.
                 var reordered = Array(trace.threads[..<first])
-                reordered += (first + 1..<second).filter { !trace.before[$0].contains(first) }.map { trace.threads[$0] }
+                reordered += (first + 1..<second).filter { !trace.isBefore(first, $0) }.map { trace.threads[$0] }
                 reordered.append(trace.threads[second])
                 if passes(reordered.map { world.threads[$0].name }) { return (first, second) }
             }

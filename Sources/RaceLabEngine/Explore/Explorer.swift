@@ -176,7 +176,7 @@ public struct Explorer {
     func addReversals(for index: Int, trace: Trace, stack: inout [Node], reversalSteps: inout Int) {
         for race in trace.races(of: index) {
             let steps = trace.reversal(of: race, with: index)
-            if !trace.halts[race] && trace.accesses[race].allSatisfy({ $0.kind == .read }) {
+            if !trace.halts[race] && trace.onlyReads(race) {
                 // The earlier step only read: without it, every step of the reversal
                 // sees the same state and takes the same step.
                 insert(steps.map(trace.step), at: race, stack: &stack)
@@ -229,16 +229,16 @@ public struct Explorer {
 
     func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout Set<RaceKey>, into result: inout Exploration) {
         var checked: [RaceKey] = []
-        for (earlier, first, second) in trace.dataRaces(of: index) {
+        trace.forEachDataRace(of: index) { earlier, first, second in
             func code(_ step: Int, _ access: Access) -> Int {
                 (trace.threads[step] * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (trace.ranges[step]?.start.line ?? 0)
             }
             let a = code(earlier, first), b = code(index, second)
             let key = RaceKey(target: first.target, first: min(a, b), second: max(a, b))
             // A loop repeats the same pair many times in one step's list: skip those before hashing.
-            guard !checked.contains(key) else { continue }
+            guard !checked.contains(key) else { return }
             checked.append(key)
-            guard seen.insert(key).inserted else { continue }
+            guard seen.insert(key).inserted else { return }
             let target: String
             switch first.target {
             case .global(let g): target = engine.program.globals[g].name

@@ -38,15 +38,14 @@ extension Trace {
         }
     }
 
-    /// The steps ordered before `index` by synchronization, given those of earlier steps.
-    func synchronizedBefore(_ index: Int) -> BitSet {
-        var set = BitSet()
+    /// Fills row `index` of `syncBefore`: the steps ordered before it by
+    /// synchronization, given those of earlier steps.
+    mutating func addSynchronizedBefore(_ index: Int) {
         let mask = syncMask[index]
-        edges(index) { syncMask[$0] & mask != 0 && Trace.synchronizes(accesses[$0], accesses[index]) }.forEach { earlier in
-            set.insert(earlier)
-            set.formUnion(syncBefore[earlier])
+        edges(index) { syncMask[$0] & mask != 0 && synchronizes($0, index) }.forEach { earlier in
+            syncBefore.insert(earlier, row: index)
+            syncBefore.formUnion(row: index, with: earlier)
         }
-        return set
     }
 
     /// The synchronizing targets of a step, one bit each (modulo 64): two steps with
@@ -55,25 +54,32 @@ extension Trace {
         accesses.reduce(0) { isSync($1.target) ? $0 | bit($1.target) : $0 }
     }
 
-    static func synchronizes(_ a: [Access], _ b: [Access]) -> Bool {
-        a.contains { x in isSync(x.target) && b.contains { y in isSync(y.target) && x.target.overlaps(y.target) } }
+    /// Whether steps `a` and `b` touch a synchronizing target in common.
+    func synchronizes(_ a: Int, _ b: Int) -> Bool {
+        for i in accessStart[a]..<accessStart[a + 1] where Trace.isSync(accessList[i].target) {
+            for j in accessStart[b]..<accessStart[b + 1]
+            where Trace.isSync(accessList[j].target) && accessList[i].target.overlaps(accessList[j].target) {
+                return true
+            }
+        }
+        return false
     }
 
-    /// Data races between step `index` and earlier steps: (earlier step, its access, this step's access).
-    func dataRaces(of index: Int) -> [(Int, Access, Access)] {
-        var result: [(Int, Access, Access)] = []
-        let candidates = (0..<index).filter {
-            threads[$0] != threads[index] && mayConflict($0, index) && !syncBefore[index].contains($0)
-        }
-        guard !candidates.isEmpty else { return [] }
-        for access in accesses[index] where Trace.isData(access.target) {
-            for earlier in candidates {
-                for other in accesses[earlier] where Trace.isData(other.target) && other.target == access.target
-                    && (other.kind != .read || access.kind != .read) {
-                    result.append((earlier, other, access))
+    /// Data races between step `index` and earlier steps: calls `body` with the earlier
+    /// step, its access and this step's access, for each.
+    @inline(__always)
+    func forEachDataRace(of index: Int, _ body: (Int, Access, Access) -> Void) {
+        for i in accessStart[index]..<accessStart[index + 1] where Trace.isData(accessList[i].target) {
+            let access = accessList[i]
+            for earlier in 0..<index
+            where threads[earlier] != threads[index] && mayConflict(earlier, index) && !syncBefore.contains(earlier, row: index) {
+                for j in accessStart[earlier]..<accessStart[earlier + 1] {
+                    let other = accessList[j]
+                    if other.target == access.target && (other.kind != .read || access.kind != .read) {
+                        body(earlier, other, access)
+                    }
                 }
             }
         }
-        return result
     }
 }

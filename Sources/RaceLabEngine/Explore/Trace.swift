@@ -8,22 +8,27 @@ import RaceLabLanguage
 /// conflicts with every step of another thread.
 struct Trace {
     var threads: [ThreadID] = []
+    /// Each step's accesses, as the engine reported them (wakeup trees keep these).
     var accesses: [[Access]] = []
+    /// The same accesses in one flat array, step after step (`accessStart` says where
+    /// each step's begin): comparing two steps then copies no array.
+    var accessList: [Access] = []
+    var accessStart: [Int] = [0]
     var halts: [Bool] = []
     /// The threads each step started, as a bit set.
     var spawns: [UInt64] = []
-    /// For each step, the steps that happen before it, as a bit set.
-    var before: [BitSet] = []
-    /// For each step, the earlier steps it depends on directly.
-    var direct: [BitSet] = []
+    /// Row k: the steps that happen before step k.
+    var before = BitMatrix()
+    /// Row k: the earlier steps step k depends on directly.
+    var direct = BitMatrix()
     /// Per step, a quick over-approximation of what it reads and writes (one bit per
     /// object or variable, modulo 64), so most pairs are found independent at once.
     var readMask: [UInt64] = []
     var writeMask: [UInt64] = []
     /// The same over-approximation for the synchronizing targets a step touches.
     var syncMask: [UInt64] = []
-    /// For each step, the steps ordered before it by synchronization alone.
-    var syncBefore: [BitSet] = []
+    /// Row k: the steps ordered before step k by synchronization alone.
+    var syncBefore = BitMatrix()
     /// Where each step is in the script.
     var ranges: [SourceRange?] = []
     /// The step that created each thread, by thread (-1 for threads there from the start).
@@ -36,12 +41,14 @@ struct Trace {
         for thread in creator.indices where creator[thread] >= length { creator[thread] = -1 }
         threads.removeSubrange(length...)
         accesses.removeSubrange(length...)
+        accessList.removeSubrange(accessStart[length]...)
+        accessStart.removeSubrange((length + 1)...)
         halts.removeSubrange(length...)
         spawns.removeSubrange(length...)
-        before.removeSubrange(length...)
-        syncBefore.removeSubrange(length...)
+        before.truncate(to: length)
+        syncBefore.truncate(to: length)
         ranges.removeSubrange(length...)
-        direct.removeSubrange(length...)
+        direct.truncate(to: length)
         readMask.removeSubrange(length...)
         writeMask.removeSubrange(length...)
         syncMask.removeSubrange(length...)
@@ -53,6 +60,8 @@ struct Trace {
         threads.append(thread)
         ranges.append(range)
         accesses.append(stepAccesses)
+        accessList.append(contentsOf: stepAccesses)
+        accessStart.append(accessList.count)
         halts.append(halting)
         spawns.append(creates.reduce(0) { $0 | 1 << UInt64($1) })
         var reads: UInt64 = 0, writes: UInt64 = 0
@@ -63,15 +72,15 @@ struct Trace {
         readMask.append(reads)
         writeMask.append(writes)
         syncMask.append(detectRaces ? Trace.syncMask(stepAccesses) : 0)
-        let edges = directEdges(index)
-        var set = BitSet()
-        edges.forEach { earlier in
-            set.insert(earlier)
-            set.formUnion(before[earlier])
+        direct.appendRow()
+        before.appendRow()
+        edges(index) { dependent($0, index) }.forEach { earlier in
+            direct.insert(earlier, row: index)
+            before.insert(earlier, row: index)
+            before.formUnion(row: index, with: earlier)
         }
-        direct.append(edges)
-        before.append(set)
-        syncBefore.append(detectRaces ? synchronizedBefore(index) : BitSet())
+        syncBefore.appendRow()
+        if detectRaces { addSynchronizedBefore(index) }
         for child in creates {
             while creator.count <= child { creator.append(-1) }
             creator[child] = index
@@ -81,6 +90,9 @@ struct Trace {
     func creator(of thread: ThreadID) -> Int? {
         thread < creator.count && creator[thread] >= 0 ? creator[thread] : nil
     }
+
+    /// Whether step `a` happens before step `b`.
+    func isBefore(_ a: Int, _ b: Int) -> Bool { before.contains(a, row: b) }
 
     static func bit(_ target: Access.Target) -> UInt64 {
         switch target {
@@ -92,17 +104,16 @@ struct Trace {
         }
     }
 
-    /// The steps `index` depends on directly (their own transitive predecessors aside).
-    func directEdges(_ index: Int) -> BitSet {
-        edges(index) { dependent($0, index) }
-    }
-
     /// The thread's previous step (or the step that created it), then every earlier
-    /// step of another thread that `related` accepts.
+    /// step of another thread that `related` accepts. Inlined, so that the closure
+    /// does not copy the trace.
+    @inline(__always)
     func edges(_ index: Int, _ related: (Int) -> Bool) -> BitSet {
         var result = BitSet()
         let thread = threads[index]
-        if let previous = threads[..<index].lastIndex(of: thread) {
+        var previous = index - 1
+        while previous >= 0 && threads[previous] != thread { previous -= 1 }
+        if previous >= 0 {
             result.insert(previous)
         } else if let parent = creator(of: thread) {
             result.insert(parent)
@@ -115,7 +126,15 @@ struct Trace {
 
     func dependent(_ a: Int, _ b: Int) -> Bool {
         if halts[a] || halts[b] { return true }
-        return mayConflict(a, b) && Trace.conflict(accesses[a], accesses[b])
+        guard mayConflict(a, b) else { return false }
+        for i in accessStart[a]..<accessStart[a + 1] {
+            let x = accessList[i]
+            for j in accessStart[b]..<accessStart[b + 1] {
+                let y = accessList[j]
+                if (x.kind != .read || y.kind != .read) && x.target.overlaps(y.target) { return true }
+            }
+        }
+        return false
     }
 
     /// False when the masks show that steps `a` and `b` cannot conflict.
@@ -137,12 +156,19 @@ struct Trace {
     func races(of index: Int) -> [Int] {
         let thread = threads[index]
         var through = BitSet()
-        var direct: [Int] = []
-        self.direct[index].forEach { earlier in
-            direct.append(earlier)
-            through.formUnion(before[earlier])
+        direct.forEach(index) { earlier in before.addRow(earlier, to: &through) }
+        var result: [Int] = []
+        direct.forEach(index) { earlier in
+            if threads[earlier] != thread && creator(of: thread) != earlier && !through.contains(earlier) {
+                result.append(earlier)
+            }
         }
-        return direct.filter { threads[$0] != thread && creator(of: thread) != $0 && !through.contains($0) }
+        return result
+    }
+
+    /// Whether every access of step `index` only reads.
+    func onlyReads(_ index: Int) -> Bool {
+        (accessStart[index]..<accessStart[index + 1]).allSatisfy { accessList[$0].kind == .read }
     }
 
     /// Step `index` as a wakeup tree keeps it.
@@ -153,7 +179,10 @@ struct Trace {
     /// The sequence that reverses the race of `race` with `index`: the steps between
     /// them that do not depend on `race`, then step `index`.
     func reversal(of race: Int, with index: Int) -> [Int] {
-        (race + 1..<index).filter { !before[$0].contains(race) } + [index]
+        var result: [Int] = []
+        for step in race + 1..<index where !isBefore(race, step) { result.append(step) }
+        result.append(index)
+        return result
     }
 
     /// How many interleavings this trace stands for: the orders of its steps that keep
@@ -175,7 +204,7 @@ struct Trace {
                 let step = list[position[t]]
                 // Ready when every step before it is already placed.
                 let ready = steps.indices.allSatisfy { u in
-                    u == t || (position[u]..<steps[u].count).allSatisfy { !before[step].contains(steps[u][$0]) }
+                    u == t || (position[u]..<steps[u].count).allSatisfy { !isBefore(steps[u][$0], step) }
                 }
                 guard ready else { continue }
                 any = true
@@ -216,6 +245,17 @@ struct BitSet: Equatable {
         high[word] |= 1 << UInt64(i % 64)
     }
 
+    /// Adds the members `64 * index + i` for each bit i of `bits`.
+    mutating func formUnion(word bits: UInt64, at index: Int) {
+        guard index > 0 else {
+            low |= bits
+            return
+        }
+        guard bits != 0 else { return }
+        while high.count < index { high.append(0) }
+        high[index - 1] |= bits
+    }
+
     mutating func formUnion(_ other: BitSet) {
         low |= other.low
         guard !other.high.isEmpty else { return }
@@ -235,6 +275,66 @@ struct BitSet: Equatable {
             while word != 0 {
                 body((i + 1) * 64 + word.trailingZeroBitCount)
                 word &= word - 1
+            }
+        }
+    }
+}
+
+/// One bit set per step, all in one flat array (`words` words per row): appending a
+/// row or truncating costs no allocation once the array has grown, and reading a
+/// row copies nothing.
+struct BitMatrix {
+    private(set) var rows = 0
+    private var words = 1
+    private var storage: [UInt64] = []
+
+    mutating func appendRow() {
+        if rows == words * 64 { widen() }
+        storage.append(contentsOf: repeatElement(0, count: words))
+        rows += 1
+    }
+
+    /// Doubles the words per row, keeping every row's bits.
+    private mutating func widen() {
+        var wider = [UInt64](repeating: 0, count: rows * words * 2)
+        for row in 0..<rows {
+            for word in 0..<words { wider[row * words * 2 + word] = storage[row * words + word] }
+        }
+        storage = wider
+        words *= 2
+    }
+
+    mutating func truncate(to count: Int) {
+        guard rows > count else { return }
+        storage.removeSubrange((count * words)...)
+        rows = count
+    }
+
+    func contains(_ i: Int, row: Int) -> Bool {
+        storage[row * words + i / 64] & (1 << UInt64(i % 64)) != 0
+    }
+
+    mutating func insert(_ i: Int, row: Int) {
+        storage[row * words + i / 64] |= 1 << UInt64(i % 64)
+    }
+
+    /// Row `row` |= row `other`.
+    mutating func formUnion(row: Int, with other: Int) {
+        for word in 0..<words { storage[row * words + word] |= storage[other * words + word] }
+    }
+
+    /// `set` |= row `row`.
+    func addRow(_ row: Int, to set: inout BitSet) {
+        for word in 0..<words { set.formUnion(word: storage[row * words + word], at: word) }
+    }
+
+    /// Calls `body` with each member of row `row`, in increasing order.
+    func forEach(_ row: Int, _ body: (Int) -> Void) {
+        for word in 0..<words {
+            var bits = storage[row * words + word]
+            while bits != 0 {
+                body(word * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
             }
         }
     }

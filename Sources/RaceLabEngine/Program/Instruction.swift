@@ -1,7 +1,8 @@
-/// Where a load or store goes. A `.field` place takes its object from the operand stack.
+/// Where a load or store goes. A `.field` place takes its object from the operand
+/// stack and names the field by its index in `Program.names`.
 public enum Place: Hashable, Sendable {
     case global(Int)
-    case field(String)
+    case field(name: Int)
     case local(Int)
 
     /// Locals belong to one thread: touching them is never a shared access.
@@ -28,8 +29,13 @@ public enum Builtin: String, Hashable, Sendable {
 /// One instruction of the engine's stack machine. Instructions that touch shared
 /// state (or fail) are step boundaries; the rest run between steps, folded into the
 /// thread's next step, because no other thread can observe them.
+///
+/// Every payload is plain numbers: strings, values and lists live in the program's
+/// tables (`Program.names`, `constants`, `slotLists`), so fetching an instruction
+/// copies a few words and retains nothing.
 public enum Instruction: Hashable, Sendable {
-    case constant(Value)
+    /// Pushes `Program.constants[index]`.
+    case constant(Int)
     case pop
     case duplicate
     case loadLocal(Int)
@@ -54,14 +60,18 @@ public enum Instruction: Hashable, Sendable {
     case jumpIfFalse(Int)
     case call(function: Int, argc: Int)
     case ret
-    case makeClosure(code: Int, captures: [Int])
-    /// Pops values for the listed field indexes (in that order) and allocates.
-    case allocate(classIndex: Int, fields: [Int])
+    /// Captures the locals listed in `Program.slotLists[captures]`.
+    case makeClosure(code: Int, captures: Int)
+    /// Pops values for the field indexes listed in `Program.slotLists[fields]` (in
+    /// that order) and allocates.
+    case allocate(classIndex: Int, fields: Int)
     case builtin(Builtin, argc: Int, className: Int?)
-    case method(String, argc: Int)
+    /// Calls the method named `Program.names[name]`.
+    case method(name: Int, argc: Int)
     case monitorEnter
     case monitorExit
-    case spawn(String)
+    /// Starts a thread named `Program.names[name]`.
+    case spawn(name: Int)
     case dispatchMain(sync: Bool)
     case check(Int)
 }

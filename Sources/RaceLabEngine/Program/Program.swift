@@ -38,6 +38,32 @@ public struct Program: Sendable {
     public var threads: [ThreadInfo] = []
     public var checksCode = 0
     public var expectations: [Expectation] = []
+    /// The tables instructions point into: constant values, names (of fields, methods
+    /// and spawned threads), and lists of slots (closure captures, initialised fields).
+    public var constants: [Value] = []
+    public var names: [String] = []
+    public var slotLists: [[Int]] = []
+
+    /// The index of `value` in `constants`, added if new.
+    mutating func constant(_ value: Value) -> Int {
+        if let index = constants.firstIndex(of: value) { return index }
+        constants.append(value)
+        return constants.count - 1
+    }
+
+    /// The index of `name` in `names`, added if new.
+    mutating func name(_ name: String) -> Int {
+        if let index = names.firstIndex(of: name) { return index }
+        names.append(name)
+        return names.count - 1
+    }
+
+    /// The index of `slots` in `slotLists`, added if new.
+    mutating func slotList(_ slots: [Int]) -> Int {
+        if let index = slotLists.firstIndex(of: slots) { return index }
+        slotLists.append(slots)
+        return slotLists.count - 1
+    }
 
     public init(file: SourceFile) {
         self.file = file
