@@ -34,7 +34,7 @@ public struct Engine: Sendable {
             machine.executeCurrent()
             budget -= 1
         }
-        machine.world.threads[0].frames[0].stack = []
+        machine.world.threads[0].frames[0].dropStack()
         world = machine.world
         for info in program.threads {
             let frame = Frame(code: info.code, localCount: program.codes[info.code].localCount, kind: .body)
@@ -52,6 +52,15 @@ public struct Engine: Sendable {
     public func runnableThreads(_ world: World) -> [ThreadID] {
         guard !world.halted else { return [] }
         return world.threads.indices.filter { isRunnable(world, $0) }
+    }
+
+    /// The runnable threads as a bit set (bit i: thread i), for worlds of at most 64
+    /// threads: what exploration keeps per node, without an array.
+    func runnableMask(_ world: World) -> UInt64 {
+        guard !world.halted else { return 0 }
+        var mask: UInt64 = 0
+        for id in world.threads.indices where isRunnable(world, id) { mask |= 1 << UInt64(id) }
+        return mask
     }
 
     public func isRunnable(_ world: World, _ id: ThreadID) -> Bool {

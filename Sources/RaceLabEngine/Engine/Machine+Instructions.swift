@@ -14,24 +14,24 @@ extension Machine {
             push(peek())
             advance()
         case .loadLocal(let slot):
-            push(frame.locals[slot])
+            push(frame.slots[slot])
             advance()
         case .storeLocal(let slot):
             let value = pop()
-            let old = frame.locals[slot]
+            let old = frame.slots[slot]
             retain(value)
-            frame.locals[slot] = value
+            frame.slots[slot] = value
             advance()
             if !old.references.isEmpty {
                 emit("drops its reference in '\(code.localNames[slot])' to \(describe(old))", old.references.map { Access(.object($0), .write) })
                 release(old)
             }
         case .storeTemp(let slot):
-            frame.locals[slot] = pop()
+            frame.slots[slot] = pop()
             advance()
         case .makeArray(let count):
-            let items = Array(frame.stack.suffix(count))
-            frame.stack.removeLast(count)
+            let items = Array(frame.slots.suffix(count))
+            frame.slots.removeLast(count)
             push(.array(items))
             advance()
         case .load(let place):
@@ -118,19 +118,19 @@ extension Machine {
                 crash("stack overflow: more than 200 nested calls")
                 return
             }
-            let arguments = Array(frame.stack.suffix(argc))
-            frame.stack.removeLast(argc)
+            let arguments = Array(frame.slots.suffix(argc))
+            frame.slots.removeLast(argc)
             advance()
             var callee = Frame(code: function, localCount: program.codes[function].localCount, kind: .call)
             for (slot, value) in arguments.enumerated() {
                 retain(value)
-                callee.locals[slot] = value
+                callee.slots[slot] = value
             }
             state.frames.append(callee)
         case .ret:
             returnFromFrame()
         case .makeClosure(let code, let captures):
-            let values = program.slotLists[captures].map { frame.locals[$0] }
+            let values = program.slotLists[captures].map { frame.slots[$0] }
             for value in values { retain(value) }
             push(.closure(ClosureValue(code: code, captures: values)))
             advance()

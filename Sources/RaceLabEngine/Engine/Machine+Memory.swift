@@ -63,7 +63,7 @@ extension Machine {
         while let id = pendingDeinits.popLast() {
             guard let code = world.heap[id].classIndex.flatMap({ program.classes[$0].deinitCode }) else { continue }
             var deinitFrame = Frame(code: code, localCount: program.codes[code].localCount, kind: .deinitializer(id))
-            deinitFrame.locals[0] = .object(id)
+            deinitFrame.slots[0] = .object(id)
             state.frames.append(deinitFrame)
         }
     }
@@ -85,8 +85,8 @@ extension Machine {
     }
 
     mutating func allocateInstance(_ classIndex: Int, fields: [Int]) {
-        let values = Array(frame.stack.suffix(fields.count))
-        frame.stack.removeLast(fields.count)
+        let values = Array(frame.slots.suffix(fields.count))
+        frame.slots.removeLast(fields.count)
         let id = newObject(.instance, classIndex: classIndex, typeName: program.classes[classIndex].name)
         for (field, value) in zip(fields, values) {
             retain(value)

@@ -72,12 +72,12 @@ extension Machine {
     }
 
     mutating func executeMethod(_ name: String, argc: Int) {
-        let arguments = Array(frame.stack.suffix(argc))
-        let receiver = frame.stack[frame.stack.count - 1 - argc]
+        let arguments = Array(frame.slots.suffix(argc))
+        let receiver = frame.slots[frame.slots.count - 1 - argc]
         guard let id = object(receiver, "calling \(name)()") else { return }
         let objectName = world.heap[id].name
         func done(_ text: String, _ accesses: [Access]) {
-            frame.stack.removeLast(argc + 1)
+            frame.slots.removeLast(argc + 1)
             push(.none)
             advance()
             emit(text, accesses)
@@ -87,7 +87,7 @@ extension Machine {
             acquire(id, reentrant: false, verb: "locks \(objectName)")
             if state.waiting == nil { push(.none) }
         case (.lock, "unlock", 0):
-            frame.stack.removeLast()
+            frame.slots.removeLast()
             push(.none)
             advance()
             unlock(id, verb: "unlocks \(objectName)")

@@ -38,7 +38,7 @@ extension Machine {
     mutating func load(_ place: Place) {
         switch place {
         case .local(let slot):
-            push(frame.locals[slot])
+            push(frame.slots[slot])
             advance()
         case .global(let g):
             let value = world.globals[g]
@@ -114,7 +114,7 @@ extension Machine {
         let value: Value, what: String, access: Access?
         switch place {
         case .local(let slot):
-            (value, what, access) = (frame.locals[slot], code.localNames[slot], nil)
+            (value, what, access) = (frame.slots[slot], code.localNames[slot], nil)
         case .global(let g):
             let shared = !program.globals[g].isLet
             (value, what, access) = (world.globals[g], program.globals[g].name, shared ? Access(.global(g), .read) : nil)
@@ -163,7 +163,7 @@ extension Machine {
         var access: Access?
         switch place {
         case .local(let slot):
-            frame.locals[slot] = new
+            frame.slots[slot] = new
         case .global(let g):
             world.globals[g] = new
             world.globalVersions[g] += 1
@@ -182,7 +182,7 @@ extension Machine {
     }
 
     mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int) {
-        guard case .int(let index) = frame.locals[stateSlot] else { return }
+        guard case .int(let index) = frame.slots[stateSlot] else { return }
         var version = 0
         switch place {
         case .global(let g): version = world.globalVersions[g]
@@ -195,8 +195,8 @@ extension Machine {
         }
         guard let (items, what, access) = readArray(place) else { return }
         if index == 0 {
-            frame.locals[stateSlot + 1] = .int(version)
-        } else if frame.locals[stateSlot + 1] != .int(version) {
+            frame.slots[stateSlot + 1] = .int(version)
+        } else if frame.slots[stateSlot + 1] != .int(version) {
             crash("collection was mutated while being enumerated: \(what) changed during \(threadName)'s for-in loop")
             return
         }
@@ -206,10 +206,10 @@ extension Machine {
             return
         }
         let value = items[index]
-        let old = frame.locals[element]
+        let old = frame.slots[element]
         retain(value)
-        frame.locals[element] = value
-        frame.locals[stateSlot] = .int(index + 1)
+        frame.slots[element] = value
+        frame.slots[stateSlot] = .int(index + 1)
         advance()
         if let access { emit("enumerates \(what)[\(index)]: \(describe(value))", [access]) }
         release(old)

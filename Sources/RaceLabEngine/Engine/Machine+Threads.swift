@@ -12,8 +12,8 @@ extension Machine {
     func closureFrame(_ closure: ClosureValue, kind: Frame.Kind, parameter: Value?) -> Frame {
         let code = program.codes[closure.code]
         var frame = Frame(code: closure.code, localCount: code.localCount, kind: kind)
-        for (slot, value) in zip(code.captureSlots, closure.captures) { frame.locals[slot] = value }
-        if code.parameterCount == 1, let parameter { frame.locals[0] = parameter }
+        for (slot, value) in zip(code.captureSlots, closure.captures) { frame.slots[slot] = value }
+        if code.parameterCount == 1, let parameter { frame.slots[0] = parameter }
         return frame
     }
 
@@ -33,7 +33,7 @@ extension Machine {
     mutating func returnFromFrame() {
         let value = pop()
         let finished = frame
-        let owned = zip(finished.locals, code.localIsTemp).filter { !$1 }.map(\.0)
+        let owned = zip(finished.slots, code.localIsTemp).filter { !$1 }.map(\.0)
         let released = owned.flatMap(\.references)
         let accesses = released.map { Access(.object($0), .write) }
         let releasing = released.isEmpty ? "" : " and releases " + released.map { world.heap[$0].name }.joined(separator: ", ")

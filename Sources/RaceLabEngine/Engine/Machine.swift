@@ -52,11 +52,11 @@ struct Machine {
         program.codes[world.threads[thread].frames[top].code].instructions[world.threads[thread].frames[top].pc]
     }
 
-    mutating func push(_ value: Value) { frame.stack.append(value) }
+    mutating func push(_ value: Value) { frame.slots.append(value) }
 
-    mutating func pop() -> Value { frame.stack.removeLast() }
+    mutating func pop() -> Value { frame.slots.removeLast() }
 
-    func peek(_ depth: Int = 0) -> Value { frame.stack[frame.stack.count - 1 - depth] }
+    func peek(_ depth: Int = 0) -> Value { frame.slots[frame.slots.count - 1 - depth] }
 
     mutating func advance() { frame.pc += 1 }
 
@@ -162,7 +162,7 @@ struct Machine {
             if case .object(let id) = peek() { return world.heap[id].retainCount > 0 || !world.heap[id].isAlive }
             return true
         case .storeLocal(let slot):
-            return frame.locals[slot].references.isEmpty
+            return frame.slots[slot].references.isEmpty
         case .load(.local), .loadLocal:
             return true
         case .load(.global(let g)):
@@ -199,7 +199,7 @@ struct Machine {
                 }
             }
             guard frame.kind == .call || threadEnd else { return false }
-            return zip(frame.locals, code.localIsTemp).allSatisfy { $1 || $0.references.isEmpty }
+            return zip(frame.slots, code.localIsTemp).allSatisfy { $1 || $0.references.isEmpty }
         case .builtin(.assert, _, _):
             return peek(1) == .bool(true)
         case .builtin(.isMainThread, _, _), .builtin(.sum, _, _):

@@ -23,7 +23,8 @@ public struct Explorer {
 
     struct Node {
         var world: World
-        var enabled: [ThreadID]
+        /// The threads that can run here, as a bit set.
+        var enabled: UInt64
         /// What is still to explore from here, leftmost first.
         var pending = WakeupTree()
         var explored = 0
@@ -35,6 +36,19 @@ public struct Explorer {
         var last: ThreadID?
 
         func isAsleep(_ thread: ThreadID) -> Bool { sleep.contains { $0.thread == thread } }
+
+        func isEnabled(_ thread: ThreadID) -> Bool { enabled & (1 << UInt64(thread)) != 0 }
+
+        /// The enabled threads, in creation order.
+        var enabledThreads: [ThreadID] {
+            var result: [ThreadID] = []
+            var bits = enabled
+            while bits != 0 {
+                result.append(bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+            return result
+        }
     }
 
     public func explore(progress: Progress? = nil) -> Exploration {
@@ -53,8 +67,8 @@ public struct Explorer {
             result.cut = "not exhaustive: more than 64 threads"
             return result
         }
-        var root = Node(world: initial, enabled: engine.runnableThreads(initial))
-        if root.enabled.isEmpty {
+        var root = Node(world: initial, enabled: engine.runnableMask(initial))
+        if root.enabled == 0 {
             result.executions = 1
             record(root.world, trace: trace, into: &result)
             return result
@@ -71,7 +85,7 @@ public struct Explorer {
             }
             let branch = stack[depth].pending.branches.removeFirst()
             let thread = branch.step.thread
-            guard stack[depth].enabled.contains(thread) else { continue }
+            guard stack[depth].isEnabled(thread) else { continue }
             if let bound = config.preemptionBound, isPreemption(stack[depth], thread), stack[depth].preemptions >= bound {
                 if result.cut == nil { result.cut = "not exhaustive: preemption bound \(bound)" }
                 continue
@@ -92,12 +106,12 @@ public struct Explorer {
                 result.cut = "not exhaustive: an execution started more than 64 threads"
                 break search
             }
-            var child = Node(world: world, enabled: engine.runnableThreads(world))
+            var child = Node(world: world, enabled: engine.runnableMask(world))
             child.last = thread
             child.preemptions = stack[depth].preemptions + (isPreemption(stack[depth], thread) ? 1 : 0)
-            let terminal = child.enabled.isEmpty || world.halted || depth + 1 >= config.maxSteps
+            let terminal = child.enabled == 0 || world.halted || depth + 1 >= config.maxSteps
             if terminal {
-                if depth + 1 >= config.maxSteps && !child.enabled.isEmpty && !world.halted {
+                if depth + 1 >= config.maxSteps && child.enabled != 0 && !world.halted {
                     result.cut = "not exhaustive: an execution reached the step bound (\(config.maxSteps) steps)"
                 }
                 if world.halted && config.reduction == .dpor {
@@ -146,7 +160,7 @@ public struct Explorer {
 
     func isPreemption(_ node: Node, _ thread: ThreadID) -> Bool {
         guard let last = node.last, last != thread else { return false }
-        return node.enabled.contains(last)
+        return node.isEnabled(last)
     }
 
     /// Where a new node starts: every enabled thread without reduction; under DPOR,
@@ -155,11 +169,16 @@ public struct Explorer {
     func firstChoices(_ node: Node) -> WakeupTree {
         switch config.reduction {
         case .none:
-            return WakeupTree(threads: node.enabled)
+            return WakeupTree(threads: node.enabledThreads)
         case .dpor:
-            let awake = node.enabled.filter { !node.isAsleep($0) }
-            guard let first = node.last.flatMap({ awake.contains($0) ? $0 : nil }) ?? awake.first else { return WakeupTree() }
-            return WakeupTree(threads: [first])
+            if let last = node.last, node.isEnabled(last), !node.isAsleep(last) { return WakeupTree(threads: [last]) }
+            var bits = node.enabled
+            while bits != 0 {
+                let thread = bits.trailingZeroBitCount
+                if !node.isAsleep(thread) { return WakeupTree(threads: [thread]) }
+                bits &= bits - 1
+            }
+            return WakeupTree()
         }
     }
 
@@ -209,7 +228,7 @@ public struct Explorer {
     /// A halting step stops every other thread: each one's pending step is in a race
     /// with it, so try running that step first.
     func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node]) {
-        for other in stack[depth].enabled where other != thread {
+        for other in stack[depth].enabledThreads where other != thread {
             if let sequence = replay([other], from: stack[depth].world) { insert(sequence, at: depth, stack: &stack) }
         }
     }

@@ -37,13 +37,24 @@ public struct Frame: Hashable, Sendable {
 
     public var code: Int
     public var pc = 0
-    public var locals: [Value]
-    public var stack: [Value] = []
+    /// The locals (`localCount` slots), then the operand stack: one array, so a
+    /// frame costs one allocation and copying it one retain.
+    public var slots: [Value]
+    public var localCount: Int
     public var kind: Kind
 
     public init(code: Int, localCount: Int, kind: Kind) {
         self.code = code
-        self.locals = Array(repeating: .none, count: localCount)
+        self.slots = Array(repeating: .none, count: localCount)
+        self.localCount = localCount
         self.kind = kind
+    }
+
+    /// The operand stack, bottom first.
+    public var stack: ArraySlice<Value> { slots[localCount...] }
+
+    /// Empties the operand stack.
+    public mutating func dropStack() {
+        slots.removeSubrange(localCount...)
     }
 }
