@@ -67,7 +67,7 @@ extension Machine {
             let id = newObject(.lock, classIndex: nil, typeName: "Lock")
             push(.object(id))
             advance()
-            emit("creates \(world.heap[id].name)", [Access(.object(id), .write)])
+            emit("creates \(world.heap[id].name)", Access(.object(id), .write))
         case .queue:
             guard case .int(let max) = pop(), max == -1 || max >= 1 else {
                 fail(.type("maxConcurrentOperationCount must be 1 or more"))
@@ -77,7 +77,7 @@ extension Machine {
             world.queues.append(id)
             push(.object(id))
             advance()
-            emit("creates \(world.heap[id].name)", [Access(.object(id), .write)])
+            emit("creates \(world.heap[id].name)", Access(.object(id), .write))
         case .operation:
             guard case .closure(let closure) = pop() else { return }
             let nameValue = pop()
@@ -86,7 +86,7 @@ extension Machine {
             let id = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "op", name: name)
             push(.object(id))
             advance()
-            emit("creates operation \(world.heap[id].name)", [Access(.object(id), .write)])
+            emit("creates operation \(world.heap[id].name)", Access(.object(id), .write))
         }
     }
 }

@@ -8,7 +8,7 @@ extension Machine {
             let value = pop()
             advance()
             if case .object(let id) = value, world.heap[id].retainCount == 0, world.heap[id].isAlive {
-                deallocate(id, reason: "discards \(world.heap[id].name), which was never stored, so it is deallocated")
+                deallocate(id) { "discards \($0), which was never stored, so it is deallocated" }
             }
         case .duplicate:
             push(peek())
@@ -22,7 +22,7 @@ extension Machine {
             retain(value)
             frame.slots[slot] = value
             advance()
-            if !old.references.isEmpty {
+            if old.hasReferences {
                 emit("drops its reference in '\(code.localNames[slot])' to \(describe(old))", old.references.map { Access(.object($0), .write) })
                 release(old)
             }
@@ -145,11 +145,11 @@ extension Machine {
                 fail(.type("synchronized needs an object as its token, not \(peek().typeName)"))
                 return
             }
-            acquire(id, reentrant: true, verb: "enters synchronized(\(world.heap[id].name))")
+            acquire(id, reentrant: true) { "enters synchronized(\($0))" }
         case .monitorExit:
             guard case .object(let id) = pop() else { return }
             advance()
-            unlock(id, verb: "leaves synchronized(\(world.heap[id].name))")
+            unlock(id) { "leaves synchronized(\($0))" }
         case .spawn(let name):
             guard case .closure(let closure) = pop() else { return }
             advance()

@@ -3,7 +3,7 @@
 /// object is deallocated on the thread that released it, and its deinit runs there.
 extension Machine {
     mutating func retain(_ value: Value) {
-        for id in value.references {
+        value.forEachReference { id in
             world.heap[id].retainCount += 1
             touch(.count(id), .write)
         }
@@ -12,30 +12,35 @@ extension Machine {
     /// Releases the references a value holds. Objects in `keepAlive` may reach zero
     /// without being deallocated: they are being handed to the caller.
     mutating func release(_ value: Value, keepAlive: [ObjectID] = []) {
-        for id in value.references {
+        guard value.hasReferences else { return }
+        value.forEachReference { id in
             touch(.count(id), .write)
             let before = world.heap[id].retainCount
             world.heap[id].retainCount -= 1
             if before == 1 && world.heap[id].isAlive && !keepAlive.contains(id) {
-                deallocate(id, reason: "releases the last reference to \(world.heap[id].name), which is deallocated")
+                deallocate(id) { "releases the last reference to \($0), which is deallocated" }
             }
         }
     }
 
-    mutating func deallocate(_ id: ObjectID, reason: String) {
-        let object = world.heap[id]
-        let classInfo = object.classIndex.map { program.classes[$0] }
-        var text = reason
-        if classInfo?.deinitCode != nil { text += "; its deinit runs on \(threadName)" }
-        if classInfo?.mainThreadOnly == true && !state.isMain {
-            text += classInfo?.deinitCode == nil ? " on \(threadName), not on main" : ", not on main"
-            let message = "deinit \(object.name) runs on \(threadName), not main: \(classInfo!.name) is main-thread-only, but \(threadName) released the last reference"
-            emit(text, [Access(.object(id), .write)])
-            report(.mainThread, message)
-        } else {
-            emit(text, [Access(.object(id), .write)])
+    /// Deallocates an object. `reason` starts the sentence from the object's name; it
+    /// is called only when narrating.
+    mutating func deallocate(_ id: ObjectID, reason: (_ name: String) -> String) {
+        let classIndex = world.heap[id].classIndex
+        let hasDeinit = classIndex.flatMap { program.classes[$0].deinitCode } != nil
+        let wrongThread = classIndex.map { program.classes[$0].mainThreadOnly } == true && !state.isMain
+        func text() -> String {
+            var text = reason(world.heap[id].name)
+            if hasDeinit { text += "; its deinit runs on \(threadName)" }
+            if wrongThread { text += hasDeinit ? ", not on main" : " on \(threadName), not on main" }
+            return text
         }
-        if classInfo?.deinitCode != nil {
+        emit(text(), Access(.object(id), .write))
+        if wrongThread {
+            let object = world.heap[id]
+            report(.mainThread, "deinit \(object.name) runs on \(threadName), not main: \(program.classes[classIndex!].name) is main-thread-only, but \(threadName) released the last reference")
+        }
+        if hasDeinit {
             pendingDeinits.append(id)
         } else {
             free(id)
@@ -69,10 +74,14 @@ extension Machine {
     }
 
     mutating func newObject(_ kind: HeapObject.Kind, classIndex: Int?, typeName: String, name: String? = nil) -> ObjectID {
-        let sameType = world.heap.filter { object in
-            if let classIndex { return object.classIndex == classIndex }
-            return object.classIndex == nil && object.name.hasPrefix(typeName + "#")
-        }.count
+        var sameType = 0
+        for object in world.heap {
+            if let classIndex {
+                if object.classIndex == classIndex { sameType += 1 }
+            } else if object.classIndex == nil && object.name.hasPrefix(typeName + "#") {
+                sameType += 1
+            }
+        }
         var object = HeapObject(kind: kind, classIndex: classIndex, name: name ?? "\(typeName)#\(sameType + 1)")
         if let classIndex {
             object.fields = program.classes[classIndex].fieldDefaults
@@ -94,7 +103,7 @@ extension Machine {
         }
         push(.object(id))
         advance()
-        emit("creates \(world.heap[id].name)", [Access(.object(id), .write)])
+        emit("creates \(world.heap[id].name)", Access(.object(id), .write))
     }
 
     /// A main-thread-only object written to (or changed) off the main thread.

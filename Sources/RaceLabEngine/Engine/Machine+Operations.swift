@@ -51,16 +51,16 @@ extension Machine {
         case (.operation, "completionBlock", .closure(let closure)):
             updateOperation(id) { $0.completion = closure }
             advance()
-            emit("sets the completion block of operation \(name)", [Access(.operation(id), .write)])
+            emit("sets the completion block of operation \(name)", Access(.operation(id), .write))
         case (.queue, "isSuspended", .bool(let suspended)):
             updateQueue(id) { $0.isSuspended = suspended }
             advance()
-            emit(suspended ? "suspends \(name)" : "resumes \(name)", [Access(.queue(id), .write)])
+            emit(suspended ? "suspends \(name)" : "resumes \(name)", Access(.queue(id), .write))
             startReadyOperations()
         case (.queue, "maxConcurrentOperationCount", .int(let max)) where max == -1 || max >= 1:
             updateQueue(id) { $0.maxConcurrent = max }
             advance()
-            emit("sets \(name).maxConcurrentOperationCount = \(max)", [Access(.queue(id), .write)])
+            emit("sets \(name).maxConcurrentOperationCount = \(max)", Access(.queue(id), .write))
             startReadyOperations()
         default:
             if builtinProperty(id, field) != nil {
@@ -84,13 +84,13 @@ extension Machine {
         }
         switch (world.heap[id].kind, name, arguments.count) {
         case (.lock, "lock", 0):
-            acquire(id, reentrant: false, verb: "locks \(objectName)")
+            acquire(id, reentrant: false) { "locks \($0)" }
             if state.waiting == nil { push(.none) }
         case (.lock, "unlock", 0):
             frame.slots.removeLast()
             push(.none)
             advance()
-            unlock(id, verb: "unlocks \(objectName)")
+            unlock(id) { "unlocks \($0)" }
         case (.operation, "cancel", 0):
             updateOperation(id) { $0.isCancelled = true }
             done("cancels operation \(objectName)", [Access(.operation(id), .write)])
@@ -110,7 +110,7 @@ extension Machine {
                      [Access(.operation(id), .read)])
             } else {
                 state.waiting = .operation(id)
-                emit("waits for operation \(objectName) to finish", [Access(.operation(id), .read)])
+                emit("waits for operation \(objectName) to finish", Access(.operation(id), .read))
             }
         case (.queue, "addOperation", 1):
             var opID: ObjectID
@@ -148,7 +148,7 @@ extension Machine {
                 done(waited ? "goes on: \(objectName) is empty" : "waits for \(objectName), which is already empty", [Access(.queue(id), .read)])
             } else {
                 state.waiting = .queue(id)
-                emit("waits for every operation in \(objectName) to finish", [Access(.queue(id), .read)])
+                emit("waits for every operation in \(objectName) to finish", Access(.queue(id), .read))
             }
         default:
             fail(.type("\(objectName) has no method \(name)() taking \(arguments.count) argument\(arguments.count == 1 ? "" : "s")"))

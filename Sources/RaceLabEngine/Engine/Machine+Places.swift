@@ -45,7 +45,7 @@ extension Machine {
             push(value)
             advance()
             if !program.globals[g].isLet {
-                emit("reads \(program.globals[g].name): \(describe(value))", [Access(.global(g), .read)])
+                emit("reads \(program.globals[g].name): \(describe(value))", Access(.global(g), .read))
             }
         case .field(let nameIndex):
             let field = program.names[nameIndex]
@@ -65,7 +65,7 @@ extension Machine {
             }
             push(value)
             advance()
-            emit("reads \(name).\(field): \(describe(value))", [Access(.field(id, slot), .read)])
+            emit("reads \(name).\(field): \(describe(value))", Access(.field(id, slot), .read))
         }
     }
 
@@ -83,7 +83,7 @@ extension Machine {
             if world.stepCount == 0, case .object(let id) = value, world.heap[id].name.contains("#") {
                 world.heap[id].name = program.globals[g].name
             }
-            emit("writes \(program.globals[g].name) = \(describe(value))", [Access(.global(g), .write)])
+            emit("writes \(program.globals[g].name) = \(describe(value))", Access(.global(g), .write))
             release(old)
         case .field(let nameIndex):
             let field = program.names[nameIndex]
@@ -100,7 +100,7 @@ extension Machine {
                 world.heap[id].fields[index] = value
                 world.heap[id].fieldVersions[index] += 1
                 advance()
-                emit("writes \(world.heap[id].name).\(field) = \(describe(value))", [Access(.field(id, index), .write)])
+                emit("writes \(world.heap[id].name).\(field) = \(describe(value))", Access(.field(id, index), .write))
                 release(old)
             } else {
                 setBuiltinProperty(id, field, value)

@@ -43,7 +43,7 @@ extension Machine {
             push(value)
             if !released.isEmpty { emit("returns from \(program.codes[finished.code].name)\(releasing)", accesses) }
         case .deinitializer(let id):
-            emit("finishes the deinit of \(world.heap[id].name)", [Access(.object(id), .write)])
+            emit("finishes the deinit of \(world.heap[id].name)", Access(.object(id), .write))
             free(id)
         case .body:
             if !state.isMain {
@@ -72,7 +72,7 @@ extension Machine {
         range = program.codes[block.closure.code].ranges.first ?? nil
         state.frames.append(closureFrame(block.closure, kind: .mainBlock(block.id), parameter: nil))
         let sender = world.threads[block.sender].name
-        emit("takes the next block from the main queue (sent by \(sender)) and runs it", [Access(.mainQueue, .write)])
+        emit("takes the next block from the main queue (sent by \(sender)) and runs it", Access(.mainQueue, .write))
     }
 
     mutating func dispatchToMain(sync: Bool) {
@@ -80,7 +80,7 @@ extension Machine {
             state.waiting = nil
             push(.none)
             advance()
-            emit("goes on: main has run its block", [Access(.mainQueue, .read)])
+            emit("goes on: main has run its block", Access(.mainQueue, .read))
             return
         }
         guard case .closure(let closure) = pop() else { return }
@@ -89,17 +89,18 @@ extension Machine {
         world.mainQueue.append(QueuedBlock(id: id, closure: closure, sender: thread))
         if sync {
             state.waiting = .mainBlock(id)
-            emit("sends a block to the main queue with main.sync and waits for main to run it", [Access(.mainQueue, .write)])
+            emit("sends a block to the main queue with main.sync and waits for main to run it", Access(.mainQueue, .write))
         } else {
             push(.none)
             advance()
-            emit("sends a block to the main queue with main.async", [Access(.mainQueue, .write)])
+            emit("sends a block to the main queue with main.async", Access(.mainQueue, .write))
         }
     }
 
     /// Takes a lock (or a synchronized token's mutex), or blocks if another thread
-    /// holds it. A re-entrant mutex may be taken again by its holder.
-    mutating func acquire(_ id: ObjectID, reentrant: Bool, verb: String) {
+    /// holds it. A re-entrant mutex may be taken again by its holder. `verb` names the
+    /// act from the lock's name (called only when narrating).
+    mutating func acquire(_ id: ObjectID, reentrant: Bool, verb: (_ name: String) -> String) {
         let owner = world.heap[id].monitorOwner
         let name = world.heap[id].name
         if owner == nil || (owner == thread && reentrant) {
@@ -110,16 +111,16 @@ extension Machine {
             _ = pop()
             advance()
             let depth = world.heap[id].monitorDepth
-            emit(verb + (waited ? " (it was woken: \(name) is free)" : "") + (depth > 1 ? ", again (depth \(depth))" : ""),
-                 [Access(.lock(id), .acquire)])
+            emit(verb(name) + (waited ? " (it was woken: \(name) is free)" : "") + (depth > 1 ? ", again (depth \(depth))" : ""),
+                 Access(.lock(id), .acquire))
         } else {
             state.waiting = .lock(id, reentrant: reentrant)
             let holder = owner == thread ? "itself: \(name) is not re-entrant" : world.threads[owner!].name
-            emit("blocks on \(name), held by \(holder)", [Access(.lock(id), .read)])
+            emit("blocks on \(name), held by \(holder)", Access(.lock(id), .read))
         }
     }
 
-    mutating func unlock(_ id: ObjectID, verb: String) {
+    mutating func unlock(_ id: ObjectID, verb: (_ name: String) -> String) {
         let name = world.heap[id].name
         guard world.heap[id].monitorOwner == thread else {
             let holder = world.heap[id].monitorOwner.map { "held by \(world.threads[$0].name)" } ?? "not locked"
@@ -127,15 +128,15 @@ extension Machine {
             return
         }
         world.heap[id].monitorDepth -= 1
-        var text = verb
-        if world.heap[id].monitorDepth == 0 {
-            world.heap[id].monitorOwner = nil
+        let freed = world.heap[id].monitorDepth == 0
+        if freed { world.heap[id].monitorOwner = nil }
+        func text() -> String {
             let woken = world.threads.filter {
                 if case .lock(id, _) = $0.waiting { return true }
                 return false
             }.map(\.name)
-            if !woken.isEmpty { text += "; this wakes \(woken.joined(separator: ", "))" }
+            return verb(name) + (freed && !woken.isEmpty ? "; this wakes \(woken.joined(separator: ", "))" : "")
         }
-        emit(text, [Access(.lock(id), .release)])
+        emit(text(), Access(.lock(id), .release))
     }
 }

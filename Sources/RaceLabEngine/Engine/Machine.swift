@@ -71,6 +71,14 @@ struct Machine {
         if log.narrate { log.events.append(Event(step: world.stepCount, thread: thread, range: range, text: text(), accesses: accesses)) }
     }
 
+    /// `emit` with one access, without building an array for it when not narrating.
+    func emit(_ text: @autoclosure () -> String, _ access: Access) {
+        if log.emitted == 0 { log.range = range }
+        log.emitted += 1
+        log.accesses.append(access)
+        if log.narrate { log.events.append(Event(step: world.stepCount, thread: thread, range: range, text: text(), accesses: [access])) }
+    }
+
     /// Records an access that no sentence of the trace mentions.
     func touch(_ target: Access.Target, _ kind: Access.Kind) {
         log.accesses.append(Access(target, kind))
@@ -162,7 +170,7 @@ struct Machine {
             if case .object(let id) = peek() { return world.heap[id].retainCount > 0 || !world.heap[id].isAlive }
             return true
         case .storeLocal(let slot):
-            return frame.slots[slot].references.isEmpty
+            return !frame.slots[slot].hasReferences
         case .load(.local), .loadLocal:
             return true
         case .load(.global(let g)):
@@ -199,7 +207,7 @@ struct Machine {
                 }
             }
             guard frame.kind == .call || threadEnd else { return false }
-            return zip(frame.slots, code.localIsTemp).allSatisfy { $1 || $0.references.isEmpty }
+            return zip(frame.slots, code.localIsTemp).allSatisfy { $1 || !$0.hasReferences }
         case .builtin(.assert, _, _):
             return peek(1) == .bool(true)
         case .builtin(.isMainThread, _, _), .builtin(.sum, _, _):

@@ -25,6 +25,27 @@ public enum Value: Hashable, Sendable {
         }
     }
 
+    /// Calls `body` with each heap object this value holds a strong reference to, in
+    /// order, without building an array (retain and release run on every store).
+    public func forEachReference(_ body: (ObjectID) -> Void) {
+        switch self {
+        case .object(let id): body(id)
+        case .array(let items): for item in items { item.forEachReference(body) }
+        case .closure(let c): for capture in c.captures { capture.forEachReference(body) }
+        default: break
+        }
+    }
+
+    /// Whether this value holds any strong reference.
+    public var hasReferences: Bool {
+        switch self {
+        case .object: return true
+        case .array(let items): return items.contains { $0.hasReferences }
+        case .closure(let c): return c.captures.contains { $0.hasReferences }
+        default: return false
+        }
+    }
+
     public var typeName: String {
         switch self {
         case .int: return "Int"
