@@ -3,23 +3,34 @@
 /// object is deallocated on the thread that released it, and its deinit runs there.
 extension Machine {
     mutating func retain(_ value: Value) {
-        value.forEachReference { id in
-            world.heap[id].retainCount += 1
-            touch(.count(id), .write)
+        switch value {
+        case .object(let id): retain(object: id)
+        case .array, .closure: for id in value.references { retain(object: id) }
+        default: break
         }
+    }
+
+    mutating func retain(object id: ObjectID) {
+        world.heap[id].retainCount += 1
+        touch(.count(id), .write)
     }
 
     /// Releases the references a value holds. Objects in `keepAlive` may reach zero
     /// without being deallocated: they are being handed to the caller.
     mutating func release(_ value: Value, keepAlive: [ObjectID] = []) {
-        guard value.hasReferences else { return }
-        value.forEachReference { id in
-            touch(.count(id), .write)
-            let before = world.heap[id].retainCount
-            world.heap[id].retainCount -= 1
-            if before == 1 && world.heap[id].isAlive && !keepAlive.contains(id) {
-                deallocate(id) { "releases the last reference to \($0), which is deallocated" }
-            }
+        switch value {
+        case .object(let id): release(object: id, keepAlive: keepAlive)
+        case .array, .closure: for id in value.references { release(object: id, keepAlive: keepAlive) }
+        default: break
+        }
+    }
+
+    mutating func release(object id: ObjectID, keepAlive: [ObjectID]) {
+        touch(.count(id), .write)
+        let before = world.heap[id].retainCount
+        world.heap[id].retainCount -= 1
+        if before == 1 && world.heap[id].isAlive && !keepAlive.contains(id) {
+            deallocate(id) { "releases the last reference to \($0), which is deallocated" }
         }
     }
 

@@ -198,7 +198,7 @@ public struct Explorer {
             if !trace.halts[race] && trace.onlyReads(race) {
                 // The earlier step only read: without it, every step of the reversal
                 // sees the same state and takes the same step.
-                insert(steps.map(trace.step), at: race, stack: &stack)
+                insert(steps.map { trace.step($0) }, at: race, stack: &stack)
                 continue
             }
             reversalSteps += steps.count

@@ -25,17 +25,6 @@ public enum Value: Hashable, Sendable {
         }
     }
 
-    /// Calls `body` with each heap object this value holds a strong reference to, in
-    /// order, without building an array (retain and release run on every store).
-    public func forEachReference(_ body: (ObjectID) -> Void) {
-        switch self {
-        case .object(let id): body(id)
-        case .array(let items): for item in items { item.forEachReference(body) }
-        case .closure(let c): for capture in c.captures { capture.forEachReference(body) }
-        default: break
-        }
-    }
-
     /// Whether this value holds any strong reference.
     public var hasReferences: Bool {
         switch self {
