@@ -1,6 +1,6 @@
 // The exploration benchmark (issue 3): scalable families explored exhaustively with
 // DPOR, printing executions, traces, steps/s, executions/s and peak memory.
-// Run it in release mode: swift run -c release racelab-bench [--quick] [ROW...]
+// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--engine-only] [ROW...]
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
@@ -55,13 +55,38 @@ if !quick { cases += [singleton(5), counter(2, 5), philosophers(5)] }
 let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
 if !filters.isEmpty { cases = cases.filter { item in filters.contains { "\(item.family) \(item.size)".contains($0) } } }
 
-print("family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
+/// The engine alone, no search: runs the program to its end 20,000 times under a
+/// round-robin schedule, copying the world at every step as exploration does.
+func engineOnly(_ program: Program) -> (steps: Int, perSecond: Double) {
+    let engine = Engine(program: program)
+    let initial = engine.initialWorld()
+    let start = Date()
+    var steps = 0
+    for _ in 0..<20_000 {
+        var world = initial
+        while case let runnable = engine.runnableThreads(world), !runnable.isEmpty {
+            world = engine.quietStep(world, thread: runnable[steps % runnable.count]).0
+            steps += 1
+        }
+    }
+    return (steps, Double(steps) / max(Date().timeIntervalSince(start), 1e-9))
+}
+
+let engineMode = CommandLine.arguments.contains("--engine-only")
+print(engineMode ? "family               size            steps     steps/s"
+    : "family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
 for item in cases {
     let program: Program
     do {
         program = try Scenario.load(name: item.family, file: SourceFile(name: "bench.race", text: item.source)).program(fix: nil)
     } catch {
         print("error in \(item.family) \(item.size): \(error)")
+        continue
+    }
+    if engineMode {
+        let (steps, perSecond) = engineOnly(program)
+        print([item.family.padding(toLength: 20, withPad: " ", startingAt: 0), item.size.padding(toLength: 9, withPad: " ", startingAt: 0),
+               String(format: "%12d", steps), String(format: "%11.0f", perSecond)].joined(separator: " "))
         continue
     }
     var config = ExploreConfig()
