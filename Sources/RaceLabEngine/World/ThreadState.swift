@@ -50,9 +50,6 @@ public struct Frame: Hashable, Sendable {
         self.kind = kind
     }
 
-    /// The operand stack, bottom first.
-    public var stack: ArraySlice<Value> { slots[localCount...] }
-
     /// Empties the operand stack.
     public mutating func dropStack() {
         slots.removeSubrange(localCount...)
