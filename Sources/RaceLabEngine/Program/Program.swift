@@ -45,24 +45,18 @@ public struct Program: Sendable {
     public var slotLists: [[Int]] = []
 
     /// The index of `value` in `constants`, added if new.
-    mutating func constant(_ value: Value) -> Int {
-        if let index = constants.firstIndex(of: value) { return index }
-        constants.append(value)
-        return constants.count - 1
-    }
+    mutating func constant(_ value: Value) -> Int { Program.intern(value, in: &constants) }
 
     /// The index of `name` in `names`, added if new.
-    mutating func name(_ name: String) -> Int {
-        if let index = names.firstIndex(of: name) { return index }
-        names.append(name)
-        return names.count - 1
-    }
+    mutating func name(_ name: String) -> Int { Program.intern(name, in: &names) }
 
     /// The index of `slots` in `slotLists`, added if new.
-    mutating func slotList(_ slots: [Int]) -> Int {
-        if let index = slotLists.firstIndex(of: slots) { return index }
-        slotLists.append(slots)
-        return slotLists.count - 1
+    mutating func slotList(_ slots: [Int]) -> Int { Program.intern(slots, in: &slotLists) }
+
+    private static func intern<T: Equatable>(_ item: T, in table: inout [T]) -> Int {
+        if let index = table.firstIndex(of: item) { return index }
+        table.append(item)
+        return table.count - 1
     }
 
     public init(file: SourceFile) {
