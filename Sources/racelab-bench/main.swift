@@ -41,7 +41,15 @@ func philosophers(_ n: Int) -> Case {
     return Case(family: "dining philosophers", size: "N=\(n)", source: source)
 }
 
+/// The process's peak resident memory. Read from /proc (VmHWM), which starts afresh
+/// at exec; `getrusage`'s maximum would include `swift run`'s own memory, since the
+/// benchmark replaces that process.
 func peakMemoryMB() -> Double {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") {
+        return kilobytes / 1024
+    }
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_maxrss) / 1024 // kilobytes on Linux
