@@ -109,6 +109,17 @@ public struct Engine: Sendable {
         return (machine.world, machine.log.accesses, machine.log.range)
     }
 
+    /// `quietStep` on a world changed in place, its accesses left in `log` (emptied
+    /// first): the parts of the world no one else holds are not copied, so running a
+    /// sequence of steps copies each part at most once.
+    func quietStep(_ world: inout World, thread: ThreadID, log: EventLog) {
+        log.reset()
+        var machine = Machine(program: compiled, world: World(), thread: thread, localBudget: localBudget, log: log)
+        swap(&machine.world, &world)
+        machine.step()
+        swap(&machine.world, &world)
+    }
+
     /// Evaluates every `expect` on a final world: true where it holds, false where it
     /// fails, nil where evaluating it failed (the message says why).
     public func evaluateExpectations(_ world: World) -> [(passed: Bool?, error: String?)] {

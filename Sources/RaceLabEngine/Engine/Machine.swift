@@ -241,4 +241,12 @@ final class EventLog {
     init(narrate: Bool) {
         self.narrate = narrate
     }
+
+    /// Empties the log for the next step, keeping its storage.
+    func reset() {
+        events.removeAll(keepingCapacity: true)
+        accesses.removeAll(keepingCapacity: true)
+        emitted = 0
+        range = nil
+    }
 }

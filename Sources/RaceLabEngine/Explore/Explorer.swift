@@ -61,6 +61,7 @@ public struct Explorer {
         let start = Date()
         var trace = Trace()
         var seenRaces: Set<RaceKey> = []
+        let log = EventLog(narrate: false)
         let initial = engine.initialWorld()
         var stack: [Node] = []
         guard initial.threads.count <= 64 else {
@@ -100,7 +101,7 @@ public struct Explorer {
                 recordLockOrder(before: stack[depth].world, after: world, thread: thread, accesses: accesses,
                                 line: range?.start.line, into: &result)
             }
-            if config.reduction == .dpor { addReversals(for: depth, trace: trace, stack: &stack, reversalSteps: &result.reversalSteps) }
+            if config.reduction == .dpor { addReversals(for: depth, trace: trace, stack: &stack, reversalSteps: &result.reversalSteps, log: log) }
 
             if world.threads.count > 64 {
                 result.cut = "not exhaustive: an execution started more than 64 threads"
@@ -115,7 +116,7 @@ public struct Explorer {
                     result.cut = "not exhaustive: an execution reached the step bound (\(config.maxSteps) steps)"
                 }
                 if world.halted && config.reduction == .dpor {
-                    addReversalsOfHalt(by: thread, at: depth, stack: &stack)
+                    addReversalsOfHalt(by: thread, at: depth, stack: &stack, log: log)
                 }
                 result.executions += 1
                 record(world, trace: trace, into: &result)
@@ -192,7 +193,7 @@ public struct Explorer {
 
     /// The races of the step at `index` with earlier steps: each one's reversal goes
     /// into the wakeup tree where the race began, unless a sleeping step covers it.
-    func addReversals(for index: Int, trace: Trace, stack: inout [Node], reversalSteps: inout Int) {
+    func addReversals(for index: Int, trace: Trace, stack: inout [Node], reversalSteps: inout Int, log: EventLog) {
         for race in trace.races(of: index) {
             let steps = trace.reversal(of: race, with: index)
             if !trace.halts[race] && trace.onlyReads(race) {
@@ -201,35 +202,42 @@ public struct Explorer {
                 insert(steps.map { trace.step($0) }, at: race, stack: &stack)
                 continue
             }
+            // A thread woken by the earlier step (it waited for a lock that step let
+            // go of) cannot run before it: the steps in between leave the lock alone.
+            let thread = trace.threads[index]
+            if let wait = stack[index].world.threads[thread].waiting, case .lock = wait,
+               !engine.isSatisfied(stack[race].world, wait, for: thread) { continue }
             reversalSteps += steps.count
-            guard let sequence = replay(steps.map { trace.threads[$0] }, from: stack[race].world) else { continue }
-            insert(sequence, at: race, stack: &stack)
+            guard let last = replay(steps.map { trace.threads[$0] }, from: stack[race].world, log: log) else { continue }
+            insert(steps.dropLast().map { trace.step($0) } + [last], at: race, stack: &stack)
         }
     }
 
-    /// Runs `threads` in order from `world`, returning the steps they take, or nil if
+    /// Runs `threads` in order from `world` and returns the last one's step, or nil if
     /// one of them cannot run at its turn. Reversing a race runs the later step in
     /// another state, where it may touch other things (no release of a value the
     /// earlier step wrote, say), and a thread waiting for a lock that only the
-    /// earlier step would free cannot run at all.
-    func replay(_ threads: [ThreadID], from world: World) -> [WakeupStep]? {
+    /// earlier step would free cannot run at all. The steps before it do not depend
+    /// on the earlier step, so they take the same steps as in the trace.
+    func replay(_ threads: [ThreadID], from world: World, log: EventLog) -> WakeupStep? {
         var world = world
-        var steps: [WakeupStep] = []
-        for thread in threads {
+        for (position, thread) in threads.enumerated() {
             guard engine.isRunnable(world, thread) else { return nil }
-            let (next, accesses) = engine.quietStep(world, thread: thread)
-            let spawned = (world.threads.count..<next.threads.count).reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
-            steps.append(WakeupStep(thread: thread, accesses: accesses, halts: next.halted, spawns: spawned))
-            world = next
+            let count = world.threads.count
+            engine.quietStep(&world, thread: thread, log: log)
+            if position == threads.count - 1 {
+                let spawned = (count..<world.threads.count).reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
+                return WakeupStep(thread: thread, accesses: log.accesses, halts: world.halted, spawns: spawned)
+            }
         }
-        return steps
+        return nil
     }
 
     /// A halting step stops every other thread: each one's pending step is in a race
     /// with it, so try running that step first.
-    func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node]) {
+    func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node], log: EventLog) {
         for other in stack[depth].enabledThreads where other != thread {
-            if let sequence = replay([other], from: stack[depth].world) { insert(sequence, at: depth, stack: &stack) }
+            if let step = replay([other], from: stack[depth].world, log: log) { insert([step], at: depth, stack: &stack) }
         }
     }
 
