@@ -98,15 +98,10 @@ public struct Engine: Sendable {
     /// The same step without sentences: the next world and every access the step
     /// made (exploration runs millions of these).
     public func quietStep(_ world: World, thread: ThreadID) -> (World, [Access]) {
-        let (next, accesses, _) = quietStepWithRange(world, thread: thread)
-        return (next, accesses)
-    }
-
-    /// `quietStep`, with the source range of the step (for the race detectors).
-    public func quietStepWithRange(_ world: World, thread: ThreadID) -> (World, [Access], SourceRange?) {
-        var machine = Machine(program: compiled, world: world, thread: thread, localBudget: localBudget, log: EventLog(narrate: false))
-        machine.step()
-        return (machine.world, machine.log.accesses, machine.log.range)
+        var next = world
+        let log = EventLog(narrate: false)
+        quietStep(&next, thread: thread, log: log)
+        return (next, log.accesses)
     }
 
     /// `quietStep` on a world changed in place, its accesses left in `log` (emptied
@@ -114,10 +109,9 @@ public struct Engine: Sendable {
     /// sequence of steps copies each part at most once.
     func quietStep(_ world: inout World, thread: ThreadID, log: EventLog) {
         log.reset()
-        var machine = Machine(program: compiled, world: World(), thread: thread, localBudget: localBudget, log: log)
-        swap(&machine.world, &world)
+        var machine = Machine(program: compiled, world: consume world, thread: thread, localBudget: localBudget, log: log)
         machine.step()
-        swap(&machine.world, &world)
+        world = machine.world
     }
 
     /// Evaluates every `expect` on a final world: true where it holds, false where it

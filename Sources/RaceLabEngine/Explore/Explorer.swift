@@ -91,7 +91,9 @@ public struct Explorer {
                 if result.cut == nil { result.cut = "not exhaustive: preemption bound \(bound)" }
                 continue
             }
-            let (world, accesses, range) = engine.quietStepWithRange(stack[depth].world, thread: thread)
+            var world = stack[depth].world
+            engine.quietStep(&world, thread: thread, log: log)
+            let accesses = log.accesses, range = log.range
             result.steps += 1
             let created = Array(stack[depth].world.threads.count..<world.threads.count)
             trace.append(thread: thread, accesses: accesses, halts: world.halted, creates: created, range: range, detectRaces: config.detectRaces)
