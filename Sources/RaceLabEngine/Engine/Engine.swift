@@ -34,6 +34,7 @@ public struct Engine: Sendable {
             machine.executeCurrent()
             budget -= 1
         }
+        machine.settle()
         machine.world.threads[0].frames[0].dropStack()
         world = machine.world
         for info in program.threads {
@@ -43,6 +44,7 @@ public struct Engine: Sendable {
         for id in world.threads.indices {
             var m = Machine(program: compiled, world: world, thread: id, localBudget: localBudget)
             m.normalize()
+            m.settle()
             world = m.world
         }
         return world
@@ -92,6 +94,7 @@ public struct Engine: Sendable {
     public func step(_ world: World, thread: ThreadID) -> (World, [Event]) {
         var machine = Machine(program: compiled, world: world, thread: thread, localBudget: localBudget)
         machine.step()
+        machine.settle()
         return (machine.world, machine.events)
     }
 
@@ -111,6 +114,7 @@ public struct Engine: Sendable {
         log.reset()
         var machine = Machine(program: compiled, world: consume world, thread: thread, localBudget: localBudget, log: log)
         machine.step()
+        machine.settle()
         world = machine.world
     }
 

@@ -126,7 +126,7 @@ extension Machine {
                 retain(value)
                 callee.slots[slot] = value
             }
-            state.frames.append(callee)
+            pushFrame(callee)
         case .ret:
             returnFromFrame()
         case .makeClosure(let code, let captures):

@@ -80,7 +80,7 @@ extension Machine {
             guard let code = world.heap[id].classIndex.flatMap({ program.classes[$0].deinitCode }) else { continue }
             var deinitFrame = Frame(code: code, localCount: program.codes[code].localCount, kind: .deinitializer(id))
             deinitFrame.slots[0] = .object(id)
-            state.frames.append(deinitFrame)
+            pushFrame(deinitFrame)
         }
     }
 

@@ -212,7 +212,7 @@ extension Machine {
         updateOperation(id) { $0.completion = nil }
         if let completion {
             if let worker, worker == thread {
-                state.frames.append(closureFrame(completion, kind: .completion(id), parameter: nil))
+                pushFrame(closureFrame(completion, kind: .completion(id), parameter: nil))
             } else {
                 _ = createThread(name: world.heap[id].name + ".completion", closure: completion, kind: .completion(id), parameter: nil)
             }

@@ -26,6 +26,7 @@ extension Machine {
         let id = world.threads.count - 1
         var child = Machine(program: compiled, world: world, thread: id, localBudget: localBudget, log: log)
         child.normalize()
+        child.settle()
         world = child.world
         return id
     }
@@ -37,7 +38,7 @@ extension Machine {
         let released = owned.flatMap(\.references)
         let accesses = released.map { Access(.object($0), .write) }
         let releasing = released.isEmpty ? "" : " and releases " + released.map { world.heap[$0].name }.joined(separator: ", ")
-        state.frames.removeLast()
+        popFrame()
         switch finished.kind {
         case .call:
             push(value)
@@ -70,7 +71,7 @@ extension Machine {
     mutating func startNextMainBlock() {
         let block = world.mainQueue.removeFirst()
         range = program.codes[block.closure.code].ranges.first ?? nil
-        state.frames.append(closureFrame(block.closure, kind: .mainBlock(block.id), parameter: nil))
+        pushFrame(closureFrame(block.closure, kind: .mainBlock(block.id), parameter: nil))
         let sender = world.threads[block.sender].name
         emit("takes the next block from the main queue (sent by \(sender)) and runs it", Access(.mainQueue, .write))
     }

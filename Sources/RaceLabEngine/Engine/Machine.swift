@@ -20,12 +20,44 @@ struct Machine {
     /// Results of `expect` checks, when the machine evaluates them.
     var checkResults: [(Int, Bool)] = []
 
+    /// The running thread's top frame. The machine holds it while it runs, so that
+    /// the interpreter reaches it directly rather than through the world's nested
+    /// arrays (and copies its slots at most once); the world keeps a placeholder in
+    /// its place until `settle()` puts it back.
+    var current = Frame.placeholder
+
+    /// - Important: call `settle()` before reading `world` from outside the machine.
     init(program: Compiled, world: World, thread: ThreadID, localBudget: Int, log: EventLog = EventLog(narrate: true)) {
         compiled = program
         self.world = world
         self.thread = thread
         self.localBudget = localBudget
         self.log = log
+        swapTop()
+    }
+
+    /// Puts the running thread's top frame back into the world.
+    mutating func settle() {
+        swapTop()
+    }
+
+    private mutating func swapTop() {
+        guard let last = world.threads[thread].frames.indices.last else { return }
+        swap(&current, &world.threads[thread].frames[last])
+    }
+
+    /// Calls into `frame`: it becomes the running thread's top frame.
+    mutating func pushFrame(_ frame: Frame) {
+        swapTop()
+        world.threads[thread].frames.append(Frame.placeholder)
+        current = frame
+    }
+
+    /// Leaves the top frame; the one below it (if any) becomes current.
+    mutating func popFrame() {
+        world.threads[thread].frames.removeLast()
+        current = Frame.placeholder
+        swapTop()
     }
 
     // MARK: - Frames and the operand stack
@@ -37,19 +69,17 @@ struct Machine {
         _modify { yield &world.threads[thread] }
     }
 
-    var top: Int { world.threads[thread].frames.count - 1 }
-
     var frame: Frame {
-        _read { yield world.threads[thread].frames[top] }
-        _modify { yield &world.threads[thread].frames[top] }
+        _read { yield current }
+        _modify { yield &current }
     }
 
     var code: Code {
-        _read { yield program.codes[world.threads[thread].frames[top].code] }
+        _read { yield program.codes[current.code] }
     }
 
     var instruction: Instruction {
-        program.codes[world.threads[thread].frames[top].code].instructions[world.threads[thread].frames[top].pc]
+        program.codes[current.code].instructions[current.pc]
     }
 
     mutating func push(_ value: Value) { frame.slots.append(value) }
@@ -154,8 +184,7 @@ struct Machine {
 
     /// The thread's next instruction if it is local (fetched once, for running it).
     func localNext() -> Instruction? {
-        let top = top
-        let code = world.threads[thread].frames[top].code, pc = world.threads[thread].frames[top].pc
+        let code = current.code, pc = current.pc
         let instruction = program.codes[code].instructions[pc]
         return program.codes[code].alwaysLocal[pc] || isLocal(instruction) ? instruction : nil
     }

@@ -50,6 +50,10 @@ public struct Frame: Hashable, Sendable {
         self.kind = kind
     }
 
+    /// What a thread's top frame holds in the world while a machine runs it (see
+    /// `Machine.current`): no code, no slots.
+    static var placeholder: Frame { Frame(code: -1, localCount: 0, kind: .body) }
+
     /// Empties the operand stack.
     public mutating func dropStack() {
         slots.removeSubrange(localCount...)
