@@ -32,12 +32,43 @@ public struct Explorer {
         var sleep: [WakeupStep] = []
         /// The step being explored from here.
         var current: WakeupStep?
-        var preemptions = 0
         var last: ThreadID?
+        var preemptions = 0
 
         func isAsleep(_ thread: ThreadID) -> Bool { sleep.contains { $0.thread == thread } }
 
         func isEnabled(_ thread: ThreadID) -> Bool { enabled & (1 << UInt64(thread)) != 0 }
+
+        /// Whether running `thread` here stops the thread that ran last while it could go on.
+        func isPreemption(_ thread: ThreadID) -> Bool {
+            guard let last, last != thread else { return false }
+            return isEnabled(last)
+        }
+
+        /// Where the search from here starts: every enabled thread without reduction;
+        /// under DPOR, one awake thread (the one that just ran, if it can: fewer
+        /// preemptions), or nothing when every enabled thread is asleep.
+        mutating func startPending(_ reduction: ExploreConfig.Reduction) {
+            switch reduction {
+            case .none:
+                pending = WakeupTree(threads: enabledThreads)
+            case .dpor:
+                if let last, isEnabled(last), !isAsleep(last) {
+                    pending = WakeupTree(threads: [last])
+                    return
+                }
+                var bits = enabled
+                while bits != 0 {
+                    let thread = bits.trailingZeroBitCount
+                    if !isAsleep(thread) {
+                        pending = WakeupTree(threads: [thread])
+                        return
+                    }
+                    bits &= bits - 1
+                }
+                pending = WakeupTree()
+            }
+        }
 
         /// The enabled threads, in creation order.
         var enabledThreads: [ThreadID] {
@@ -60,7 +91,7 @@ public struct Explorer {
         var result = Exploration(reduction: config.reduction)
         let start = Date()
         var trace = Trace()
-        var seenRaces: Set<RaceKey> = []
+        var seenRaces = SeenRaces()
         let log = EventLog(narrate: false)
         let initial = engine.initialWorld()
         var stack: [Node] = []
@@ -74,7 +105,7 @@ public struct Explorer {
             record(root.world, trace: trace, into: &result)
             return result
         }
-        root.pending = firstChoices(root)
+        root.startPending(config.reduction)
         stack.append(root)
         search: while !stack.isEmpty {
             let depth = stack.count - 1
@@ -87,7 +118,7 @@ public struct Explorer {
             let branch = stack[depth].pending.branches.removeFirst()
             let thread = branch.step.thread
             guard stack[depth].isEnabled(thread) else { continue }
-            if let bound = config.preemptionBound, isPreemption(stack[depth], thread), stack[depth].preemptions >= bound {
+            if let bound = config.preemptionBound, stack[depth].isPreemption(thread), stack[depth].preemptions >= bound {
                 if result.cut == nil { result.cut = "not exhaustive: preemption bound \(bound)" }
                 continue
             }
@@ -109,12 +140,10 @@ public struct Explorer {
                 result.cut = "not exhaustive: an execution started more than 64 threads"
                 break search
             }
-            var child = Node(world: world, enabled: engine.runnableMask(world))
-            child.last = thread
-            child.preemptions = stack[depth].preemptions + (isPreemption(stack[depth], thread) ? 1 : 0)
-            let terminal = child.enabled == 0 || world.halted || depth + 1 >= config.maxSteps
+            let enabled = engine.runnableMask(world)
+            let terminal = enabled == 0 || world.halted || depth + 1 >= config.maxSteps
             if terminal {
-                if depth + 1 >= config.maxSteps && child.enabled != 0 && !world.halted {
+                if depth + 1 >= config.maxSteps && enabled != 0 && !world.halted {
                     result.cut = "not exhaustive: an execution reached the step bound (\(config.maxSteps) steps)"
                 }
                 if world.halted && config.reduction == .dpor {
@@ -124,19 +153,26 @@ public struct Explorer {
                 record(world, trace: trace, into: &result)
                 visit?(trace)
                 finish(&stack[depth])
-            } else if config.reduction == .dpor {
-                let step = trace.step(depth)
-                child.sleep = stack[depth].sleep.filter { !$0.isDependent(step) }
-                child.pending = branch.tree.isEmpty ? firstChoices(child) : branch.tree
-                if child.pending.isEmpty {
-                    result.sleepBlocked += 1
-                    finish(&stack[depth])
-                } else {
-                    stack.append(child)
-                }
             } else {
-                child.pending = firstChoices(child)
-                stack.append(child)
+                // Built in place on the stack: a node is large, and copying one in costs a
+                // retain of each of its arrays.
+                let preemptions = stack[depth].preemptions + (stack[depth].isPreemption(thread) ? 1 : 0)
+                stack.append(Node(world: world, enabled: enabled, last: thread, preemptions: preemptions))
+                let child = depth + 1
+                if config.reduction == .dpor {
+                    let step = trace.step(depth)
+                    stack[child].sleep = stack[depth].sleep.filter { !$0.isDependent(step) }
+                }
+                if branch.tree.isEmpty {
+                    stack[child].startPending(config.reduction)
+                } else {
+                    stack[child].pending = branch.tree
+                }
+                if stack[child].pending.isEmpty {
+                    result.sleepBlocked += 1
+                    stack.removeLast()
+                    finish(&stack[depth])
+                }
             }
             if terminal {
                 if let progress {
@@ -161,29 +197,6 @@ public struct Explorer {
         return result
     }
 
-    func isPreemption(_ node: Node, _ thread: ThreadID) -> Bool {
-        guard let last = node.last, last != thread else { return false }
-        return node.isEnabled(last)
-    }
-
-    /// Where a new node starts: every enabled thread without reduction; under DPOR,
-    /// one awake thread (the one that just ran, if it can: fewer preemptions), or
-    /// nothing when every enabled thread is asleep.
-    func firstChoices(_ node: Node) -> WakeupTree {
-        switch config.reduction {
-        case .none:
-            return WakeupTree(threads: node.enabledThreads)
-        case .dpor:
-            if let last = node.last, node.isEnabled(last), !node.isAsleep(last) { return WakeupTree(threads: [last]) }
-            var bits = node.enabled
-            while bits != 0 {
-                let thread = bits.trailingZeroBitCount
-                if !node.isAsleep(thread) { return WakeupTree(threads: [thread]) }
-                bits &= bits - 1
-            }
-            return WakeupTree()
-        }
-    }
 
     /// The step explored from a node is done; under DPOR it goes to sleep there.
     func finish(_ node: inout Node) {
@@ -256,18 +269,37 @@ public struct Explorer {
         var second: Int
     }
 
-    func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout Set<RaceKey>, into result: inout Exploration) {
-        var checked: [RaceKey] = []
+    /// The races reported so far. Nearly every race found is one already reported (it
+    /// comes back in every execution, and a loop repeats it within a step), so a small
+    /// table of recent keys, indexed by a cheap hash, answers most lookups before the set.
+    struct SeenRaces {
+        private var all: Set<RaceKey> = []
+        private var recent = [RaceKey?](repeating: nil, count: 256)
+
+        /// Adds `key`; true if it is new.
+        mutating func insert(_ key: RaceKey) -> Bool {
+            var mix = UInt64(bitPattern: Int64(key.first)) &* 0x9E37_79B9_7F4A_7C15
+            mix ^= UInt64(bitPattern: Int64(key.second)) &* 0xC2B2_AE3D_27D4_EB4F
+            switch key.target {
+            case .global(let g): mix ^= UInt64(g) &* 0x1656_67B1_9E37_79F9
+            case .field(let id, let field): mix ^= UInt64(bitPattern: Int64(id &* 1_000_003 &+ field)) &* 0x1656_67B1_9E37_79F9
+            default: break
+            }
+            let slot = Int(truncatingIfNeeded: mix >> 56)
+            if recent[slot] == key { return false }
+            recent[slot] = key
+            return all.insert(key).inserted
+        }
+    }
+
+    func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout SeenRaces, into result: inout Exploration) {
         trace.forEachDataRace(of: index) { earlier, first, second in
             func code(_ step: Int, _ access: Access) -> Int {
                 (trace.threads[step] * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (trace.ranges[step]?.start.line ?? 0)
             }
             let a = code(earlier, first), b = code(index, second)
             let key = RaceKey(target: first.target, first: min(a, b), second: max(a, b))
-            // A loop repeats the same pair many times in one step's list: skip those before hashing.
-            guard !checked.contains(key) else { return }
-            checked.append(key)
-            guard seen.insert(key).inserted else { return }
+            guard seen.insert(key) else { return }
             let target: String
             switch first.target {
             case .global(let g): target = engine.program.globals[g].name
