@@ -34,9 +34,8 @@ public struct Engine: Sendable {
             machine.executeCurrent()
             budget -= 1
         }
-        machine.settle()
-        machine.world.threads[0].frames[0].dropStack()
-        world = machine.world
+        world = machine.finish()
+        world.threads[0].frames[0].dropStack()
         for info in program.threads {
             let frame = Frame(code: info.code, localCount: program.codes[info.code].localCount, kind: .body)
             world.threads.append(ThreadState(name: info.name, frames: [frame]))
@@ -44,8 +43,7 @@ public struct Engine: Sendable {
         for id in world.threads.indices {
             var m = Machine(program: compiled, world: world, thread: id, localBudget: localBudget)
             m.normalize()
-            m.settle()
-            world = m.world
+            world = m.finish()
         }
         return world
     }
@@ -94,8 +92,7 @@ public struct Engine: Sendable {
     public func step(_ world: World, thread: ThreadID) -> (World, [Event]) {
         var machine = Machine(program: compiled, world: world, thread: thread, localBudget: localBudget)
         machine.step()
-        machine.settle()
-        return (machine.world, machine.events)
+        return (machine.finish(), machine.events)
     }
 
     /// The same step without sentences: the next world and every access the step
@@ -114,8 +111,7 @@ public struct Engine: Sendable {
         log.reset()
         var machine = Machine(program: compiled, world: consume world, thread: thread, localBudget: localBudget, log: log)
         machine.step()
-        machine.settle()
-        world = machine.world
+        world = machine.finish()
     }
 
     /// Evaluates every `expect` on a final world: true where it holds, false where it

@@ -26,8 +26,7 @@ extension Machine {
         let id = world.threads.count - 1
         var child = Machine(program: compiled, world: world, thread: id, localBudget: localBudget, log: log)
         child.normalize()
-        child.settle()
-        world = child.world
+        world = child.finish()
         return id
     }
 

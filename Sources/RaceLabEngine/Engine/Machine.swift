@@ -23,10 +23,10 @@ struct Machine {
     /// The running thread's top frame. The machine holds it while it runs, so that
     /// the interpreter reaches it directly rather than through the world's nested
     /// arrays (and copies its slots at most once); the world keeps a placeholder in
-    /// its place until `settle()` puts it back.
+    /// its place until `finish()` puts it back.
     var current = Frame.placeholder
 
-    /// - Important: call `settle()` before reading `world` from outside the machine.
+    /// - Important: outside the machine, take the world with `finish()`.
     init(program: Compiled, world: World, thread: ThreadID, localBudget: Int, log: EventLog = EventLog(narrate: true)) {
         compiled = program
         self.world = world
@@ -36,9 +36,14 @@ struct Machine {
         swapTop()
     }
 
-    /// Puts the running thread's top frame back into the world.
-    mutating func settle() {
+    /// Puts the running thread's top frame back into the world and hands the world
+    /// over, leaving an empty one: moved out, not copied, so that the world's parts
+    /// are not retained on the way out and released again with the machine.
+    mutating func finish() -> World {
         swapTop()
+        var result = World.empty
+        swap(&result, &world)
+        return result
     }
 
     private mutating func swapTop() {
