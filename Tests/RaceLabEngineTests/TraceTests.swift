@@ -38,11 +38,11 @@ import Testing
         var trace = Trace()
         // Threads 0 and 1 take turns writing x for 70 steps: a chain.
         for step in 0..<70 {
-            trace.append(thread: step % 2, accesses: [Access(.global(0), .write)], halts: false, creates: [])
+            trace.append(thread: step % 2, accesses: [Access(.global(0), .write)], halts: false)
         }
         // Thread 2 writes y (independent of everything), then reads x.
-        trace.append(thread: 2, accesses: [Access(.global(1), .write)], halts: false, creates: [])
-        trace.append(thread: 2, accesses: [Access(.global(0), .read)], halts: false, creates: [])
+        trace.append(thread: 2, accesses: [Access(.global(1), .write)], halts: false)
+        trace.append(thread: 2, accesses: [Access(.global(0), .read)], halts: false)
         #expect(trace.isBefore(0, 69) && trace.isBefore(63, 64) && trace.isBefore(5, 68))
         #expect(!trace.isBefore(69, 70) && !trace.isBefore(0, 70))
         #expect(trace.isBefore(70, 71) && trace.isBefore(69, 71) && trace.isBefore(3, 71))
@@ -52,7 +52,7 @@ import Testing
         #expect(trace.reversal(of: 69, with: 71) == [70, 71])
 
         trace.truncate(to: 65)
-        trace.append(thread: 2, accesses: [Access(.global(0), .read)], halts: false, creates: [])
+        trace.append(thread: 2, accesses: [Access(.global(0), .read)], halts: false)
         #expect(trace.count == 66 && trace.races(of: 65) == [64] && trace.isBefore(64, 65))
         #expect(trace.onlyReads(65) && !trace.onlyReads(64))
     }

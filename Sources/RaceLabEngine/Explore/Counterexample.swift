@@ -52,7 +52,7 @@ extension Explorer {
             worlds.append(world)
             let (next, accesses) = engine.quietStep(world, thread: thread)
             trace.append(thread: thread, accesses: accesses, halts: next.halted,
-                         creates: Array(world.threads.count..<next.threads.count))
+                         creates: world.threads.count..<next.threads.count)
             world = next
         }
         for second in trace.threads.indices {

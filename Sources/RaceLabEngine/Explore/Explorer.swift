@@ -126,9 +126,10 @@ public struct Explorer {
             engine.quietStep(&world, thread: thread, log: log)
             let accesses = log.accesses, range = log.range
             result.steps += 1
-            let created = Array(stack[depth].world.threads.count..<world.threads.count)
-            trace.append(thread: thread, accesses: accesses, halts: world.halted, creates: created, range: range, detectRaces: config.detectRaces)
-            stack[depth].current = trace.step(depth)
+            trace.append(thread: thread, accesses: accesses, halts: world.halted,
+                         creates: stack[depth].world.threads.count..<world.threads.count, range: range, detectRaces: config.detectRaces)
+            let step = trace.step(depth)
+            stack[depth].current = step
             if config.detectRaces {
                 recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result)
                 recordLockOrder(before: stack[depth].world, after: world, thread: thread, accesses: accesses,
@@ -160,7 +161,6 @@ public struct Explorer {
                 stack.append(Node(world: world, enabled: enabled, last: thread, preemptions: preemptions))
                 let child = depth + 1
                 if config.reduction == .dpor {
-                    let step = trace.step(depth)
                     stack[child].sleep = stack[depth].sleep.filter { !$0.isDependent(step) }
                 }
                 if branch.tree.isEmpty {

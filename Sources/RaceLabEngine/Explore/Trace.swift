@@ -54,7 +54,7 @@ struct Trace {
         syncMask.removeSubrange(length...)
     }
 
-    mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: [ThreadID],
+    mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: Range<ThreadID> = 0..<0,
                          range: SourceRange? = nil, detectRaces: Bool = false) {
         let index = threads.count
         threads.append(thread)
