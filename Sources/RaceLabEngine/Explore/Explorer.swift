@@ -197,7 +197,6 @@ public struct Explorer {
         return result
     }
 
-
     /// The step explored from a node is done; under DPOR it goes to sleep there.
     func finish(_ node: inout Node) {
         guard let current = node.current else { return }
