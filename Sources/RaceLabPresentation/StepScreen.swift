@@ -148,8 +148,9 @@ public struct StepScreen: Sendable {
         for id in world.heap.indices where isLock(world, id) {
             let object = world.heap[id]
             var text = "  lock \(object.name): "
-            if let owner = object.monitorOwner {
-                text += "held by \(world.threads[owner].name)" + (object.monitorDepth > 1 ? " (\(object.monitorDepth) times)" : "")
+            let monitor = world.monitors[id]
+            if let owner = monitor.owner {
+                text += "held by \(world.threads[owner].name)" + (monitor.depth > 1 ? " (\(monitor.depth) times)" : "")
             } else {
                 text += "free"
             }
@@ -184,7 +185,7 @@ public struct StepScreen: Sendable {
 
     func isLock(_ world: World, _ id: ObjectID) -> Bool {
         if case .lock = world.heap[id].kind { return world.heap[id].isAlive }
-        return world.heap[id].monitorOwner != nil
+        return world.monitors[id].owner != nil
     }
 
     func operationText(_ world: World, _ id: ObjectID) -> String {

@@ -100,6 +100,7 @@ extension Machine {
             world.created[classIndex] += 1
         }
         world.heap.append(object)
+        world.monitors.append(Monitor())
         touch(.allocator, .write)
         return world.heap.count - 1
     }

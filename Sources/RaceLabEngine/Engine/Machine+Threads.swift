@@ -101,16 +101,16 @@ extension Machine {
     /// holds it. A re-entrant mutex may be taken again by its holder. `verb` names the
     /// act from the lock's name (called only when narrating).
     mutating func acquire(_ id: ObjectID, reentrant: Bool, verb: (_ name: String) -> String) {
-        let owner = world.heap[id].monitorOwner
+        let owner = world.monitors[id].owner
         let name = world.heap[id].name
         if owner == nil || (owner == thread && reentrant) {
             let waited = state.waiting != nil
             state.waiting = nil
-            world.heap[id].monitorOwner = thread
-            world.heap[id].monitorDepth += 1
+            world.monitors[id].owner = thread
+            world.monitors[id].depth += 1
             _ = pop()
             advance()
-            let depth = world.heap[id].monitorDepth
+            let depth = world.monitors[id].depth
             emit(verb(name) + (waited ? " (it was woken: \(name) is free)" : "") + (depth > 1 ? ", again (depth \(depth))" : ""),
                  Access(.lock(id), .acquire))
         } else {
@@ -122,14 +122,14 @@ extension Machine {
 
     mutating func unlock(_ id: ObjectID, verb: (_ name: String) -> String) {
         let name = world.heap[id].name
-        guard world.heap[id].monitorOwner == thread else {
-            let holder = world.heap[id].monitorOwner.map { "held by \(world.threads[$0].name)" } ?? "not locked"
+        guard world.monitors[id].owner == thread else {
+            let holder = world.monitors[id].owner.map { "held by \(world.threads[$0].name)" } ?? "not locked"
             fail(.type("\(threadName) unlocks \(name), which it does not hold (\(holder))"))
             return
         }
-        world.heap[id].monitorDepth -= 1
-        let freed = world.heap[id].monitorDepth == 0
-        if freed { world.heap[id].monitorOwner = nil }
+        world.monitors[id].depth -= 1
+        let freed = world.monitors[id].depth == 0
+        if freed { world.monitors[id].owner = nil }
         func text() -> String {
             let woken = world.threads.filter {
                 if case .lock(id, _) = $0.waiting { return true }

@@ -256,7 +256,7 @@ public struct Explorer {
     }
 
     func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node]) {
-        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, with: $0) != nil }) else { return }
+        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, without: BitSet(), with: $0) != nil }) else { return }
         stack[depth].pending.insert(sequence)
     }
 

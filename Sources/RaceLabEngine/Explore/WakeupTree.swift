@@ -46,28 +46,49 @@ struct WakeupTree: Equatable {
     /// before it, or the thread is not in it and `step` commutes with all of it.
     /// Returns the sequence with that first step taken off, or nil.
     static func start(_ sequence: [WakeupStep], with step: WakeupStep) -> [WakeupStep]? {
-        if let first = sequence.firstIndex(where: { $0.thread == step.thread }) {
-            guard !sequence[..<first].contains(where: { $0.isOrdered(before: sequence[first]) }) else { return nil }
-            var rest = sequence
-            rest.remove(at: first)
-            return rest
+        guard let taken = start(sequence, without: BitSet(), with: step) else { return nil }
+        return sequence.indices.filter { !taken.contains($0) }.map { sequence[$0] }
+    }
+
+    /// `start` on what is left of `sequence` once the positions in `taken` are gone,
+    /// without building that sequence (insertion does this on every branch it passes):
+    /// returns `taken` with the position of `step` added (unchanged when the thread
+    /// is not in the sequence), or nil.
+    static func start(_ sequence: [WakeupStep], without taken: BitSet, with step: WakeupStep) -> BitSet? {
+        for position in sequence.indices where !taken.contains(position) && sequence[position].thread == step.thread {
+            for earlier in 0..<position where !taken.contains(earlier) && sequence[earlier].isOrdered(before: sequence[position]) {
+                return nil
+            }
+            var result = taken
+            result.insert(position)
+            return result
         }
-        return sequence.contains(where: step.isDependent) ? nil : sequence
+        for position in sequence.indices where !taken.contains(position) && step.isDependent(sequence[position]) {
+            return nil
+        }
+        return taken
     }
 
     /// Adds `sequence` unless the tree already covers it: walking down, a branch whose
     /// step can start what is left of the sequence is followed; a leaf reached that
     /// way (or nothing left) means the sequence's traces will be explored anyway.
     mutating func insert(_ sequence: [WakeupStep]) {
-        guard !sequence.isEmpty else { return }
+        insert(sequence, without: BitSet(), left: sequence.count)
+    }
+
+    /// `insert` of what is left of `sequence` without the positions in `taken` (`left` of them).
+    private mutating func insert(_ sequence: [WakeupStep], without taken: BitSet, left: Int) {
+        guard left > 0 else { return }
         for index in branches.indices {
-            guard let rest = WakeupTree.start(sequence, with: branches[index].step) else { continue }
+            guard let next = WakeupTree.start(sequence, without: taken, with: branches[index].step) else { continue }
             if branches[index].tree.isEmpty { return }
-            branches[index].tree.insert(rest)
+            branches[index].tree.insert(sequence, without: next, left: next == taken ? left : left - 1)
             return
         }
         var tail = WakeupTree()
-        for step in sequence.reversed() { tail = WakeupTree(branches: [Branch(step: step, tree: tail)]) }
+        for position in sequence.indices.reversed() where !taken.contains(position) {
+            tail = WakeupTree(branches: [Branch(step: sequence[position], tree: tail)])
+        }
         branches += tail.branches
     }
 

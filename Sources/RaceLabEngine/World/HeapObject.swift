@@ -17,14 +17,22 @@ public struct HeapObject: Hashable, Sendable {
     public var isAlive = true
     public var fields: [Value] = []
     public var fieldVersions: [Int] = []
-    public var monitorOwner: ThreadID?
-    public var monitorDepth = 0
 
     public init(kind: Kind, classIndex: Int?, name: String) {
         self.kind = kind
         self.classIndex = classIndex
         self.name = name
     }
+}
+
+/// The mutex every object carries (a lock's own, or a `synchronized` token's): who
+/// holds it and how many times. Kept apart from the object, in `World.monitors`, as
+/// plain data: taking or freeing a lock then copies no field, name or reference.
+public struct Monitor: Hashable, Sendable {
+    public var owner: ThreadID?
+    public var depth = 0
+
+    public init() {}
 }
 
 /// An NSOperation-style unit of work.

@@ -7,6 +7,8 @@ public struct World: Hashable, Sendable {
     /// Bumped by every write to a global, so in-place enumeration can see mutation.
     public var globalVersions: [Int] = []
     public var heap: [HeapObject] = []
+    /// Each heap object's monitor, by object ID (as long as `heap`).
+    public var monitors: [Monitor] = []
     /// Set by a crash or a runaway thread: nothing more runs.
     public var halted = false
     public var stepCount = 0
