@@ -49,6 +49,54 @@ import Testing
         #expect(Self.shape(tree) == "1(2 3) 2(1)")
     }
 
+    @Test func aSequenceWhoseLastStepIsUnknownIsCoveredOnlyWhenEveryLastStepWouldBe() {
+        var tree = WakeupTree()
+        tree.insert([Self.write(1, 0), Self.write(2, 0)])
+        // [1, then thread 2]: the leaf 1 → 2 covers it, whatever 2 does.
+        #expect(tree.covers([Self.write(1, 0)], last: 2))
+        // [3 writing y, then thread 1]: whether 1 can go first depends on whether its
+        // step commutes with 3's, which is not known: not decided, so not covered.
+        #expect(WakeupTree.start([Self.write(3, 1)], last: 1, without: BitSet(), with: Self.write(1, 0)) == .unknown)
+        #expect(!tree.covers([Self.write(3, 1)], last: 1))
+        // [2 writing x, then thread 2 again]: 1 writes x too, so it cannot go first; a new branch.
+        #expect(WakeupTree.start([Self.write(2, 0)], last: 2, without: BitSet(), with: Self.write(1, 0)) == .no)
+        #expect(!tree.covers([Self.write(2, 0)], last: 2))
+        // A step of the last thread, with nothing left before it, starts it for sure.
+        var first = BitSet()
+        first.insert(0)
+        #expect(WakeupTree.start([], last: 4, without: BitSet(), with: Self.write(4, 0)) == .yes(first))
+        // A halt before the last step orders it after: no.
+        let halt = WakeupStep(thread: 3, accesses: [], halts: true, spawns: 0)
+        #expect(WakeupTree.start([halt], last: 4, without: BitSet(), with: Self.write(4, 0)) == .no)
+    }
+
+    /// Whenever `covers` says yes, inserting the sequence with any last step adds
+    /// nothing: checked over every small tree and sequence built from a few steps.
+    @Test func coversNeverClaimsASequenceThatInsertingWouldAdd() {
+        let steps = (1...3).flatMap { thread in
+            [Self.write(thread, 0), Self.write(thread, 1), WakeupStep(thread: thread, accesses: [Access(.global(0), .read)], halts: false, spawns: 0)]
+        }
+        var checked = 0
+        for first in steps {
+            for second in steps {
+                var tree = WakeupTree()
+                tree.insert([first])
+                tree.insert([second, first])
+                for known in [[], [first], [second], [second, first]] {
+                    for last in 1...3 where tree.covers(known, last: last) {
+                        for step in steps where step.thread == last {
+                            var copy = tree
+                            let added = copy.insert(known + [step])
+                            #expect(!added, "\(known.map(\.thread)) + \(last)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
+
     @Test func withoutReductionEveryThreadIsALeaf() {
         #expect(Self.shape(WakeupTree(threads: [0, 2, 3])) == "0 2 3")
     }

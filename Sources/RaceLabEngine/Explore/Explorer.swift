@@ -221,10 +221,28 @@ public struct Explorer {
             let thread = trace.threads[index]
             if let wait = stack[index].world.threads[thread].waiting, case .lock = wait,
                !engine.isSatisfied(stack[race].world, wait, for: thread) { continue }
+            // Often the sequence is one the search will explore anyway, and that can be
+            // seen without its last step: then that step need not be computed.
+            let known = steps.dropLast().map { trace.step($0) }
+            if isCovered(known, last: thread, at: race, stack: stack) { continue }
             reversalSteps += steps.count
             guard let last = replay(steps.map { trace.threads[$0] }, from: stack[race].world, log: log) else { continue }
-            insert(steps.dropLast().map { trace.step($0) } + [last], at: race, stack: &stack)
+            insert(known + [last], at: race, stack: &stack)
         }
+    }
+
+    /// Whether inserting `known` + a step of thread `last` at `depth` would add nothing,
+    /// whatever that step is: a sleeping step or the wakeup tree already covers it.
+    func isCovered(_ known: [WakeupStep], last: ThreadID, at depth: Int, stack: [Node]) -> Bool {
+        var undecided = false
+        for step in stack[depth].sleep {
+            switch WakeupTree.start(known, last: last, without: BitSet(), with: step) {
+            case .yes: return true
+            case .unknown: undecided = true
+            case .no: break
+            }
+        }
+        return !undecided && stack[depth].pending.covers(known, last: last)
     }
 
     /// Runs `threads` in order from `world` and returns the last one's step, or nil if
@@ -255,9 +273,10 @@ public struct Explorer {
         }
     }
 
-    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node]) {
-        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, without: BitSet(), with: $0) != nil }) else { return }
-        stack[depth].pending.insert(sequence)
+    @discardableResult
+    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node]) -> Bool {
+        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, without: BitSet(), with: $0) != nil }) else { return false }
+        return stack[depth].pending.insert(sequence)
     }
 
     /// What makes two race reports the same: the target and the two sides (thread,

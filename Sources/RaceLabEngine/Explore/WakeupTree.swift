@@ -69,27 +69,92 @@ struct WakeupTree: Equatable {
         return taken
     }
 
+    /// What `start` can tell of a sequence whose last step is not known yet, only its thread.
+    enum PartialStart: Equatable {
+        /// The step cannot start the sequence, whatever its last step turns out to be.
+        case no
+        /// It depends on the last step.
+        case unknown
+        /// The step starts it, whatever its last step; the positions taken so far.
+        case yes(BitSet)
+    }
+
+    /// `start` on a sequence of the steps `known`, then one step of thread `last` not
+    /// yet known (at position `known.count`), less the positions in `taken`: decided
+    /// without that last step wherever it can be.
+    static func start(_ known: [WakeupStep], last: ThreadID, without taken: BitSet, with step: WakeupStep) -> PartialStart {
+        for position in known.indices where !taken.contains(position) && known[position].thread == step.thread {
+            for earlier in 0..<position where !taken.contains(earlier) && known[earlier].isOrdered(before: known[position]) {
+                return .no
+            }
+            var result = taken
+            result.insert(position)
+            return .yes(result)
+        }
+        let lastLeft = !taken.contains(known.count)
+        if lastLeft && last == step.thread {
+            // Its first step is the last one: it starts the sequence if no step left
+            // before it is ordered before it, which a halt or a spawn settles now.
+            var before = false
+            for earlier in known.indices where !taken.contains(earlier) {
+                if known[earlier].halts || known[earlier].spawns & (1 << UInt64(last)) != 0 { return .no }
+                before = true
+            }
+            if before { return .unknown }
+            var result = taken
+            result.insert(known.count)
+            return .yes(result)
+        }
+        for position in known.indices where !taken.contains(position) && step.isDependent(known[position]) {
+            return .no
+        }
+        if lastLeft { return step.halts ? .no : .unknown }
+        return .yes(taken)
+    }
+
+    /// Whether inserting the sequence `known` + one step of thread `last` would add
+    /// nothing, whatever that step turns out to be (false when that is not known
+    /// without the step): then the step need not be computed at all.
+    func covers(_ known: [WakeupStep], last: ThreadID) -> Bool {
+        covers(known, last: last, without: BitSet(), left: known.count + 1)
+    }
+
+    private func covers(_ known: [WakeupStep], last: ThreadID, without taken: BitSet, left: Int) -> Bool {
+        guard left > 0 else { return true }
+        for branch in branches {
+            switch WakeupTree.start(known, last: last, without: taken, with: branch.step) {
+            case .no: continue
+            case .unknown: return false
+            case .yes(let next):
+                if branch.tree.isEmpty { return true }
+                return branch.tree.covers(known, last: last, without: next, left: next == taken ? left : left - 1)
+            }
+        }
+        return false
+    }
+
     /// Adds `sequence` unless the tree already covers it: walking down, a branch whose
     /// step can start what is left of the sequence is followed; a leaf reached that
     /// way (or nothing left) means the sequence's traces will be explored anyway.
-    mutating func insert(_ sequence: [WakeupStep]) {
+    @discardableResult
+    mutating func insert(_ sequence: [WakeupStep]) -> Bool {
         insert(sequence, without: BitSet(), left: sequence.count)
     }
 
     /// `insert` of what is left of `sequence` without the positions in `taken` (`left` of them).
-    private mutating func insert(_ sequence: [WakeupStep], without taken: BitSet, left: Int) {
-        guard left > 0 else { return }
+    private mutating func insert(_ sequence: [WakeupStep], without taken: BitSet, left: Int) -> Bool {
+        guard left > 0 else { return false }
         for index in branches.indices {
             guard let next = WakeupTree.start(sequence, without: taken, with: branches[index].step) else { continue }
-            if branches[index].tree.isEmpty { return }
-            branches[index].tree.insert(sequence, without: next, left: next == taken ? left : left - 1)
-            return
+            if branches[index].tree.isEmpty { return false }
+            return branches[index].tree.insert(sequence, without: next, left: next == taken ? left : left - 1)
         }
         var tail = WakeupTree()
         for position in sequence.indices.reversed() where !taken.contains(position) {
             tail = WakeupTree(branches: [Branch(step: sequence[position], tree: tail)])
         }
         branches += tail.branches
+        return true
     }
 
     private init(branches: [Branch]) {
