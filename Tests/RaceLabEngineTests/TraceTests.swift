@@ -3,7 +3,7 @@ import Testing
 
 /// The trace's bookkeeping past 64 steps, where its bit sets need more than one word.
 @Suite struct TraceTests {
-    @Test func aBitMatrixKeepsEveryRowWhenItWidensAndWhenItIsTruncated() {
+    @Test func aBitMatrixKeepsEveryRowWhenItWidensAndWhenRowsAreRemoved() {
         var matrix = BitMatrix()
         for row in 0..<150 {
             matrix.appendRow()
@@ -26,7 +26,7 @@ import Testing
         matrix.addRow(149, to: &set)
         #expect((0..<150).filter(set.contains) == [66, 85, 129, 148])
 
-        matrix.truncate(to: 100)
+        for _ in 100..<150 { matrix.removeLastRow() }
         matrix.appendRow()
         members = []
         matrix.forEach(100) { members.append($0) }
@@ -55,5 +55,11 @@ import Testing
         trace.append(thread: 2, accesses: [Access(.global(0), .read)], halts: false)
         #expect(trace.count == 66 && trace.races(of: 65) == [64] && trace.isBefore(64, 65))
         #expect(trace.onlyReads(65) && !trace.onlyReads(64))
+
+        // A step that started a thread, taken off again: the thread has no creator.
+        trace.append(thread: 0, accesses: [Access(.allocator, .write)], halts: false, creates: 3..<5)
+        #expect(trace.creator(of: 3) == 66 && trace.creator(of: 4) == 66)
+        trace.truncate(to: 66)
+        #expect(trace.creator(of: 3) == nil && trace.creator(of: 4) == nil && trace.count == 66)
     }
 }

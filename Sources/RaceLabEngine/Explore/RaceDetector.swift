@@ -42,7 +42,8 @@ extension Trace {
     /// synchronization, given those of earlier steps.
     mutating func addSynchronizedBefore(_ index: Int) {
         let mask = syncMask[index]
-        edges(index) { syncMask[$0] & mask != 0 && synchronizes($0, index) }.forEach { earlier in
+        // A step that touches no synchronizing target is ordered by program order alone.
+        edges(index) { mask != 0 && syncMask[$0] & mask != 0 && synchronizes($0, index) }.forEach { earlier in
             syncBefore.insert(earlier, row: index)
             syncBefore.formUnion(row: index, with: earlier)
         }

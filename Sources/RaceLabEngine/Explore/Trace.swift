@@ -37,21 +37,27 @@ struct Trace {
     var count: Int { threads.count }
 
     mutating func truncate(to length: Int) {
-        guard threads.count > length else { return }
-        for thread in creator.indices where creator[thread] >= length { creator[thread] = -1 }
-        threads.removeSubrange(length...)
-        accesses.removeSubrange(length...)
-        accessList.removeSubrange(accessStart[length]...)
-        accessStart.removeSubrange((length + 1)...)
-        halts.removeSubrange(length...)
-        spawns.removeSubrange(length...)
-        before.truncate(to: length)
-        syncBefore.truncate(to: length)
-        ranges.removeSubrange(length...)
-        direct.truncate(to: length)
-        readMask.removeSubrange(length...)
-        writeMask.removeSubrange(length...)
-        syncMask.removeSubrange(length...)
+        while threads.count > length { removeLast() }
+    }
+
+    /// Takes the last step off. One step at a time, since that is nearly always what
+    /// backtracking needs, and `removeLast()` costs a fraction of a range removal.
+    private mutating func removeLast() {
+        threads.removeLast()
+        let index = threads.count
+        for child in creator.indices where creator[child] == index { creator[child] = -1 }
+        accesses.removeLast()
+        accessStart.removeLast()
+        while accessList.count > accessStart[index] { accessList.removeLast() }
+        halts.removeLast()
+        spawns.removeLast()
+        ranges.removeLast()
+        readMask.removeLast()
+        writeMask.removeLast()
+        syncMask.removeLast()
+        before.removeLastRow()
+        direct.removeLastRow()
+        syncBefore.removeLastRow()
     }
 
     mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: Range<ThreadID> = 0..<0,
@@ -74,7 +80,10 @@ struct Trace {
         syncMask.append(detectRaces ? Trace.syncMask(stepAccesses) : 0)
         direct.appendRow()
         before.appendRow()
-        edges(index) { dependent($0, index) }.forEach { earlier in
+        // `dependent`, with the masks tested here first: most pairs stop there.
+        edges(index) { earlier in
+            halting || halts[earlier] || (writeMask[earlier] & (reads | writes)) | (writes & readMask[earlier]) != 0 && dependent(earlier, index)
+        }.forEach { earlier in
             direct.insert(earlier, row: index)
             before.insert(earlier, row: index)
             before.formUnion(row: index, with: earlier)
@@ -304,10 +313,9 @@ struct BitMatrix {
         words *= 2
     }
 
-    mutating func truncate(to count: Int) {
-        guard rows > count else { return }
-        storage.removeSubrange((count * words)...)
-        rows = count
+    mutating func removeLastRow() {
+        for _ in 0..<words { storage.removeLast() }
+        rows -= 1
     }
 
     func contains(_ i: Int, row: Int) -> Bool {
