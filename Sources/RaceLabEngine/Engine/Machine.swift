@@ -283,8 +283,10 @@ final class EventLog {
 
     /// Empties the log for the next step, keeping its storage.
     func reset() {
-        events.removeAll(keepingCapacity: true)
-        accesses.removeAll(keepingCapacity: true)
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        // A step makes one or two accesses: removing them one by one is cheaper than
+        // a general removal.
+        while !accesses.isEmpty { accesses.removeLast() }
         emitted = 0
         range = nil
     }

@@ -158,7 +158,7 @@ public struct Explorer {
                 // Built in place on the stack: a node is large, and copying one in costs a
                 // retain of each of its arrays.
                 let preemptions = stack[depth].preemptions + (stack[depth].isPreemption(thread) ? 1 : 0)
-                stack.append(Node(world: world, enabled: enabled, last: thread, preemptions: preemptions))
+                stack.append(Node(world: consume world, enabled: enabled, last: thread, preemptions: preemptions))
                 let child = depth + 1
                 if config.reduction == .dpor {
                     stack[child].sleep = stack[depth].sleep.filter { !$0.isDependent(step) }

@@ -42,11 +42,18 @@ extension Trace {
     /// synchronization, given those of earlier steps.
     mutating func addSynchronizedBefore(_ index: Int) {
         let mask = syncMask[index]
+        if let previous = programOrderEdge(index) { addSynchronizedEdge(previous, to: index) }
         // A step that touches no synchronizing target is ordered by program order alone.
-        edges(index) { mask != 0 && syncMask[$0] & mask != 0 && synchronizes($0, index) }.forEach { earlier in
-            syncBefore.insert(earlier, row: index)
-            syncBefore.formUnion(row: index, with: earlier)
+        guard mask != 0 else { return }
+        let thread = threads[index]
+        for earlier in 0..<index where threads[earlier] != thread && syncMask[earlier] & mask != 0 && synchronizes(earlier, index) {
+            addSynchronizedEdge(earlier, to: index)
         }
+    }
+
+    private mutating func addSynchronizedEdge(_ earlier: Int, to index: Int) {
+        syncBefore.insert(earlier, row: index)
+        syncBefore.formUnion(row: index, with: earlier)
     }
 
     /// The synchronizing targets of a step, one bit each (modulo 64): two steps with

@@ -80,13 +80,14 @@ struct Trace {
         syncMask.append(detectRaces ? Trace.syncMask(stepAccesses) : 0)
         direct.appendRow()
         before.appendRow()
-        // `dependent`, with the masks tested here first: most pairs stop there.
-        edges(index) { earlier in
-            halting || halts[earlier] || (writeMask[earlier] & (reads | writes)) | (writes & readMask[earlier]) != 0 && dependent(earlier, index)
-        }.forEach { earlier in
-            direct.insert(earlier, row: index)
-            before.insert(earlier, row: index)
-            before.formUnion(row: index, with: earlier)
+        // The thread's previous step, then each dependent step of another thread
+        // (`dependent`, with the masks tested first: most pairs stop there).
+        if let previous = programOrderEdge(index) { addEdge(previous, to: index) }
+        for earlier in 0..<index where threads[earlier] != thread {
+            if halting || halts[earlier] || (writeMask[earlier] & (reads | writes)) | (writes & readMask[earlier]) != 0
+                && dependent(earlier, index) {
+                addEdge(earlier, to: index)
+            }
         }
         syncBefore.appendRow()
         if detectRaces { addSynchronizedBefore(index) }
@@ -113,24 +114,20 @@ struct Trace {
         }
     }
 
-    /// The thread's previous step (or the step that created it), then every earlier
-    /// step of another thread that `related` accepts. Inlined, so that the closure
-    /// does not copy the trace.
-    @inline(__always)
-    func edges(_ index: Int, _ related: (Int) -> Bool) -> BitSet {
-        var result = BitSet()
+    /// The thread's previous step, or the step that created it: what comes before
+    /// step `index` in program order.
+    func programOrderEdge(_ index: Int) -> Int? {
         let thread = threads[index]
         var previous = index - 1
         while previous >= 0 && threads[previous] != thread { previous -= 1 }
-        if previous >= 0 {
-            result.insert(previous)
-        } else if let parent = creator(of: thread) {
-            result.insert(parent)
-        }
-        for earlier in 0..<index where threads[earlier] != thread && related(earlier) {
-            result.insert(earlier)
-        }
-        return result
+        return previous >= 0 ? previous : creator(of: thread)
+    }
+
+    /// Step `earlier` directly before step `index`, and everything before it too.
+    private mutating func addEdge(_ earlier: Int, to index: Int) {
+        direct.insert(earlier, row: index)
+        before.insert(earlier, row: index)
+        before.formUnion(row: index, with: earlier)
     }
 
     func dependent(_ a: Int, _ b: Int) -> Bool {
