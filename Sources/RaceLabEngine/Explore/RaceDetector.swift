@@ -63,6 +63,7 @@ extension Trace {
     }
 
     /// Whether steps `a` and `b` touch a synchronizing target in common.
+    @inline(__always)
     func synchronizes(_ a: Int, _ b: Int) -> Bool {
         for i in accessStart[a]..<accessStart[a + 1] where Trace.isSync(accessList[i].target) {
             for j in accessStart[b]..<accessStart[b + 1]

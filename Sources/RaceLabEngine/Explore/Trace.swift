@@ -116,6 +116,7 @@ struct Trace {
 
     /// The thread's previous step, or the step that created it: what comes before
     /// step `index` in program order.
+    @inline(__always)
     func programOrderEdge(_ index: Int) -> Int? {
         let thread = threads[index]
         var previous = index - 1
@@ -130,6 +131,7 @@ struct Trace {
         before.formUnion(row: index, with: earlier)
     }
 
+    @inline(__always)
     func dependent(_ a: Int, _ b: Int) -> Bool {
         if halts[a] || halts[b] { return true }
         guard mayConflict(a, b) else { return false }
