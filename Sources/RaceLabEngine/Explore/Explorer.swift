@@ -273,10 +273,9 @@ public struct Explorer {
         }
     }
 
-    @discardableResult
-    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node]) -> Bool {
-        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, without: BitSet(), with: $0) != nil }) else { return false }
-        return stack[depth].pending.insert(sequence)
+    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node]) {
+        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, without: BitSet(), with: $0) != nil }) else { return }
+        stack[depth].pending.insert(sequence)
     }
 
     /// What makes two race reports the same: the target and the two sides (thread,

@@ -136,6 +136,7 @@ struct WakeupTree: Equatable {
     /// Adds `sequence` unless the tree already covers it: walking down, a branch whose
     /// step can start what is left of the sequence is followed; a leaf reached that
     /// way (or nothing left) means the sequence's traces will be explored anyway.
+    /// Returns whether it added a branch.
     @discardableResult
     mutating func insert(_ sequence: [WakeupStep]) -> Bool {
         insert(sequence, without: BitSet(), left: sequence.count)
