@@ -222,27 +222,30 @@ public struct Explorer {
             if let wait = stack[index].world.threads[thread].waiting, case .lock = wait,
                !engine.isSatisfied(stack[race].world, wait, for: thread) { continue }
             // Often the sequence is one the search will explore anyway, and that can be
-            // seen without its last step: then that step need not be computed.
-            let known = steps.dropLast().map { trace.step($0) }
-            if isCovered(known, last: thread, at: race, stack: stack) { continue }
+            // seen without its last step: then that step need not be computed. Until it
+            // is, the last step stands in with its thread alone.
+            var sequence = steps.map { trace.step($0) }
+            sequence[sequence.count - 1] = WakeupStep(thread: thread, accesses: [], halts: false, spawns: 0)
+            if isCovered(sequence, at: race, stack: stack) { continue }
             reversalSteps += steps.count
             guard let last = replay(steps.map { trace.threads[$0] }, from: stack[race].world, log: log) else { continue }
-            insert(known + [last], at: race, stack: &stack)
+            sequence[sequence.count - 1] = last
+            insert(sequence, at: race, stack: &stack)
         }
     }
 
-    /// Whether inserting `known` + a step of thread `last` at `depth` would add nothing,
-    /// whatever that step is: a sleeping step or the wakeup tree already covers it.
-    func isCovered(_ known: [WakeupStep], last: ThreadID, at depth: Int, stack: [Node]) -> Bool {
+    /// Whether inserting `sequence` at `depth` would add nothing, whatever its last step
+    /// (known only by its thread) is: a sleeping step or the wakeup tree covers it.
+    func isCovered(_ sequence: [WakeupStep], at depth: Int, stack: [Node]) -> Bool {
         var undecided = false
         for step in stack[depth].sleep {
-            switch WakeupTree.start(known, last: last, without: BitSet(), with: step) {
+            switch WakeupTree.start(sequence, lastKnown: false, without: BitSet(), with: step) {
             case .yes: return true
             case .unknown: undecided = true
             case .no: break
             }
         }
-        return !undecided && stack[depth].pending.covers(known, last: last)
+        return !undecided && stack[depth].pending.covers(sequence)
     }
 
     /// Runs `threads` in order from `world` and returns the last one's step, or nil if

@@ -55,18 +55,8 @@ struct WakeupTree: Equatable {
     /// returns `taken` with the position of `step` added (unchanged when the thread
     /// is not in the sequence), or nil.
     static func start(_ sequence: [WakeupStep], without taken: BitSet, with step: WakeupStep) -> BitSet? {
-        for position in sequence.indices where !taken.contains(position) && sequence[position].thread == step.thread {
-            for earlier in 0..<position where !taken.contains(earlier) && sequence[earlier].isOrdered(before: sequence[position]) {
-                return nil
-            }
-            var result = taken
-            result.insert(position)
-            return result
-        }
-        for position in sequence.indices where !taken.contains(position) && step.isDependent(sequence[position]) {
-            return nil
-        }
-        return taken
+        guard case .yes(let result) = start(sequence, lastKnown: true, without: taken, with: step) else { return nil }
+        return result
     }
 
     /// What `start` can tell of a sequence whose last step is not known yet, only its thread.
@@ -79,55 +69,54 @@ struct WakeupTree: Equatable {
         case yes(BitSet)
     }
 
-    /// `start` on a sequence of the steps `known`, then one step of thread `last` not
-    /// yet known (at position `known.count`), less the positions in `taken`: decided
-    /// without that last step wherever it can be.
-    static func start(_ known: [WakeupStep], last: ThreadID, without taken: BitSet, with step: WakeupStep) -> PartialStart {
-        for position in known.indices where !taken.contains(position) && known[position].thread == step.thread {
-            for earlier in 0..<position where !taken.contains(earlier) && known[earlier].isOrdered(before: known[position]) {
-                return .no
+    /// `start` on what is left of `sequence` without the positions in `taken`. When
+    /// `lastKnown` is false, the sequence's last step stands for a step of its thread
+    /// not computed yet: the answer is decided without it wherever it can be.
+    static func start(_ sequence: [WakeupStep], lastKnown: Bool, without taken: BitSet, with step: WakeupStep) -> PartialStart {
+        let unknown = lastKnown ? -1 : sequence.count - 1
+        var undecided = false
+        for position in sequence.indices where !taken.contains(position) && sequence[position].thread == step.thread {
+            for earlier in 0..<position where !taken.contains(earlier) {
+                if position == unknown {
+                    // Ordered before a step not known yet: a halt or a spawn settles it now.
+                    if sequence[earlier].halts || sequence[earlier].spawns & (1 << UInt64(step.thread)) != 0 { return .no }
+                    undecided = true
+                } else if sequence[earlier].isOrdered(before: sequence[position]) {
+                    return .no
+                }
             }
+            if undecided { return .unknown }
             var result = taken
             result.insert(position)
             return .yes(result)
         }
-        let lastLeft = !taken.contains(known.count)
-        if lastLeft && last == step.thread {
-            // Its first step is the last one: it starts the sequence if no step left
-            // before it is ordered before it, which a halt or a spawn settles now.
-            var before = false
-            for earlier in known.indices where !taken.contains(earlier) {
-                if known[earlier].halts || known[earlier].spawns & (1 << UInt64(last)) != 0 { return .no }
-                before = true
+        for position in sequence.indices where !taken.contains(position) {
+            if position == unknown {
+                if step.halts { return .no }
+                undecided = true
+            } else if step.isDependent(sequence[position]) {
+                return .no
             }
-            if before { return .unknown }
-            var result = taken
-            result.insert(known.count)
-            return .yes(result)
         }
-        for position in known.indices where !taken.contains(position) && step.isDependent(known[position]) {
-            return .no
-        }
-        if lastLeft { return step.halts ? .no : .unknown }
-        return .yes(taken)
+        return undecided ? .unknown : .yes(taken)
     }
 
-    /// Whether inserting the sequence `known` + one step of thread `last` would add
-    /// nothing, whatever that step turns out to be (false when that is not known
-    /// without the step): then the step need not be computed at all.
-    func covers(_ known: [WakeupStep], last: ThreadID) -> Bool {
-        covers(known, last: last, without: BitSet(), left: known.count + 1)
+    /// Whether inserting `sequence` would add nothing, whatever its last step (known
+    /// only by its thread) turns out to be; false when that is not known without the
+    /// step. Then the step need not be computed at all.
+    func covers(_ sequence: [WakeupStep]) -> Bool {
+        covers(sequence, without: BitSet(), left: sequence.count)
     }
 
-    private func covers(_ known: [WakeupStep], last: ThreadID, without taken: BitSet, left: Int) -> Bool {
+    private func covers(_ sequence: [WakeupStep], without taken: BitSet, left: Int) -> Bool {
         guard left > 0 else { return true }
         for branch in branches {
-            switch WakeupTree.start(known, last: last, without: taken, with: branch.step) {
+            switch WakeupTree.start(sequence, lastKnown: false, without: taken, with: branch.step) {
             case .no: continue
             case .unknown: return false
             case .yes(let next):
                 if branch.tree.isEmpty { return true }
-                return branch.tree.covers(known, last: last, without: next, left: next == taken ? left : left - 1)
+                return branch.tree.covers(sequence, without: next, left: next == taken ? left : left - 1)
             }
         }
         return false
