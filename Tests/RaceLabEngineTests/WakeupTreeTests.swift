@@ -6,11 +6,6 @@ import Testing
         WakeupStep(thread: thread, accesses: [Access(.global(global), .write)], halts: false, spawns: 0)
     }
 
-    /// A step of `thread` not computed yet: only its thread counts.
-    static func unknown(_ thread: ThreadID) -> WakeupStep {
-        WakeupStep(thread: thread, accesses: [], halts: false, spawns: 0)
-    }
-
     static func shape(_ tree: WakeupTree) -> String {
         tree.branches.map { "\($0.step.thread)" + ($0.tree.isEmpty ? "" : "(\(shape($0.tree)))") }.joined(separator: " ")
     }
@@ -58,21 +53,21 @@ import Testing
         var tree = WakeupTree()
         tree.insert([Self.write(1, 0), Self.write(2, 0)])
         // [1, then thread 2]: the leaf 1 → 2 covers it, whatever 2 does.
-        #expect(tree.covers([Self.write(1, 0), Self.unknown(2)]))
+        #expect(tree.covers([Self.write(1, 0), WakeupStep.pending(2)]))
         // [3 writing y, then thread 1]: whether 1 can go first depends on whether its
         // step commutes with 3's, which is not known: not decided, so not covered.
-        #expect(WakeupTree.start([Self.write(3, 1), Self.unknown(1)], lastKnown: false, without: BitSet(), with: Self.write(1, 0)) == .unknown)
-        #expect(!tree.covers([Self.write(3, 1), Self.unknown(1)]))
+        #expect(WakeupTree.start([Self.write(3, 1), WakeupStep.pending(1)], lastKnown: false, without: BitSet(), with: Self.write(1, 0)) == .unknown)
+        #expect(!tree.covers([Self.write(3, 1), WakeupStep.pending(1)]))
         // [2 writing x, then thread 2 again]: 1 writes x too, so it cannot go first; a new branch.
-        #expect(WakeupTree.start([Self.write(2, 0), Self.unknown(2)], lastKnown: false, without: BitSet(), with: Self.write(1, 0)) == .no)
-        #expect(!tree.covers([Self.write(2, 0), Self.unknown(2)]))
+        #expect(WakeupTree.start([Self.write(2, 0), WakeupStep.pending(2)], lastKnown: false, without: BitSet(), with: Self.write(1, 0)) == .no)
+        #expect(!tree.covers([Self.write(2, 0), WakeupStep.pending(2)]))
         // A step of the last thread, with nothing left before it, starts it for sure.
         var first = BitSet()
         first.insert(0)
-        #expect(WakeupTree.start([Self.unknown(4)], lastKnown: false, without: BitSet(), with: Self.write(4, 0)) == .yes(first))
+        #expect(WakeupTree.start([WakeupStep.pending(4)], lastKnown: false, without: BitSet(), with: Self.write(4, 0)) == .yes(first))
         // A halt before the last step orders it after: no.
         let halt = WakeupStep(thread: 3, accesses: [], halts: true, spawns: 0)
-        #expect(WakeupTree.start([halt, Self.unknown(4)], lastKnown: false, without: BitSet(), with: Self.write(4, 0)) == .no)
+        #expect(WakeupTree.start([halt, WakeupStep.pending(4)], lastKnown: false, without: BitSet(), with: Self.write(4, 0)) == .no)
     }
 
     /// Whenever `covers` says yes, inserting the sequence with any last step adds
@@ -88,7 +83,7 @@ import Testing
                 tree.insert([first])
                 tree.insert([second, first])
                 for known in [[], [first], [second], [second, first]] {
-                    for last in 1...3 where tree.covers(known + [Self.unknown(last)]) {
+                    for last in 1...3 where tree.covers(known + [WakeupStep.pending(last)]) {
                         for step in steps where step.thread == last {
                             var copy = tree
                             let added = copy.insert(known + [step])

@@ -225,7 +225,7 @@ public struct Explorer {
             // seen without its last step: then that step need not be computed. Until it
             // is, the last step stands in with its thread alone.
             var sequence = steps.map { trace.step($0) }
-            sequence[sequence.count - 1] = WakeupStep(thread: thread, accesses: [], halts: false, spawns: 0)
+            sequence[sequence.count - 1] = .pending(thread)
             if isCovered(sequence, at: race, stack: stack) { continue }
             reversalSteps += steps.count
             guard let last = replay(steps.map { trace.threads[$0] }, from: stack[race].world, log: log) else { continue }

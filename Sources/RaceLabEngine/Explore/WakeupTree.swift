@@ -8,6 +8,13 @@ struct WakeupStep: Equatable {
     /// The threads this step started, as a bit set.
     var spawns: UInt64
 
+    /// A step of `thread` not computed yet, standing in for it where only its thread
+    /// counts: a branch of a tree without reduction, the last step of a reversal
+    /// before it is replayed.
+    static func pending(_ thread: ThreadID) -> WakeupStep {
+        WakeupStep(thread: thread, accesses: [], halts: false, spawns: 0)
+    }
+
     /// Whether the two steps' order matters: they touch the same thing, one of them
     /// writing, or one of them stops the program.
     func isDependent(_ other: WakeupStep) -> Bool {
@@ -38,7 +45,7 @@ struct WakeupTree: Equatable {
 
     /// A tree with one branch per thread, in order (no reduction).
     init(threads: [ThreadID] = []) {
-        branches = threads.map { Branch(step: WakeupStep(thread: $0, accesses: [], halts: false, spawns: 0), tree: WakeupTree()) }
+        branches = threads.map { Branch(step: .pending($0), tree: WakeupTree()) }
     }
 
     /// Whether `sequence` can start with `step` (a thread's next step from the state
