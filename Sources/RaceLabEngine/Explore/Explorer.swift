@@ -54,14 +54,14 @@ public struct Explorer {
                 pending = WakeupTree(threads: enabledThreads)
             case .dpor:
                 if let last, isEnabled(last), !isAsleep(last) {
-                    pending = WakeupTree(threads: [last])
+                    pending = WakeupTree(thread: last)
                     return
                 }
                 var bits = enabled
                 while bits != 0 {
                     let thread = bits.trailingZeroBitCount
                     if !isAsleep(thread) {
-                        pending = WakeupTree(threads: [thread])
+                        pending = WakeupTree(thread: thread)
                         return
                     }
                     bits &= bits - 1
@@ -228,7 +228,7 @@ public struct Explorer {
             sequence[sequence.count - 1] = .pending(thread)
             if isCovered(sequence, at: race, stack: stack) { continue }
             reversalSteps += steps.count
-            guard let last = replay(steps.map { trace.threads[$0] }, from: stack[race].world, log: log) else { continue }
+            guard let last = replay(steps.lazy.map { trace.threads[$0] }, from: stack[race].world, log: log) else { continue }
             sequence[sequence.count - 1] = last
             insert(sequence, at: race, stack: &stack)
         }
@@ -254,13 +254,16 @@ public struct Explorer {
     /// earlier step wrote, say), and a thread waiting for a lock that only the
     /// earlier step would free cannot run at all. The steps before it do not depend
     /// on the earlier step, so they take the same steps as in the trace.
-    func replay(_ threads: [ThreadID], from world: World, log: EventLog) -> WakeupStep? {
+    func replay(_ threads: some Sequence<ThreadID>, from world: World, log: EventLog) -> WakeupStep? {
         var world = world
-        for (position, thread) in threads.enumerated() {
+        var remaining = threads.makeIterator()
+        var next = remaining.next()
+        while let thread = next {
             guard engine.isRunnable(world, thread) else { return nil }
             let count = world.threads.count
             engine.quietStep(&world, thread: thread, log: log)
-            if position == threads.count - 1 {
+            next = remaining.next()
+            if next == nil {
                 let spawned = (count..<world.threads.count).reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
                 return WakeupStep(thread: thread, accesses: log.accesses, halts: world.halted, spawns: spawned)
             }
@@ -272,7 +275,7 @@ public struct Explorer {
     /// with it, so try running that step first.
     func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node], log: EventLog) {
         for other in stack[depth].enabledThreads where other != thread {
-            if let step = replay([other], from: stack[depth].world, log: log) { insert([step], at: depth, stack: &stack) }
+            if let step = replay(CollectionOfOne(other), from: stack[depth].world, log: log) { insert([step], at: depth, stack: &stack) }
         }
     }
 

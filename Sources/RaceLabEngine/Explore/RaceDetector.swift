@@ -24,15 +24,15 @@ public struct DataRace: Hashable, Sendable {
 /// allocator and the output. Plain variables and fields do not order anything; two
 /// conflicting accesses to them that this order leaves unordered are a data race.
 extension Trace {
-    static func isData(_ target: Access.Target) -> Bool {
-        switch target {
+    static func isData(_ access: Access) -> Bool {
+        switch access.tag {
         case .global, .field: return true
         default: return false
         }
     }
 
-    static func isSync(_ target: Access.Target) -> Bool {
-        switch target {
+    static func isSync(_ access: Access) -> Bool {
+        switch access.tag {
         case .lock, .mainQueue, .operation, .queue, .allocator, .output: return true
         case .global, .field, .object, .count: return false
         }
@@ -59,15 +59,15 @@ extension Trace {
     /// The synchronizing targets of a step, one bit each (modulo 64): two steps with
     /// no bit in common cannot synchronize.
     static func syncMask(_ accesses: [Access]) -> UInt64 {
-        accesses.reduce(0) { isSync($1.target) ? $0 | bit($1.target) : $0 }
+        accesses.reduce(0) { isSync($1) ? $0 | bit($1) : $0 }
     }
 
     /// Whether steps `a` and `b` touch a synchronizing target in common.
     @inline(__always)
     func synchronizes(_ a: Int, _ b: Int) -> Bool {
-        for i in accessStart[a]..<accessStart[a + 1] where Trace.isSync(accessList[i].target) {
+        for i in accessStart[a]..<accessStart[a + 1] where Trace.isSync(accessList[i]) {
             for j in accessStart[b]..<accessStart[b + 1]
-            where Trace.isSync(accessList[j].target) && accessList[i].target.overlaps(accessList[j].target) {
+            where Trace.isSync(accessList[j]) && Access.overlaps(accessList[i].targetBits, accessList[j].targetBits) {
                 return true
             }
         }
@@ -78,13 +78,13 @@ extension Trace {
     /// step, its access and this step's access, for each.
     @inline(__always)
     func forEachDataRace(of index: Int, _ body: (Int, Access, Access) -> Void) {
-        for i in accessStart[index]..<accessStart[index + 1] where Trace.isData(accessList[i].target) {
+        for i in accessStart[index]..<accessStart[index + 1] where Trace.isData(accessList[i]) {
             let access = accessList[i]
             for earlier in 0..<index
             where threads[earlier] != threads[index] && mayConflict(earlier, index) && !syncBefore.contains(earlier, row: index) {
                 for j in accessStart[earlier]..<accessStart[earlier + 1] {
                     let other = accessList[j]
-                    if other.target == access.target && (other.kind != .read || access.kind != .read) {
+                    if other.targetBits == access.targetBits && !(other.isRead && access.isRead) {
                         body(earlier, other, access)
                     }
                 }

@@ -72,8 +72,8 @@ struct Trace {
         spawns.append(creates.reduce(0) { $0 | 1 << UInt64($1) })
         var reads: UInt64 = 0, writes: UInt64 = 0
         for access in stepAccesses {
-            let bit = Trace.bit(access.target)
-            if access.kind == .read { reads |= bit } else { writes |= bit }
+            let bit = Trace.bit(access)
+            if access.isRead { reads |= bit } else { writes |= bit }
         }
         readMask.append(reads)
         writeMask.append(writes)
@@ -104,13 +104,15 @@ struct Trace {
     /// Whether step `a` happens before step `b`.
     func isBefore(_ a: Int, _ b: Int) -> Bool { before.contains(a, row: b) }
 
-    static func bit(_ target: Access.Target) -> UInt64 {
-        switch target {
-        case .global(let g): return 1 << UInt64(g % 32)
+    /// The access's bit in the masks: one per global (modulo 32), one each for the main
+    /// queue, the allocator and the output, and one per object (modulo 29).
+    static func bit(_ access: Access) -> UInt64 {
+        switch access.tag {
+        case .global: return 1 << UInt64(access.id % 32)
         case .mainQueue: return 1 << 32
         case .allocator: return 1 << 33
         case .output: return 1 << 34
-        default: return 1 << UInt64(35 + (target.objectID ?? 0) % 29)
+        default: return 1 << UInt64(35 + access.id % 29)
         }
     }
 
@@ -136,11 +138,7 @@ struct Trace {
         if halts[a] || halts[b] { return true }
         guard mayConflict(a, b) else { return false }
         for i in accessStart[a]..<accessStart[a + 1] {
-            let x = accessList[i]
-            for j in accessStart[b]..<accessStart[b + 1] {
-                let y = accessList[j]
-                if (x.kind != .read || y.kind != .read) && x.target.overlaps(y.target) { return true }
-            }
+            for j in accessStart[b]..<accessStart[b + 1] where accessList[i].conflicts(with: accessList[j]) { return true }
         }
         return false
     }
@@ -152,23 +150,22 @@ struct Trace {
 
     static func conflict(_ a: [Access], _ b: [Access]) -> Bool {
         for x in a {
-            for y in b where (x.kind != .read || y.kind != .read) && x.target.overlaps(y.target) {
-                return true
-            }
+            for y in b where x.conflicts(with: y) { return true }
         }
         return false
     }
 
     /// Earlier steps in a race with step `index`: dependent, on another thread, and not
     /// ordered before it through some step in between.
-    func races(of index: Int) -> [Int] {
+    func races(of index: Int) -> BitSet {
         let thread = threads[index]
+        let created = creator(of: thread)
         var through = BitSet()
         direct.forEach(index) { earlier in before.addRow(earlier, to: &through) }
-        var result: [Int] = []
+        var result = BitSet()
         direct.forEach(index) { earlier in
-            if threads[earlier] != thread && creator(of: thread) != earlier && !through.contains(earlier) {
-                result.append(earlier)
+            if threads[earlier] != thread && created != earlier && !through.contains(earlier) {
+                result.insert(earlier)
             }
         }
         return result
@@ -176,7 +173,7 @@ struct Trace {
 
     /// Whether every access of step `index` only reads.
     func onlyReads(_ index: Int) -> Bool {
-        (accessStart[index]..<accessStart[index + 1]).allSatisfy { accessList[$0].kind == .read }
+        (accessStart[index]..<accessStart[index + 1]).allSatisfy { accessList[$0].isRead }
     }
 
     /// Step `index` as a wakeup tree keeps it.
@@ -186,10 +183,10 @@ struct Trace {
 
     /// The sequence that reverses the race of `race` with `index`: the steps between
     /// them that do not depend on `race`, then step `index`.
-    func reversal(of race: Int, with index: Int) -> [Int] {
-        var result: [Int] = []
-        for step in race + 1..<index where !isBefore(race, step) { result.append(step) }
-        result.append(index)
+    func reversal(of race: Int, with index: Int) -> BitSet {
+        var result = BitSet()
+        for step in race + 1..<index where !isBefore(race, step) { result.insert(step) }
+        result.insert(index)
         return result
     }
 
@@ -229,9 +226,9 @@ struct Trace {
     }
 }
 
-/// A set of small integers (step indices). The first 64 live inline, so the sets of
-/// an execution of up to 64 steps cost no allocation.
-struct BitSet: Equatable {
+/// A set of small integers (step indices), iterated in increasing order. The first 64
+/// live inline, so the sets of an execution of up to 64 steps cost no allocation.
+struct BitSet: Equatable, Sequence {
     var low: UInt64 = 0
     var high: [UInt64] = []
 
@@ -271,21 +268,30 @@ struct BitSet: Equatable {
         for (i, word) in other.high.enumerated() { high[i] |= word }
     }
 
-    /// Calls `body` with each member, in increasing order.
-    func forEach(_ body: (Int) -> Void) {
-        var word = low
-        while word != 0 {
-            body(word.trailingZeroBitCount)
-            word &= word - 1
-        }
-        for (i, high) in high.enumerated() {
-            var word = high
-            while word != 0 {
-                body((i + 1) * 64 + word.trailingZeroBitCount)
-                word &= word - 1
+    /// The number of members.
+    var count: Int { high.reduce(low.nonzeroBitCount) { $0 + $1.nonzeroBitCount } }
+
+    var underestimatedCount: Int { count }
+
+    struct Iterator: IteratorProtocol {
+        let set: BitSet
+        /// The word being read (0: `low`, i: `high[i - 1]`) and its bits not read yet.
+        var word = 0
+        var bits: UInt64
+
+        mutating func next() -> Int? {
+            while bits == 0 {
+                guard word < set.high.count else { return nil }
+                word += 1
+                bits = set.high[word - 1]
             }
+            let member = word * 64 + bits.trailingZeroBitCount
+            bits &= bits - 1
+            return member
         }
     }
+
+    func makeIterator() -> Iterator { Iterator(set: self, bits: low) }
 }
 
 /// One bit set per step, all in one flat array (`words` words per row): appending a

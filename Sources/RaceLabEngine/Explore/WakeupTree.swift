@@ -48,6 +48,11 @@ struct WakeupTree: Equatable {
         branches = threads.map { Branch(step: .pending($0), tree: WakeupTree()) }
     }
 
+    /// A tree with one branch: `thread`'s next step.
+    init(thread: ThreadID) {
+        branches = [Branch(step: .pending(thread), tree: WakeupTree())]
+    }
+
     /// Whether `sequence` can start with `step` (a thread's next step from the state
     /// where `sequence` starts): the thread's first step in it depends on nothing
     /// before it, or the thread is not in it and `step` commutes with all of it.

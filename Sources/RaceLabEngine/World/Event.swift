@@ -20,6 +20,10 @@ public struct Event: Hashable, Sendable {
 }
 
 /// One touch of shared state.
+///
+/// Stored as one word (the target's case, object or variable, field, and the kind),
+/// so that the explorer's dependence tests, which compare millions of pairs, compare
+/// integers; `target` and `kind` read it back.
 public struct Access: Hashable, Sendable {
     public enum Target: Hashable, Sendable {
         case global(Int)
@@ -53,15 +57,7 @@ public struct Access: Hashable, Sendable {
         /// operation's or queue's state, its monitor) overlaps all of them; a retain
         /// count overlaps only itself and the object's lifetime.
         public func overlaps(_ other: Target) -> Bool {
-            if self == other { return true }
-            switch (self, other) {
-            case (.field, .field), (.count, .count): return false
-            case (.count(let id), _): return other == .object(id)
-            case (_, .count(let id)): return self == .object(id)
-            default:
-                guard let id = objectID else { return false }
-                return id == other.objectID
-            }
+            Access.overlaps(Access.pack(self), Access.pack(other))
         }
     }
 
@@ -69,8 +65,110 @@ public struct Access: Hashable, Sendable {
         case read, write, acquire, release
     }
 
-    public var target: Target
-    public var kind: Kind
+    /// Bits 0-31: the object or the global; 32-55: the field (two's complement);
+    /// 56-59: the target's case (`Tag`); 60-61: the kind.
+    private(set) var bits: UInt64
+
+    /// The target's case, as stored in bits 56-59.
+    enum Tag: UInt64 {
+        case global, field, object, lock, operation, queue, mainQueue, allocator, output, count
+    }
+
+    public var target: Target {
+        get {
+            let id = Int(bits & 0xFFFF_FFFF)
+            switch Tag(rawValue: bits >> 56 & 0xF)! {
+            case .global: return .global(id)
+            case .field: return .field(id, Int(Int32(truncatingIfNeeded: bits >> 24) >> 8))
+            case .object: return .object(id)
+            case .lock: return .lock(id)
+            case .operation: return .operation(id)
+            case .queue: return .queue(id)
+            case .mainQueue: return .mainQueue
+            case .allocator: return .allocator
+            case .output: return .output
+            case .count: return .count(id)
+            }
+        }
+        set { bits = bits & Access.kindBits | Access.pack(newValue) }
+    }
+
+    public var kind: Kind {
+        get {
+            switch bits >> 60 {
+            case 0: return .read
+            case 1: return .write
+            case 2: return .acquire
+            default: return .release
+            }
+        }
+        set { bits = bits & ~Access.kindBits | Access.pack(newValue) }
+    }
+
+    public init(_ target: Target, _ kind: Kind) {
+        bits = Access.pack(target) | Access.pack(kind)
+    }
+
+    private static let kindBits: UInt64 = 0x3 << 60
+
+    /// The target's bits: its case, its object or variable and its field.
+    var targetBits: UInt64 { bits & ~Access.kindBits }
+
+    var isRead: Bool { bits & Access.kindBits == 0 }
+
+    var tag: Tag { Tag(rawValue: bits >> 56 & 0xF)! }
+
+    /// The object or global: bits 0-31.
+    var id: Int { Int(bits & 0xFFFF_FFFF) }
+
+    static func pack(_ target: Target) -> UInt64 {
+        func make(_ tag: Tag, _ id: Int = 0, field: Int = 0) -> UInt64 {
+            precondition(UInt32(exactly: id) != nil && (-(1 << 23)..<(1 << 23)).contains(field), "access target out of range")
+            return tag.rawValue << 56 | UInt64(UInt32(truncatingIfNeeded: field) & 0xFF_FFFF) << 32 | UInt64(id)
+        }
+        switch target {
+        case .global(let g): return make(.global, g)
+        case .field(let id, let field): return make(.field, id, field: field)
+        case .object(let id): return make(.object, id)
+        case .lock(let id): return make(.lock, id)
+        case .operation(let id): return make(.operation, id)
+        case .queue(let id): return make(.queue, id)
+        case .mainQueue: return make(.mainQueue)
+        case .allocator: return make(.allocator)
+        case .output: return make(.output)
+        case .count(let id): return make(.count, id)
+        }
+    }
+
+    static func pack(_ kind: Kind) -> UInt64 {
+        switch kind {
+        case .read: return 0
+        case .write: return 1 << 60
+        case .acquire: return 2 << 60
+        case .release: return 3 << 60
+        }
+    }
+
+    /// `Target.overlaps` on packed targets.
+    @inline(__always)
+    static func overlaps(_ a: UInt64, _ b: UInt64) -> Bool {
+        if a == b { return true }
+        guard a & 0xFFFF_FFFF == b & 0xFFFF_FFFF else { return false }
+        let tagA = a >> 56 & 0xF, tagB = b >> 56 & 0xF
+        let count = Tag.count.rawValue, object = Tag.object.rawValue, field = Tag.field.rawValue
+        if tagA == count { return tagB == object }
+        if tagB == count { return tagA == object }
+        if tagA == field && tagB == field { return false }
+        // The cases that belong to an object: field, object, lock, operation, queue.
+        return (1...5).contains(tagA) && (1...5).contains(tagB)
+    }
+
+    /// Whether the two accesses conflict: they can touch the same state and at
+    /// least one of them does more than read.
+    @inline(__always)
+    func conflicts(with other: Access) -> Bool {
+        (bits | other.bits) & Access.kindBits != 0 && Access.overlaps(targetBits, other.targetBits)
+    }
 
     /// The built-in properties of operations and queues, as fields: property `i` is
     /// field `-1 - i`, so that every target is plain data. Keep it in step with
@@ -80,11 +178,6 @@ public struct Access: Hashable, Sendable {
 
     public static func builtinField(_ name: String) -> Int {
         -1 - (builtinProperties.firstIndex(of: name) ?? 0)
-    }
-
-    public init(_ target: Target, _ kind: Kind) {
-        self.target = target
-        self.kind = kind
     }
 }
 
