@@ -148,7 +148,7 @@ public struct StepScreen: Sendable {
         for id in world.heap.indices where isLock(world, id) {
             let object = world.heap[id]
             var text = "  lock \(object.name): "
-            let monitor = world.monitors[id]
+            let monitor = world.headers[id]
             if let owner = monitor.owner {
                 text += "held by \(world.threads[owner].name)" + (monitor.depth > 1 ? " (\(monitor.depth) times)" : "")
             } else {
@@ -184,8 +184,8 @@ public struct StepScreen: Sendable {
     }
 
     func isLock(_ world: World, _ id: ObjectID) -> Bool {
-        if case .lock = world.heap[id].kind { return world.heap[id].isAlive }
-        return world.monitors[id].owner != nil
+        if case .lock = world.heap[id].kind { return world.headers[id].isAlive }
+        return world.headers[id].owner != nil
     }
 
     func operationText(_ world: World, _ id: ObjectID) -> String {

@@ -12,7 +12,7 @@ public struct ValueFormatter: Sendable {
 
     /// `MySingle#1 (deallocated)`, `ViewController#1 (retain count 2)`.
     public func describeObject(_ id: ObjectID) -> String {
-        let object = world.heap[id]
-        return object.isAlive ? "\(object.name) (retain count \(object.retainCount))" : "\(object.name) (deallocated)"
+        let name = world.heap[id].name, header = world.headers[id]
+        return header.isAlive ? "\(name) (retain count \(header.retainCount))" : "\(name) (deallocated)"
     }
 }

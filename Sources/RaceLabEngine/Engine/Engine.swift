@@ -74,7 +74,7 @@ public struct Engine: Sendable {
     func isSatisfied(_ world: World, _ wait: Wait, for id: ThreadID) -> Bool {
         switch wait {
         case .lock(let lock, let reentrant):
-            let owner = world.monitors[lock].owner
+            let owner = world.headers[lock].owner
             return owner == nil || (reentrant && owner == id)
         case .operation(let op):
             if case .operation(let state) = world.heap[op].kind { return state.phase == .finished }
@@ -147,9 +147,9 @@ public struct Engine: Sendable {
         switch wait {
         case .lock(let lock, _):
             let object = world.heap[lock]
-            let owner = world.monitors[lock].owner
+            let owner = world.headers[lock].owner
             let holder = owner.map { [$0] } ?? []
-            let held = world.heap.indices.filter { world.monitors[$0].owner == id }.map { world.heap[$0].name }
+            let held = world.heap.indices.filter { world.headers[$0].owner == id }.map { world.heap[$0].name }
             let holds = held.isEmpty ? "" : "holds \(held.joined(separator: ", ")) and "
             let by = owner.map { $0 == id ? "itself" : world.threads[$0].name } ?? "nobody"
             return ("\(holds)waits for \(object.name), held by \(by)", holder)

@@ -7,7 +7,7 @@ extension Machine {
         case .pop:
             let value = pop()
             advance()
-            if case .object(let id) = value, world.heap[id].retainCount == 0, world.heap[id].isAlive {
+            if case .object(let id) = value, world.headers[id].retainCount == 0, world.headers[id].isAlive {
                 deallocate(id) { "discards \($0), which was never stored, so it is deallocated" }
             }
         case .duplicate:

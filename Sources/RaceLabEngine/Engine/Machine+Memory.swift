@@ -11,7 +11,7 @@ extension Machine {
     }
 
     mutating func retain(object id: ObjectID) {
-        world.heap[id].retainCount += 1
+        world.headers[id].retainCount += 1
         touch(.count(id), .write)
     }
 
@@ -27,9 +27,9 @@ extension Machine {
 
     mutating func release(object id: ObjectID, keepAlive: [ObjectID]) {
         touch(.count(id), .write)
-        let before = world.heap[id].retainCount
-        world.heap[id].retainCount -= 1
-        if before == 1 && world.heap[id].isAlive && !keepAlive.contains(id) {
+        let before = world.headers[id].retainCount
+        world.headers[id].retainCount -= 1
+        if before == 1 && world.headers[id].isAlive && !keepAlive.contains(id) {
             deallocate(id) { "releases the last reference to \($0), which is deallocated" }
         }
     }
@@ -61,9 +61,10 @@ extension Machine {
     /// Marks an object dead and releases everything it holds.
     mutating func free(_ id: ObjectID) {
         touch(.allocator, .write)
-        world.heap[id].isAlive = false
+        world.headers[id].isAlive = false
         let fields = world.heap[id].fields
-        world.heap[id].fields = fields.map { _ in .none }
+        // Only an object with fields is written: writing copies the heap when it is shared.
+        if !fields.isEmpty { world.heap[id].fields = fields.map { _ in .none } }
         switch world.heap[id].kind {
         case .operation(let op):
             if let c = op.closure { release(.closure(c)) }
@@ -100,7 +101,7 @@ extension Machine {
             world.created[classIndex] += 1
         }
         world.heap.append(object)
-        world.monitors.append(Monitor())
+        world.headers.append(ObjectHeader())
         touch(.allocator, .write)
         return world.heap.count - 1
     }

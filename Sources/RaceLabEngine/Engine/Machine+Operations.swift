@@ -172,7 +172,7 @@ extension Machine {
         var started = true
         while started {
             started = false
-            for queueID in world.queues where world.heap[queueID].isAlive {
+            for queueID in world.queues where world.headers[queueID].isAlive {
                 guard let q = queue(queueID), !q.isSuspended else { continue }
                 for opID in q.operations {
                     let running = queue(queueID)!.operations.filter { operation($0)?.phase == .executing }.count

@@ -3,7 +3,7 @@ extension Machine {
     mutating func object(_ value: Value, _ purpose: String) -> ObjectID? {
         switch value {
         case .object(let id):
-            guard world.heap[id].isAlive else {
+            guard world.headers[id].isAlive else {
                 crash("use of deallocated object \(world.heap[id].name) (\(purpose))")
                 return nil
             }
@@ -188,7 +188,7 @@ extension Machine {
         case .global(let g): version = world.globalVersions[g]
         case .field(let nameIndex):
             let field = program.names[nameIndex]
-            if case .object(let id) = peek(), world.heap[id].isAlive, let i = fieldIndex(id, field) {
+            if case .object(let id) = peek(), world.headers[id].isAlive, let i = fieldIndex(id, field) {
                 version = world.heap[id].fieldVersions[i]
             }
         case .local: break

@@ -33,10 +33,15 @@ extension Machine {
     mutating func returnFromFrame() {
         let value = pop()
         let finished = frame
-        let owned = zip(finished.slots, code.localIsTemp).filter { !$1 }.map(\.0)
+        // The locals that hold references (most hold none: then nothing is built).
+        var owned: [Value] = []
+        for (slot, isTemp) in zip(finished.slots, code.localIsTemp) where !isTemp && slot.hasReferences { owned.append(slot) }
         let released = owned.flatMap(\.references)
         let accesses = released.map { Access(.object($0), .write) }
-        let releasing = released.isEmpty ? "" : " and releases " + released.map { world.heap[$0].name }.joined(separator: ", ")
+        let heap = world.heap
+        var releasing: String {
+            released.isEmpty ? "" : " and releases " + released.map { heap[$0].name }.joined(separator: ", ")
+        }
         popFrame()
         switch finished.kind {
         case .call:
@@ -101,16 +106,16 @@ extension Machine {
     /// holds it. A re-entrant mutex may be taken again by its holder. `verb` names the
     /// act from the lock's name (called only when narrating).
     mutating func acquire(_ id: ObjectID, reentrant: Bool, verb: (_ name: String) -> String) {
-        let owner = world.monitors[id].owner
+        let owner = world.headers[id].owner
         let name = world.heap[id].name
         if owner == nil || (owner == thread && reentrant) {
             let waited = state.waiting != nil
             state.waiting = nil
-            world.monitors[id].owner = thread
-            world.monitors[id].depth += 1
+            world.headers[id].owner = thread
+            world.headers[id].depth += 1
             _ = pop()
             advance()
-            let depth = world.monitors[id].depth
+            let depth = world.headers[id].depth
             emit(verb(name) + (waited ? " (it was woken: \(name) is free)" : "") + (depth > 1 ? ", again (depth \(depth))" : ""),
                  Access(.lock(id), .acquire))
         } else {
@@ -122,14 +127,14 @@ extension Machine {
 
     mutating func unlock(_ id: ObjectID, verb: (_ name: String) -> String) {
         let name = world.heap[id].name
-        guard world.monitors[id].owner == thread else {
-            let holder = world.monitors[id].owner.map { "held by \(world.threads[$0].name)" } ?? "not locked"
+        guard world.headers[id].owner == thread else {
+            let holder = world.headers[id].owner.map { "held by \(world.threads[$0].name)" } ?? "not locked"
             fail(.type("\(threadName) unlocks \(name), which it does not hold (\(holder))"))
             return
         }
-        world.monitors[id].depth -= 1
-        let freed = world.monitors[id].depth == 0
-        if freed { world.monitors[id].owner = nil }
+        world.headers[id].depth -= 1
+        let freed = world.headers[id].depth == 0
+        if freed { world.headers[id].owner = nil }
         func text() -> String {
             let woken = world.threads.filter {
                 if case .lock(id, _) = $0.waiting { return true }

@@ -201,7 +201,7 @@ struct Machine {
         case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure:
             return true
         case .pop:
-            if case .object(let id) = peek() { return world.heap[id].retainCount > 0 || !world.heap[id].isAlive }
+            if case .object(let id) = peek() { return world.headers[id].retainCount > 0 || !world.headers[id].isAlive }
             return true
         case .storeLocal(let slot):
             return !frame.slots[slot].hasReferences

@@ -38,6 +38,7 @@ extension Explorer {
     init(engine: Engine, config: ExploreConfig) {
         self.engine = engine
         self.config = config
+        variables = engine.program.globals.indices.filter { !engine.program.globals[$0].isLet }
     }
 
     /// The first pair of conflicting steps (on different threads) whose reversal makes

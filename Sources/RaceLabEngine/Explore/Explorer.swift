@@ -12,10 +12,11 @@ import Foundation
 public struct Explorer {
     public let engine: Engine
     public let config: ExploreConfig
+    /// The shared variables (`var` globals) an outcome shows, in declaration order.
+    let variables: [Int]
 
     public init(program: Program, config: ExploreConfig = ExploreConfig()) {
-        engine = Engine(program: program, localBudget: 10_000)
-        self.config = config
+        self.init(engine: Engine(program: program, localBudget: 10_000), config: config)
     }
 
     /// Called after every complete execution with the running totals; return false to stop.
@@ -92,6 +93,7 @@ public struct Explorer {
         let start = Date()
         var trace = Trace()
         var seenRaces = SeenRaces()
+        var outcomeKeys: [OutcomeKey] = []
         let log = EventLog(narrate: false)
         let initial = engine.initialWorld()
         var stack: [Node] = []
@@ -102,7 +104,7 @@ public struct Explorer {
         var root = Node(world: initial, enabled: engine.runnableMask(initial))
         if root.enabled == 0 {
             result.executions = 1
-            record(root.world, trace: trace, into: &result)
+            record(root.world, trace: trace, into: &result, keys: &outcomeKeys)
             return result
         }
         root.startPending(config.reduction)
@@ -151,7 +153,7 @@ public struct Explorer {
                     addReversalsOfHalt(by: thread, at: depth, stack: &stack, log: log)
                 }
                 result.executions += 1
-                record(world, trace: trace, into: &result)
+                record(world, trace: trace, into: &result, keys: &outcomeKeys)
                 visit?(trace)
                 finish(&stack[depth])
             } else {
@@ -337,38 +339,72 @@ public struct Explorer {
         }
     }
 
-    /// Adds one complete execution to the totals.
-    func record(_ world: World, trace: Trace, into result: inout Exploration) {
-        var world = world
+    /// An outcome as `record` compares it, without its text: each shared variable's
+    /// final value (an object by its name), how the run ended, what it broke. Most
+    /// executions reach an outcome seen before, and need no text at all.
+    struct OutcomeKey: Equatable {
+        enum Atom: Equatable {
+            case value(Value)
+            case object(String)
+            /// An array or closure holding references, as the trace shows it.
+            case text(String)
+        }
+
+        var atoms: [Atom]
+        var end: Run.End
+        var findings: [Finding.Kind]
+        var failedChecks: [Int]
+    }
+
+    func atom(_ value: Value, in world: World) -> OutcomeKey.Atom {
+        switch value {
+        case .object(let id): return .object(world.heap[id].name)
+        case .array, .closure: return value.hasReferences ? .text(world.describe(value)) : .value(value)
+        default: return .value(value)
+        }
+    }
+
+    /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
+    /// the order of `result.outcomes`.
+    func record(_ world: World, trace: Trace, into result: inout Exploration, keys: inout [OutcomeKey]) {
         var end = Run.End.completed
+        var deadlock: Finding?
         if world.halted {
             end = .crashed
-        } else if !engine.runnableThreads(world).isEmpty {
+        } else if engine.runnableMask(world) != 0 {
             end = .stepLimit
         } else if let finding = engine.deadlock(world) {
-            world.findings.append(finding)
+            deadlock = finding
             end = .deadlocked
         }
         var failedChecks: [Int] = []
         if end == .completed && !engine.program.expectations.isEmpty {
             for (index, check) in engine.evaluateExpectations(world).enumerated() where check.passed != true {
                 failedChecks.append(index)
-                world.findings.append(Finding(kind: .expectation, step: world.stepCount, thread: nil, range: nil, message: ""))
             }
         }
-        let kinds = Finding.Kind.allCases.filter { kind in world.findings.contains { $0.kind == kind } }
-        let state = engine.program.globals.indices.filter { !engine.program.globals[$0].isLet }
-            .map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
-        let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
+        var found = Set<Finding.Kind>()
+        for finding in world.findings { found.insert(finding.kind) }
+        if deadlock != nil { found.insert(.deadlock) }
+        if !failedChecks.isEmpty { found.insert(.expectation) }
+        let kinds = found.isEmpty ? [] : Finding.Kind.allCases.filter(found.contains)
         let (count, exact) = config.reduction == .none ? (1, true) : config.countInterleavings ? trace.linearizations() : (1, false)
         if !exact { result.interleavingsExact = false }
         result.interleavings = result.interleavings.saturatingAdd(count)
-        if let index = result.outcomes.firstIndex(where: { $0.outcome == outcome }) {
+        let index = keys.firstIndex { key in
+            key.end == end && key.findings == kinds && key.failedChecks == failedChecks
+                && zip(variables, key.atoms).allSatisfy { atom(world.globals[$0], in: world) == $1 }
+        }
+        if let index {
             result.outcomes[index].executions += 1
             result.outcomes[index].interleavings = result.outcomes[index].interleavings.saturatingAdd(count)
-        } else {
-            let names = trace.threads.map { world.threads[$0].name }
-            result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
+            return
         }
+        let state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
+        let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
+        let names = trace.threads.map { world.threads[$0].name }
+        result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
+        keys.append(OutcomeKey(atoms: variables.map { atom(world.globals[$0], in: world) }, end: end, findings: kinds,
+                               failedChecks: failedChecks))
     }
 }

@@ -20,8 +20,8 @@ extension Explorer {
     func recordLockOrder(before: World, after: World, thread: ThreadID, accesses: [Access], line: Int?,
                          into result: inout Exploration) {
         for access in accesses where access.kind == .acquire {
-            guard case .lock(let taken) = access.target, before.monitors[taken].owner != thread else { continue }
-            for held in before.heap.indices where before.monitors[held].owner == thread && held != taken {
+            guard case .lock(let taken) = access.target, before.headers[taken].owner != thread else { continue }
+            for held in before.heap.indices where before.headers[held].owner == thread && held != taken {
                 let edge = LockOrderEdge(held: before.heap[held].name, taken: after.heap[taken].name,
                                          thread: after.threads[thread].name, line: line)
                 if !result.lockOrder.contains(where: { $0.held == edge.held && $0.taken == edge.taken && $0.thread == edge.thread }) {

@@ -1,5 +1,6 @@
 /// An object on the simulated heap: a class instance, a lock, an operation or an
-/// operation queue. Reference counted; any object can be a `synchronized` token.
+/// operation queue. Reference counted; any object can be a `synchronized` token. Its
+/// retain count and its mutex are in its `ObjectHeader`, apart from it.
 public struct HeapObject: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case instance
@@ -13,8 +14,6 @@ public struct HeapObject: Hashable, Sendable {
     public var classIndex: Int?
     /// The name the trace uses: `MySingle#1`, or the global it was first stored in.
     public var name: String
-    public var retainCount = 0
-    public var isAlive = true
     public var fields: [Value] = []
     public var fieldVersions: [Int] = []
 
@@ -25,11 +24,17 @@ public struct HeapObject: Hashable, Sendable {
     }
 }
 
-/// The mutex every object carries (a lock's own, or a `synchronized` token's): who
-/// holds it and how many times. Kept apart from the object, in `World.monitors`, as
-/// plain data: taking or freeing a lock then copies no field, name or reference.
-public struct Monitor: Hashable, Sendable {
+/// What every object carries besides its contents, as a runtime keeps it in the
+/// object's header: its retain count, whether it is alive, and its mutex (a lock's
+/// own, or a `synchronized` token's: who holds it and how many times). Plain data,
+/// kept apart from the object in `World.headers`: a retain, a release, taking or
+/// freeing a lock then copies no field, name or reference.
+public struct ObjectHeader: Hashable, Sendable {
+    public var retainCount = 0
+    public var isAlive = true
+    /// The thread holding the object's mutex, if any.
     public var owner: ThreadID?
+    /// How many times the owner holds it.
     public var depth = 0
 
     public init() {}

@@ -7,8 +7,9 @@ public struct World: Hashable, Sendable {
     /// Bumped by every write to a global, so in-place enumeration can see mutation.
     public var globalVersions: [Int] = []
     public var heap: [HeapObject] = []
-    /// Each heap object's monitor, by object ID (as long as `heap`).
-    public var monitors: [Monitor] = []
+    /// Each heap object's header (retain count, liveness, mutex), by object ID (as
+    /// long as `heap`).
+    public var headers: [ObjectHeader] = []
     /// Set by a crash or a runaway thread: nothing more runs.
     public var halted = false
     public var stepCount = 0
@@ -75,7 +76,7 @@ public struct World: Hashable, Sendable {
 
     /// Live instances of a class.
     public func alive(classIndex: Int) -> Int {
-        heap.filter { $0.classIndex == classIndex && $0.isAlive }.count
+        heap.indices.filter { heap[$0].classIndex == classIndex && headers[$0].isAlive }.count
     }
 }
 

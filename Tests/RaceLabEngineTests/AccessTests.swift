@@ -1,0 +1,71 @@
+import Testing
+@testable import RaceLabEngine
+
+/// An access is stored as one word; what it reads back, and how two of them overlap,
+/// must be what the enum says.
+@Suite struct AccessTests {
+    /// Every case, with object IDs and fields at the edges of what a word holds.
+    static let targets: [Access.Target] = {
+        var targets: [Access.Target] = [.mainQueue, .allocator, .output]
+        for id in [0, 1, 2, Int(UInt32.max)] {
+            targets += [.global(id), .object(id), .lock(id), .operation(id), .queue(id), .count(id)]
+            for field in [0, 1, -1, -7, (1 << 23) - 1, -(1 << 23)] { targets.append(.field(id, field)) }
+        }
+        return targets
+    }()
+
+    static let kinds: [Access.Kind] = [.read, .write, .acquire, .release]
+
+    /// The overlap rule, written out on the enum: the same target; fields of one
+    /// object apart from each other; the object as a whole over all its parts; a retain
+    /// count over itself and the object's lifetime only.
+    static func overlapRule(_ a: Access.Target, _ b: Access.Target) -> Bool {
+        if a == b { return true }
+        switch (a, b) {
+        case (.field, .field), (.count, .count): return false
+        case (.count(let id), _): return b == .object(id)
+        case (_, .count(let id)): return a == .object(id)
+        default:
+            guard let id = a.objectID else { return false }
+            return id == b.objectID
+        }
+    }
+
+    @Test func aPackedAccessReadsBackItsTargetAndKind() {
+        for target in Self.targets {
+            for kind in Self.kinds {
+                var access = Access(target, kind)
+                #expect(access.target == target && access.kind == kind, "\(target) \(kind)")
+                access.kind = .read
+                #expect(access.target == target && access.isRead)
+                access.target = .global(3)
+                #expect(access == Access(.global(3), .read))
+            }
+        }
+    }
+
+    @Test func packedTargetsOverlapExactlyAsTheRuleSays() {
+        var overlapping = 0
+        for a in Self.targets {
+            for b in Self.targets {
+                let expected = Self.overlapRule(a, b)
+                #expect(a.overlaps(b) == expected, "\(a) and \(b)")
+                if expected { overlapping += 1 }
+                for x in Self.kinds {
+                    for y in Self.kinds {
+                        #expect(Access(a, x).conflicts(with: Access(b, y)) == (expected && (x != .read || y != .read)))
+                    }
+                }
+            }
+        }
+        // Each target with itself; for each of the 4 IDs, every ordered pair of its 10
+        // parts (object, lock, operation, queue, 6 fields) but two fields, and the
+        // count with the object, both ways.
+        #expect(overlapping == Self.targets.count + 4 * (10 * 9 - 6 * 5 + 2))
+    }
+
+    @Test func differentAccessesAreDifferentWords() {
+        let all = Self.targets.flatMap { target in Self.kinds.map { Access(target, $0) } }
+        #expect(Set(all).count == all.count)
+    }
+}
