@@ -28,22 +28,20 @@ public struct Engine: Sendable {
         let main = Frame(code: program.mainCode, localCount: program.codes[program.mainCode].localCount, kind: .body)
         let setup = Frame(code: program.setupCode, localCount: program.codes[program.setupCode].localCount, kind: .call)
         world.threads = [ThreadState(name: "main", frames: [main, setup], isMain: true)]
-        var machine = Machine(program: compiled, world: world, thread: 0, localBudget: localBudget)
-        var budget = localBudget
-        while machine.world.threads[0].frames.count > 1 && !machine.world.halted && budget > 0 {
-            machine.executeCurrent()
-            budget -= 1
+        Machine.run(compiled, world: &world, thread: 0, localBudget: localBudget) { machine in
+            var budget = localBudget
+            while machine.world.threads[0].frames.count > 1 && !machine.world.halted && budget > 0 {
+                machine.executeCurrent()
+                budget -= 1
+            }
         }
-        world = machine.finish()
         world.threads[0].frames[0].dropStack()
         for info in program.threads {
             let frame = Frame(code: info.code, localCount: program.codes[info.code].localCount, kind: .body)
             world.threads.append(ThreadState(name: info.name, frames: [frame]))
         }
         for id in world.threads.indices {
-            var m = Machine(program: compiled, world: world, thread: id, localBudget: localBudget)
-            m.normalize()
-            world = m.finish()
+            Machine.run(compiled, world: &world, thread: id, localBudget: localBudget) { $0.normalize() }
         }
         return world
     }
@@ -90,9 +88,12 @@ public struct Engine: Sendable {
     /// Advances one thread by one step. Never touches anything but the returned world.
     /// - Precondition: `thread` is runnable.
     public func step(_ world: World, thread: ThreadID) -> (World, [Event]) {
-        var machine = Machine(program: compiled, world: world, thread: thread, localBudget: localBudget)
-        machine.step()
-        return (machine.finish(), machine.events)
+        var next = world
+        let events = Machine.run(compiled, world: &next, thread: thread, localBudget: localBudget) { machine in
+            machine.step()
+            return machine.events
+        }
+        return (next, events)
     }
 
     /// The same step without sentences: the next world and every access the step
@@ -109,9 +110,7 @@ public struct Engine: Sendable {
     /// sequence of steps copies each part at most once.
     func quietStep(_ world: inout World, thread: ThreadID, log: EventLog) {
         log.reset()
-        var machine = Machine(program: compiled, world: consume world, thread: thread, localBudget: localBudget, log: log)
-        machine.step()
-        world = machine.finish()
+        Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget, log: log) { $0.step() }
     }
 
     /// Evaluates every `expect` on a final world: true where it holds, false where it
@@ -122,14 +121,16 @@ public struct Engine: Sendable {
         copy.halted = false
         let frame = Frame(code: program.checksCode, localCount: program.codes[program.checksCode].localCount, kind: .body)
         copy.threads.append(ThreadState(name: "check", frames: [frame], isMain: true))
-        var machine = Machine(program: compiled, world: copy, thread: copy.threads.count - 1, localBudget: localBudget)
-        var budget = localBudget
-        while !machine.world.threads[machine.thread].frames.isEmpty && !machine.world.halted && budget > 0 {
-            machine.executeCurrent()
-            budget -= 1
+        let checks = Machine.run(compiled, world: &copy, thread: copy.threads.count - 1, localBudget: localBudget) { machine in
+            var budget = localBudget
+            while !machine.world.threads[machine.thread].frames.isEmpty && !machine.world.halted && budget > 0 {
+                machine.executeCurrent()
+                budget -= 1
+            }
+            return machine.checkResults
         }
-        for (index, passed) in machine.checkResults { results[index] = (passed, nil) }
-        if let failure = machine.world.findings.last, machine.world.halted,
+        for (index, passed) in checks { results[index] = (passed, nil) }
+        if let failure = copy.findings.last, copy.halted,
            let pending = results.firstIndex(where: { $0.0 == nil }) {
             results[pending] = (nil, failure.message)
         }

@@ -24,9 +24,7 @@ extension Machine {
         world.threads.append(ThreadState(name: uniqueThreadName(name), frames: [frame], operation: operation))
         touch(.allocator, .write)
         let id = world.threads.count - 1
-        var child = Machine(program: compiled, world: world, thread: id, localBudget: localBudget, log: log)
-        child.normalize()
-        world = child.finish()
+        runThread(id) { $0.normalize() }
         return id
     }
 

@@ -2,12 +2,21 @@ import RaceLabLanguage
 
 /// Executes instructions of one thread against a world. `Engine.step` makes one,
 /// runs a single step, and hands back the new world and the step's events.
+///
+/// The machine works on the caller's world in place: `Machine.run` lends it for the
+/// machine's lifetime, so a step neither moves the world in and out nor copies it.
+/// Nothing keeps a machine past `run` (a scratch copy gets a world of its own).
 struct Machine {
     let compiled: Compiled
     var program: Program {
         _read { yield compiled.program }
     }
-    var world: World
+    /// The world being changed; valid only inside `Machine.run`.
+    private var worldPointer: UnsafeMutablePointer<World>
+    var world: World {
+        _read { yield worldPointer.pointee }
+        nonmutating _modify { yield &worldPointer.pointee }
+    }
     var thread: ThreadID
     /// Where this step's events go. A class, so that `emit` need not mutate the
     /// machine and can take its sentence lazily; a scratch copy gets its own.
@@ -23,27 +32,35 @@ struct Machine {
     /// The running thread's top frame. The machine holds it while it runs, so that
     /// the interpreter reaches it directly rather than through the world's nested
     /// arrays (and copies its slots at most once); the world keeps a placeholder in
-    /// its place until `finish()` puts it back.
+    /// its place until the machine is done.
     var current = Frame.placeholder
 
-    /// - Important: outside the machine, take the world with `finish()`.
-    init(program: Compiled, world: World, thread: ThreadID, localBudget: Int, log: EventLog = EventLog(narrate: true)) {
+    private init(program: Compiled, world: UnsafeMutablePointer<World>, thread: ThreadID, localBudget: Int, log: EventLog) {
         compiled = program
-        self.world = world
+        worldPointer = world
         self.thread = thread
         self.localBudget = localBudget
         self.log = log
         swapTop()
     }
 
-    /// Puts the running thread's top frame back into the world and hands the world
-    /// over, leaving an empty one: moved out, not copied, so that the world's parts
-    /// are not retained on the way out and released again with the machine.
-    mutating func finish() -> World {
-        swapTop()
-        var result = World.empty
-        swap(&result, &world)
-        return result
+    /// Runs `body` with a machine for `thread` on `world`, which it changes in place.
+    static func run<Result>(_ program: Compiled, world: inout World, thread: ThreadID, localBudget: Int,
+                            log: EventLog = EventLog(narrate: true), _ body: (inout Machine) -> Result) -> Result {
+        withUnsafeMutablePointer(to: &world) { pointer in
+            var machine = Machine(program: program, world: pointer, thread: thread, localBudget: localBudget, log: log)
+            let result = body(&machine)
+            machine.swapTop()
+            return result
+        }
+    }
+
+    /// Runs `body` with a machine for another thread of the same world (a thread this
+    /// one starts), sharing its log.
+    func runThread(_ id: ThreadID, _ body: (inout Machine) -> Void) {
+        var machine = Machine(program: compiled, world: worldPointer, thread: id, localBudget: localBudget, log: log)
+        body(&machine)
+        machine.swapTop()
     }
 
     private mutating func swapTop() {
@@ -251,12 +268,17 @@ struct Machine {
         }
     }
 
-    /// Tries an instruction on a scratch copy; true when it raised no finding.
+    /// Tries an instruction on a scratch copy (of the machine and the world); true when
+    /// it raised no finding.
     func wouldSucceed(_ instruction: Instruction) -> Bool {
-        var scratch = self
-        scratch.log = EventLog(narrate: false)
-        scratch.execute(instruction)
-        return !scratch.world.halted && scratch.log.emitted == 0
+        var copy = world
+        return withUnsafeMutablePointer(to: &copy) { pointer in
+            var scratch = self
+            scratch.worldPointer = pointer
+            scratch.log = EventLog(narrate: false)
+            scratch.execute(instruction)
+            return !pointer.pointee.halted && scratch.log.emitted == 0
+        }
     }
 }
 

@@ -125,17 +125,20 @@ public struct Explorer {
                 continue
             }
             var world = stack[depth].world
+            let threadCount = world.threads.count
             engine.quietStep(&world, thread: thread, log: log)
             let accesses = log.accesses, range = log.range
             result.steps += 1
             trace.append(thread: thread, accesses: accesses, halts: world.halted,
-                         creates: stack[depth].world.threads.count..<world.threads.count, range: range, detectRaces: config.detectRaces)
+                         creates: threadCount..<world.threads.count, range: range, detectRaces: config.detectRaces)
             let step = trace.step(depth)
             stack[depth].current = step
             if config.detectRaces {
                 recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result)
-                recordLockOrder(before: stack[depth].world, after: world, thread: thread, accesses: accesses,
-                                line: range?.start.line, into: &result)
+                if accesses.contains(where: { $0.kind == .acquire }) {
+                    recordLockOrder(heldBefore: stack[depth].world.headers, after: world, thread: thread, accesses: accesses,
+                                    line: range?.start.line, into: &result)
+                }
             }
             if config.reduction == .dpor { addReversals(for: depth, trace: trace, stack: &stack, reversalSteps: &result.reversalSteps, log: log) }
 

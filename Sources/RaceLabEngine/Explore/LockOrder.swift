@@ -15,14 +15,15 @@ public struct LockInversion: Hashable, Sendable {
 }
 
 extension Explorer {
-    /// Records the lock-order edges of one step: the locks `thread` held before it,
-    /// each before a lock the step took (a re-entrant take is not an edge).
-    func recordLockOrder(before: World, after: World, thread: ThreadID, accesses: [Access], line: Int?,
+    /// Records the lock-order edges of one step: the locks `thread` held before it
+    /// (by the objects' headers then), each before a lock the step took (a re-entrant
+    /// take is not an edge).
+    func recordLockOrder(heldBefore headers: [ObjectHeader], after: World, thread: ThreadID, accesses: [Access], line: Int?,
                          into result: inout Exploration) {
         for access in accesses where access.kind == .acquire {
-            guard case .lock(let taken) = access.target, before.headers[taken].owner != thread else { continue }
-            for held in before.heap.indices where before.headers[held].owner == thread && held != taken {
-                let edge = LockOrderEdge(held: before.heap[held].name, taken: after.heap[taken].name,
+            guard case .lock(let taken) = access.target, headers[taken].owner != thread else { continue }
+            for held in headers.indices where headers[held].owner == thread && held != taken {
+                let edge = LockOrderEdge(held: after.heap[held].name, taken: after.heap[taken].name,
                                          thread: after.threads[thread].name, line: line)
                 if !result.lockOrder.contains(where: { $0.held == edge.held && $0.taken == edge.taken && $0.thread == edge.thread }) {
                     result.lockOrder.append(edge)

@@ -43,8 +43,11 @@ struct WakeupTree: Equatable {
 
     var isEmpty: Bool { branches.isEmpty }
 
+    /// An empty tree.
+    init() {}
+
     /// A tree with one branch per thread, in order (no reduction).
-    init(threads: [ThreadID] = []) {
+    init(threads: [ThreadID]) {
         branches = threads.map { Branch(step: .pending($0), tree: WakeupTree()) }
     }
 

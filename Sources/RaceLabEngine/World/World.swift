@@ -54,9 +54,6 @@ public struct World: Hashable, Sendable {
 
     public init() {}
 
-    /// A world with nothing in it, shared (making one allocates).
-    static let empty = World()
-
     public func thread(named name: String) -> ThreadID? {
         threads.firstIndex { $0.name == name }
     }
