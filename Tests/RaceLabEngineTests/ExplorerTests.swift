@@ -31,7 +31,7 @@ struct ExplorerTests {
             perThread[thread, default: 0] += 1
         }
         func name(_ i: Int) -> String { "\(trace.threads[i]).\(ordinal[i])" }
-        var parts = trace.threads.indices.map { "\(name($0))=\(trace.accesses[$0])\(trace.halts[$0])" }.sorted()
+        var parts = trace.threads.indices.map { "\(name($0))=\(trace.accesses[$0])\(trace.info[$0].halts)" }.sorted()
         for j in trace.threads.indices {
             for i in 0..<j where trace.threads[i] != trace.threads[j] && trace.dependent(i, j) {
                 parts.append("\(name(i))<\(name(j))")

@@ -215,7 +215,7 @@ public struct Explorer {
     func addReversals(for index: Int, trace: Trace, stack: inout [Node], reversalSteps: inout Int, log: EventLog) {
         for race in trace.races(of: index) {
             let steps = trace.reversal(of: race, with: index)
-            if !trace.halts[race] && trace.onlyReads(race) {
+            if !trace.info[race].halts && trace.onlyReads(race) {
                 // The earlier step only read: without it, every step of the reversal
                 // sees the same state and takes the same step.
                 insert(steps.map { trace.step($0) }, at: race, stack: &stack)

@@ -41,12 +41,12 @@ extension Trace {
     /// Fills row `index` of `syncBefore`: the steps ordered before it by
     /// synchronization, given those of earlier steps.
     mutating func addSynchronizedBefore(_ index: Int) {
-        let mask = syncMask[index]
+        let mask = info[index].syncMask
         if let previous = programOrderEdge(index) { addSynchronizedEdge(previous, to: index) }
         // A step that touches no synchronizing target is ordered by program order alone.
         guard mask != 0 else { return }
         let thread = threads[index]
-        for earlier in 0..<index where threads[earlier] != thread && syncMask[earlier] & mask != 0 && synchronizes(earlier, index) {
+        for earlier in 0..<index where threads[earlier] != thread && info[earlier].syncMask & mask != 0 && synchronizes(earlier, index) {
             addSynchronizedEdge(earlier, to: index)
         }
     }
@@ -65,8 +65,8 @@ extension Trace {
     /// Whether steps `a` and `b` touch a synchronizing target in common.
     @inline(__always)
     func synchronizes(_ a: Int, _ b: Int) -> Bool {
-        for i in accessStart[a]..<accessStart[a + 1] where Trace.isSync(accessList[i]) {
-            for j in accessStart[b]..<accessStart[b + 1]
+        for i in info[a].accesses where Trace.isSync(accessList[i]) {
+            for j in info[b].accesses
             where Trace.isSync(accessList[j]) && Access.overlaps(accessList[i].targetBits, accessList[j].targetBits) {
                 return true
             }
@@ -78,11 +78,11 @@ extension Trace {
     /// step, its access and this step's access, for each.
     @inline(__always)
     func forEachDataRace(of index: Int, _ body: (Int, Access, Access) -> Void) {
-        for i in accessStart[index]..<accessStart[index + 1] where Trace.isData(accessList[i]) {
+        for i in info[index].accesses where Trace.isData(accessList[i]) {
             let access = accessList[i]
             for earlier in 0..<index
             where threads[earlier] != threads[index] && mayConflict(earlier, index) && !syncBefore.contains(earlier, row: index) {
-                for j in accessStart[earlier]..<accessStart[earlier + 1] {
+                for j in info[earlier].accesses {
                     let other = accessList[j]
                     if other.targetBits == access.targetBits && !(other.isRead && access.isRead) {
                         body(earlier, other, access)

@@ -10,23 +10,30 @@ struct Trace {
     var threads: [ThreadID] = []
     /// Each step's accesses, as the engine reported them (wakeup trees keep these).
     var accesses: [[Access]] = []
-    /// The same accesses in one flat array, step after step (`accessStart` says where
-    /// each step's begin): comparing two steps then copies no array.
+    /// The same accesses in one flat array, step after step (each step's `accesses`
+    /// range says where): comparing two steps then copies no array.
     var accessList: [Access] = []
-    var accessStart: [Int] = [0]
-    var halts: [Bool] = []
-    /// The threads each step started, as a bit set.
-    var spawns: [UInt64] = []
+    /// What the trace keeps of each step besides its thread, all plain data in one
+    /// array: appending or removing a step touches one array, not one per field.
+    struct StepInfo {
+        /// Where the step's accesses are in `accessList`.
+        var accesses: Range<Int>
+        var halts: Bool
+        /// The threads the step started, as a bit set.
+        var spawns: UInt64
+        /// A quick over-approximation of what the step reads and writes (one bit per
+        /// object or variable, modulo 64), so most pairs are found independent at once.
+        var readMask: UInt64
+        var writeMask: UInt64
+        /// The same over-approximation for the synchronizing targets it touches.
+        var syncMask: UInt64
+    }
+
+    var info: [StepInfo] = []
     /// Row k: the steps that happen before step k.
     var before = BitMatrix()
     /// Row k: the earlier steps step k depends on directly.
     var direct = BitMatrix()
-    /// Per step, a quick over-approximation of what it reads and writes (one bit per
-    /// object or variable, modulo 64), so most pairs are found independent at once.
-    var readMask: [UInt64] = []
-    var writeMask: [UInt64] = []
-    /// The same over-approximation for the synchronizing targets a step touches.
-    var syncMask: [UInt64] = []
     /// Row k: the steps ordered before step k by synchronization alone.
     var syncBefore = BitMatrix()
     /// Where each step is in the script.
@@ -47,14 +54,9 @@ struct Trace {
         let index = threads.count
         for child in creator.indices where creator[child] == index { creator[child] = -1 }
         accesses.removeLast()
-        accessStart.removeLast()
-        while accessList.count > accessStart[index] { accessList.removeLast() }
-        halts.removeLast()
-        spawns.removeLast()
+        let removed = info.removeLast()
+        while accessList.count > removed.accesses.lowerBound { accessList.removeLast() }
         ranges.removeLast()
-        readMask.removeLast()
-        writeMask.removeLast()
-        syncMask.removeLast()
         before.removeLastRow()
         direct.removeLastRow()
         syncBefore.removeLastRow()
@@ -66,25 +68,23 @@ struct Trace {
         threads.append(thread)
         ranges.append(range)
         accesses.append(stepAccesses)
+        let start = accessList.count
         accessList.append(contentsOf: stepAccesses)
-        accessStart.append(accessList.count)
-        halts.append(halting)
-        spawns.append(creates.reduce(0) { $0 | 1 << UInt64($1) })
         var reads: UInt64 = 0, writes: UInt64 = 0
         for access in stepAccesses {
             let bit = Trace.bit(access)
             if access.isRead { reads |= bit } else { writes |= bit }
         }
-        readMask.append(reads)
-        writeMask.append(writes)
-        syncMask.append(detectRaces ? Trace.syncMask(stepAccesses) : 0)
+        info.append(StepInfo(accesses: start..<accessList.count, halts: halting, spawns: creates.reduce(0) { $0 | 1 << UInt64($1) },
+                             readMask: reads, writeMask: writes, syncMask: detectRaces ? Trace.syncMask(stepAccesses) : 0))
         direct.appendRow()
         before.appendRow()
         // The thread's previous step, then each dependent step of another thread
         // (`dependent`, with the masks tested first: most pairs stop there).
         if let previous = programOrderEdge(index) { addEdge(previous, to: index) }
         for earlier in 0..<index where threads[earlier] != thread {
-            if halting || halts[earlier] || (writeMask[earlier] & (reads | writes)) | (writes & readMask[earlier]) != 0
+            let other = info[earlier]
+            if halting || other.halts || (other.writeMask & (reads | writes)) | (writes & other.readMask) != 0
                 && dependent(earlier, index) {
                 addEdge(earlier, to: index)
             }
@@ -135,17 +135,17 @@ struct Trace {
 
     @inline(__always)
     func dependent(_ a: Int, _ b: Int) -> Bool {
-        if halts[a] || halts[b] { return true }
+        if info[a].halts || info[b].halts { return true }
         guard mayConflict(a, b) else { return false }
-        for i in accessStart[a]..<accessStart[a + 1] {
-            for j in accessStart[b]..<accessStart[b + 1] where accessList[i].conflicts(with: accessList[j]) { return true }
+        for i in info[a].accesses {
+            for j in info[b].accesses where accessList[i].conflicts(with: accessList[j]) { return true }
         }
         return false
     }
 
     /// False when the masks show that steps `a` and `b` cannot conflict.
     func mayConflict(_ a: Int, _ b: Int) -> Bool {
-        writeMask[a] & (readMask[b] | writeMask[b]) != 0 || writeMask[b] & readMask[a] != 0
+        info[a].writeMask & (info[b].readMask | info[b].writeMask) != 0 || info[b].writeMask & info[a].readMask != 0
     }
 
     static func conflict(_ a: [Access], _ b: [Access]) -> Bool {
@@ -173,12 +173,12 @@ struct Trace {
 
     /// Whether every access of step `index` only reads.
     func onlyReads(_ index: Int) -> Bool {
-        (accessStart[index]..<accessStart[index + 1]).allSatisfy { accessList[$0].isRead }
+        info[index].accesses.allSatisfy { accessList[$0].isRead }
     }
 
     /// Step `index` as a wakeup tree keeps it.
     func step(_ index: Int) -> WakeupStep {
-        WakeupStep(thread: threads[index], accesses: accesses[index], halts: halts[index], spawns: spawns[index])
+        WakeupStep(thread: threads[index], accesses: accesses[index], halts: info[index].halts, spawns: info[index].spawns)
     }
 
     /// The sequence that reverses the race of `race` with `index`: the steps between
@@ -304,7 +304,7 @@ struct BitMatrix {
 
     mutating func appendRow() {
         if rows == words * 64 { widen() }
-        storage.append(contentsOf: repeatElement(0, count: words))
+        for _ in 0..<words { storage.append(0) }
         rows += 1
     }
 
