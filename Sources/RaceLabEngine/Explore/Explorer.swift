@@ -29,14 +29,18 @@ public struct Explorer {
         /// What is still to explore from here, leftmost first.
         var pending = WakeupTree()
         var explored = 0
-        /// Steps known to lead only to explored traces from here (DPOR).
-        var sleep: [WakeupStep] = []
+        /// Steps known to lead only to explored traces from here (DPOR): positions in
+        /// the search's `sleeping` steps.
+        var sleep = BitSet()
+        /// How many sleeping steps the search held when this node was made: the ones
+        /// from there on went to sleep here, and go when the node does.
+        var sleepingStart = 0
         /// The step being explored from here.
         var current: WakeupStep?
         var last: ThreadID?
         var preemptions = 0
 
-        func isAsleep(_ thread: ThreadID) -> Bool { sleep.contains { $0.thread == thread } }
+        func isAsleep(_ thread: ThreadID, _ sleeping: [WakeupStep]) -> Bool { sleep.contains { sleeping[$0].thread == thread } }
 
         func isEnabled(_ thread: ThreadID) -> Bool { enabled & (1 << UInt64(thread)) != 0 }
 
@@ -49,19 +53,19 @@ public struct Explorer {
         /// Where the search from here starts: every enabled thread without reduction;
         /// under DPOR, one awake thread (the one that just ran, if it can: fewer
         /// preemptions), or nothing when every enabled thread is asleep.
-        mutating func startPending(_ reduction: ExploreConfig.Reduction) {
+        mutating func startPending(_ reduction: ExploreConfig.Reduction, sleeping: [WakeupStep]) {
             switch reduction {
             case .none:
                 pending = WakeupTree(threads: enabledThreads)
             case .dpor:
-                if let last, isEnabled(last), !isAsleep(last) {
+                if let last, isEnabled(last), !isAsleep(last, sleeping) {
                     pending = WakeupTree(thread: last)
                     return
                 }
                 var bits = enabled
                 while bits != 0 {
                     let thread = bits.trailingZeroBitCount
-                    if !isAsleep(thread) {
+                    if !isAsleep(thread, sleeping) {
                         pending = WakeupTree(thread: thread)
                         return
                     }
@@ -94,6 +98,9 @@ public struct Explorer {
         var trace = Trace()
         var seenRaces = SeenRaces()
         var outcomeKeys: [OutcomeKey] = []
+        /// The steps asleep somewhere on the current path, in the order they went to
+        /// sleep; each node's sleep set names some of them.
+        var sleeping: [WakeupStep] = []
         let log = EventLog(narrate: false)
         let initial = engine.initialWorld()
         var stack: [Node] = []
@@ -107,14 +114,15 @@ public struct Explorer {
             record(root.world, trace: trace, into: &result, keys: &outcomeKeys)
             return result
         }
-        root.startPending(config.reduction)
+        root.startPending(config.reduction, sleeping: sleeping)
         stack.append(root)
         search: while !stack.isEmpty {
             let depth = stack.count - 1
             trace.truncate(to: depth)
             guard !stack[depth].pending.isEmpty else {
+                while sleeping.count > stack[depth].sleepingStart { sleeping.removeLast() }
                 stack.removeLast()
-                if let parent = stack.indices.last { finish(&stack[parent]) }
+                if let parent = stack.indices.last { finish(&stack[parent], sleeping: &sleeping) }
                 continue
             }
             let branch = stack[depth].pending.branches.removeFirst()
@@ -140,7 +148,9 @@ public struct Explorer {
                                     line: range?.start.line, into: &result)
                 }
             }
-            if config.reduction == .dpor { addReversals(for: depth, trace: trace, stack: &stack, reversalSteps: &result.reversalSteps, log: log) }
+            if config.reduction == .dpor {
+                addReversals(for: depth, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &result.reversalSteps, log: log)
+            }
 
             if world.threads.count > 64 {
                 result.cut = "not exhaustive: an execution started more than 64 threads"
@@ -153,12 +163,12 @@ public struct Explorer {
                     result.cut = "not exhaustive: an execution reached the step bound (\(config.maxSteps) steps)"
                 }
                 if world.halted && config.reduction == .dpor {
-                    addReversalsOfHalt(by: thread, at: depth, stack: &stack, log: log)
+                    addReversalsOfHalt(by: thread, at: depth, stack: &stack, sleeping: sleeping, log: log)
                 }
                 result.executions += 1
                 record(world, trace: trace, into: &result, keys: &outcomeKeys)
                 visit?(trace)
-                finish(&stack[depth])
+                finish(&stack[depth], sleeping: &sleeping)
             } else {
                 // Built in place on the stack: a node is large, and copying one in costs a
                 // retain of each of its arrays.
@@ -166,17 +176,20 @@ public struct Explorer {
                 stack.append(Node(world: consume world, enabled: enabled, last: thread, preemptions: preemptions))
                 let child = depth + 1
                 if config.reduction == .dpor {
-                    stack[child].sleep = stack[depth].sleep.filter { !$0.isDependent(step) }
+                    stack[child].sleepingStart = sleeping.count
+                    for position in stack[depth].sleep where !sleeping[position].isDependent(step) {
+                        stack[child].sleep.insert(position)
+                    }
                 }
                 if branch.tree.isEmpty {
-                    stack[child].startPending(config.reduction)
+                    stack[child].startPending(config.reduction, sleeping: sleeping)
                 } else {
                     stack[child].pending = branch.tree
                 }
                 if stack[child].pending.isEmpty {
                     result.sleepBlocked += 1
                     stack.removeLast()
-                    finish(&stack[depth])
+                    finish(&stack[depth], sleeping: &sleeping)
                 }
             }
             if terminal {
@@ -203,22 +216,26 @@ public struct Explorer {
     }
 
     /// The step explored from a node is done; under DPOR it goes to sleep there.
-    func finish(_ node: inout Node) {
+    func finish(_ node: inout Node, sleeping: inout [WakeupStep]) {
         guard let current = node.current else { return }
         node.explored += 1
-        if config.reduction == .dpor { node.sleep.append(current) }
+        if config.reduction == .dpor {
+            sleeping.append(current)
+            node.sleep.insert(sleeping.count - 1)
+        }
         node.current = nil
     }
 
     /// The races of the step at `index` with earlier steps: each one's reversal goes
     /// into the wakeup tree where the race began, unless a sleeping step covers it.
-    func addReversals(for index: Int, trace: Trace, stack: inout [Node], reversalSteps: inout Int, log: EventLog) {
+    func addReversals(for index: Int, trace: Trace, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int,
+                      log: EventLog) {
         for race in trace.races(of: index) {
             let steps = trace.reversal(of: race, with: index)
             if !trace.info[race].halts && trace.onlyReads(race) {
                 // The earlier step only read: without it, every step of the reversal
                 // sees the same state and takes the same step.
-                insert(steps.map { trace.step($0) }, at: race, stack: &stack)
+                insert(steps.map { trace.step($0) }, at: race, stack: &stack, sleeping: sleeping)
                 continue
             }
             // A thread woken by the earlier step (it waited for a lock that step let
@@ -231,20 +248,20 @@ public struct Explorer {
             // is, the last step stands in with its thread alone.
             var sequence = steps.map { trace.step($0) }
             sequence[sequence.count - 1] = .pending(thread)
-            if isCovered(sequence, at: race, stack: stack) { continue }
+            if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { continue }
             reversalSteps += steps.count
             guard let last = replay(steps.lazy.map { trace.threads[$0] }, from: stack[race].world, log: log) else { continue }
             sequence[sequence.count - 1] = last
-            insert(sequence, at: race, stack: &stack)
+            insert(sequence, at: race, stack: &stack, sleeping: sleeping)
         }
     }
 
     /// Whether inserting `sequence` at `depth` would add nothing, whatever its last step
     /// (known only by its thread) is: a sleeping step or the wakeup tree covers it.
-    func isCovered(_ sequence: [WakeupStep], at depth: Int, stack: [Node]) -> Bool {
+    func isCovered(_ sequence: [WakeupStep], at depth: Int, stack: [Node], sleeping: [WakeupStep]) -> Bool {
         var undecided = false
-        for step in stack[depth].sleep {
-            switch WakeupTree.start(sequence, lastKnown: false, without: BitSet(), with: step) {
+        for position in stack[depth].sleep {
+            switch WakeupTree.start(sequence, lastKnown: false, without: BitSet(), with: sleeping[position]) {
             case .yes: return true
             case .unknown: undecided = true
             case .no: break
@@ -278,14 +295,17 @@ public struct Explorer {
 
     /// A halting step stops every other thread: each one's pending step is in a race
     /// with it, so try running that step first.
-    func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node], log: EventLog) {
+    func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node], sleeping: [WakeupStep], log: EventLog) {
         for other in stack[depth].enabledThreads where other != thread {
-            if let step = replay(CollectionOfOne(other), from: stack[depth].world, log: log) { insert([step], at: depth, stack: &stack) }
+            if let step = replay(CollectionOfOne(other), from: stack[depth].world, log: log) {
+                insert([step], at: depth, stack: &stack, sleeping: sleeping)
+            }
         }
     }
 
-    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node]) {
-        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, without: BitSet(), with: $0) != nil }) else { return }
+    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node], sleeping: [WakeupStep]) {
+        guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, without: BitSet(), with: sleeping[$0]) != nil })
+        else { return }
         stack[depth].pending.insert(sequence)
     }
 
