@@ -25,6 +25,10 @@ import Testing
         var set = BitSet()
         matrix.addRow(149, to: &set)
         #expect((0..<150).filter(set.contains) == [66, 85, 129, 148])
+        // Iterated in order across its words, skipping an empty one.
+        set.insert(3)
+        set.insert(300)
+        #expect(Array(set) == [3, 66, 85, 129, 148, 300] && set.count == 6)
 
         for _ in 100..<150 { matrix.removeLastRow() }
         matrix.appendRow()

@@ -35,12 +35,6 @@ extension Explorer {
         return nil
     }
 
-    init(engine: Engine, config: ExploreConfig) {
-        self.engine = engine
-        self.config = config
-        variables = engine.program.globals.indices.filter { !engine.program.globals[$0].isLet }
-    }
-
     /// The first pair of conflicting steps (on different threads) whose reversal makes
     /// the run pass: the second step, and whatever does not depend on the first, is
     /// moved before the first; the rest runs without preemption.

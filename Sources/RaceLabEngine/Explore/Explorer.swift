@@ -19,6 +19,12 @@ public struct Explorer {
         self.init(engine: Engine(program: program, localBudget: 10_000), config: config)
     }
 
+    init(engine: Engine, config: ExploreConfig) {
+        self.engine = engine
+        self.config = config
+        variables = engine.program.globals.indices.filter { !engine.program.globals[$0].isLet }
+    }
+
     /// Called after every complete execution with the running totals; return false to stop.
     public typealias Progress = (Exploration) -> Bool
 
