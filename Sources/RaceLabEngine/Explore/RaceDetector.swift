@@ -92,3 +92,59 @@ extension Trace {
         }
     }
 }
+
+/// Reporting data races while exploring: each one once, with both sides named.
+extension Explorer {
+    /// What makes two race reports the same: the target and the two sides (thread,
+    /// kind, line), in either order. Cheap to hash; names are built only for new races.
+    struct RaceKey: Hashable {
+        var target: Access.Target
+        var first: Int
+        var second: Int
+    }
+
+    /// The races reported so far. Nearly every race found is one already reported (it
+    /// comes back in every execution, and a loop repeats it within a step), so a small
+    /// table of recent keys, indexed by a cheap hash, answers most lookups before the set.
+    struct SeenRaces {
+        private var all: Set<RaceKey> = []
+        private var recent = [RaceKey?](repeating: nil, count: 256)
+
+        /// Adds `key`; true if it is new.
+        mutating func insert(_ key: RaceKey) -> Bool {
+            var mix = UInt64(bitPattern: Int64(key.first)) &* 0x9E37_79B9_7F4A_7C15
+            mix ^= UInt64(bitPattern: Int64(key.second)) &* 0xC2B2_AE3D_27D4_EB4F
+            switch key.target {
+            case .global(let g): mix ^= UInt64(g) &* 0x1656_67B1_9E37_79F9
+            case .field(let id, let field): mix ^= UInt64(bitPattern: Int64(id &* 1_000_003 &+ field)) &* 0x1656_67B1_9E37_79F9
+            default: break
+            }
+            let slot = Int(truncatingIfNeeded: mix >> 56)
+            if recent[slot] == key { return false }
+            recent[slot] = key
+            return all.insert(key).inserted
+        }
+    }
+
+    func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout SeenRaces, into result: inout Exploration) {
+        trace.forEachDataRace(of: index) { earlier, first, second in
+            func code(_ step: Int, _ access: Access) -> Int {
+                (trace.threads[step] * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (trace.ranges[step]?.start.line ?? 0)
+            }
+            let a = code(earlier, first), b = code(index, second)
+            let key = RaceKey(target: first.target, first: min(a, b), second: max(a, b))
+            guard seen.insert(key) else { return }
+            let target: String
+            switch first.target {
+            case .global(let g): target = engine.program.globals[g].name
+            case .field(let id, let field):
+                target = "\(world.heap[id].name).\(engine.program.fieldName(field, classIndex: world.heap[id].classIndex))"
+            default: target = "\(first.target)"
+            }
+            func side(_ step: Int, _ access: Access) -> DataRace.Side {
+                .init(thread: world.threads[trace.threads[step]].name, kind: access.kind, line: trace.ranges[step]?.start.line, step: step + 1)
+            }
+            result.dataRaces.append(DataRace(target: target, first: side(earlier, first), second: side(index, second)))
+        }
+    }
+}

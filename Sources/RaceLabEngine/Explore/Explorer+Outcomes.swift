@@ -1,0 +1,71 @@
+/// Recording complete executions: the outcome histogram.
+extension Explorer {
+    /// An outcome as `record` compares it, without its text: each shared variable's
+    /// final value (an object by its name), how the run ended, what it broke. Most
+    /// executions reach an outcome seen before, and need no text at all.
+    struct OutcomeKey: Equatable {
+        enum Atom: Equatable {
+            case value(Value)
+            case object(String)
+            /// An array or closure holding references, as the trace shows it.
+            case text(String)
+        }
+
+        var atoms: [Atom]
+        var end: Run.End
+        var findings: [Finding.Kind]
+        var failedChecks: [Int]
+    }
+
+    func atom(_ value: Value, in world: World) -> OutcomeKey.Atom {
+        switch value {
+        case .object(let id): return .object(world.heap[id].name)
+        case .array, .closure: return value.hasReferences ? .text(world.describe(value)) : .value(value)
+        default: return .value(value)
+        }
+    }
+
+    /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
+    /// the order of `result.outcomes`.
+    func record(_ world: World, trace: Trace, into result: inout Exploration, keys: inout [OutcomeKey]) {
+        var end = Run.End.completed
+        var deadlock: Finding?
+        if world.halted {
+            end = .crashed
+        } else if engine.runnableMask(world) != 0 {
+            end = .stepLimit
+        } else if let finding = engine.deadlock(world) {
+            deadlock = finding
+            end = .deadlocked
+        }
+        var failedChecks: [Int] = []
+        if end == .completed && !engine.program.expectations.isEmpty {
+            for (index, check) in engine.evaluateExpectations(world).enumerated() where check.passed != true {
+                failedChecks.append(index)
+            }
+        }
+        var found = Set<Finding.Kind>()
+        for finding in world.findings { found.insert(finding.kind) }
+        if deadlock != nil { found.insert(.deadlock) }
+        if !failedChecks.isEmpty { found.insert(.expectation) }
+        let kinds = found.isEmpty ? [] : Finding.Kind.allCases.filter(found.contains)
+        let (count, exact) = config.reduction == .none ? (1, true) : config.countInterleavings ? trace.linearizations() : (1, false)
+        if !exact { result.interleavingsExact = false }
+        result.interleavings = result.interleavings.saturatingAdd(count)
+        let index = keys.firstIndex { key in
+            key.end == end && key.findings == kinds && key.failedChecks == failedChecks
+                && zip(variables, key.atoms).allSatisfy { atom(world.globals[$0], in: world) == $1 }
+        }
+        if let index {
+            result.outcomes[index].executions += 1
+            result.outcomes[index].interleavings = result.outcomes[index].interleavings.saturatingAdd(count)
+            return
+        }
+        let state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
+        let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
+        let names = trace.threads.map { world.threads[$0].name }
+        result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
+        keys.append(OutcomeKey(atoms: variables.map { atom(world.globals[$0], in: world) }, end: end, findings: kinds,
+                               failedChecks: failedChecks))
+    }
+}
