@@ -36,9 +36,8 @@ extension Machine {
         for (slot, isTemp) in zip(finished.slots, code.localIsTemp) where !isTemp && slot.hasReferences { owned.append(slot) }
         let released = owned.flatMap(\.references)
         let accesses = released.map { Access(.object($0), .write) }
-        let heap = world.heap
         var releasing: String {
-            released.isEmpty ? "" : " and releases " + released.map { heap[$0].name }.joined(separator: ", ")
+            released.isEmpty ? "" : " and releases " + released.map { world.heap[$0].name }.joined(separator: ", ")
         }
         popFrame()
         switch finished.kind {

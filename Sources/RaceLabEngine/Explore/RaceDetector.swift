@@ -98,7 +98,8 @@ extension Explorer {
     /// What makes two race reports the same: the target and the two sides (thread,
     /// kind, line), in either order. Cheap to hash; names are built only for new races.
     struct RaceKey: Hashable {
-        var target: Access.Target
+        /// The target, as `Access.targetBits`.
+        var target: UInt64
         var first: Int
         var second: Int
     }
@@ -114,11 +115,7 @@ extension Explorer {
         mutating func insert(_ key: RaceKey) -> Bool {
             var mix = UInt64(bitPattern: Int64(key.first)) &* 0x9E37_79B9_7F4A_7C15
             mix ^= UInt64(bitPattern: Int64(key.second)) &* 0xC2B2_AE3D_27D4_EB4F
-            switch key.target {
-            case .global(let g): mix ^= UInt64(g) &* 0x1656_67B1_9E37_79F9
-            case .field(let id, let field): mix ^= UInt64(bitPattern: Int64(id &* 1_000_003 &+ field)) &* 0x1656_67B1_9E37_79F9
-            default: break
-            }
+            mix ^= key.target &* 0x1656_67B1_9E37_79F9
             let slot = Int(truncatingIfNeeded: mix >> 56)
             if recent[slot] == key { return false }
             recent[slot] = key
@@ -132,7 +129,7 @@ extension Explorer {
                 (trace.threads[step] * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (trace.ranges[step]?.start.line ?? 0)
             }
             let a = code(earlier, first), b = code(index, second)
-            let key = RaceKey(target: first.target, first: min(a, b), second: max(a, b))
+            let key = RaceKey(target: first.targetBits, first: min(a, b), second: max(a, b))
             guard seen.insert(key) else { return }
             let target: String
             switch first.target {
