@@ -17,7 +17,10 @@ import Testing
         #expect(members == [66, 129])
         #expect(matrix.contains(0, row: 1) && matrix.contains(0, row: 64) && !matrix.contains(1, row: 64))
 
-        matrix.formUnion(row: 149, with: 130)
+        var union = BitSet()
+        matrix.addRow(149, to: &union)
+        matrix.addRow(130, to: &union)
+        matrix.setRow(149, to: union)
         members = []
         matrix.forEach(149) { members.append($0) }
         #expect(members == [66, 85, 129, 148])
@@ -25,6 +28,13 @@ import Testing
         var set = BitSet()
         matrix.addRow(149, to: &set)
         #expect((0..<150).filter(set.contains) == [66, 85, 129, 148])
+        // Setting a row clears its other words.
+        var small = BitSet()
+        small.insert(3)
+        matrix.setRow(148, to: small)
+        members = []
+        matrix.forEach(148) { members.append($0) }
+        #expect(members == [3])
         // Iterated in order across its words, skipping an empty one.
         set.insert(3)
         set.insert(300)

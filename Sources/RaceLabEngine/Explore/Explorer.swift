@@ -199,7 +199,7 @@ public struct Explorer {
                 }
             }
             if terminal {
-                if let progress {
+                if progress != nil {
                     var guess = 1.0
                     for node in stack { guess *= Double(max(1, node.explored + node.pending.branches.count)) }
                     result.estimate = guess > 1e15 ? Int(1e15) : Int(guess)

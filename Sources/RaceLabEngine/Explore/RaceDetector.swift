@@ -42,18 +42,25 @@ extension Trace {
     /// synchronization, given those of earlier steps.
     mutating func addSynchronizedBefore(_ index: Int) {
         let mask = info[index].syncMask
-        if let previous = programOrderEdge(index) { addSynchronizedEdge(previous, to: index) }
-        // A step that touches no synchronizing target is ordered by program order alone.
-        guard mask != 0 else { return }
-        let thread = threads[index]
-        for earlier in 0..<index where threads[earlier] != thread && info[earlier].syncMask & mask != 0 && synchronizes(earlier, index) {
-            addSynchronizedEdge(earlier, to: index)
+        var ordered = BitSet()
+        if let previous = programOrderEdge(index) {
+            ordered.insert(previous)
+            syncBefore.addRow(previous, to: &ordered)
         }
-    }
-
-    private mutating func addSynchronizedEdge(_ earlier: Int, to index: Int) {
-        syncBefore.insert(earlier, row: index)
-        syncBefore.formUnion(row: index, with: earlier)
+        // A step that touches no synchronizing target is ordered by program order
+        // alone. Otherwise, latest first, each earlier step it synchronizes with and
+        // is not ordered after already.
+        if mask != 0 {
+            var earlier = index
+            while earlier > 0 {
+                earlier -= 1
+                if !ordered.contains(earlier) && info[earlier].syncMask & mask != 0 && synchronizes(earlier, index) {
+                    ordered.insert(earlier)
+                    syncBefore.addRow(earlier, to: &ordered)
+                }
+            }
+        }
+        syncBefore.setRow(index, to: ordered)
     }
 
     /// The synchronizing targets of a step, one bit each (modulo 64): two steps with

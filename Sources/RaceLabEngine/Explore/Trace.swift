@@ -32,7 +32,8 @@ struct Trace {
     var info: [StepInfo] = []
     /// Row k: the steps that happen before step k.
     var before = BitMatrix()
-    /// Row k: the earlier steps step k depends on directly.
+    /// Row k: the earlier steps step k depends on directly, except those ordered
+    /// before it through a later one of them (see `append`).
     var direct = BitMatrix()
     /// Row k: the steps ordered before step k by synchronization alone.
     var syncBefore = BitMatrix()
@@ -79,16 +80,24 @@ struct Trace {
                              readMask: reads, writeMask: writes, syncMask: detectRaces ? Trace.syncMask(stepAccesses) : 0))
         direct.appendRow()
         before.appendRow()
-        // The thread's previous step, then each dependent step of another thread
-        // (`dependent`, with the masks tested first: most pairs stop there).
-        if let previous = programOrderEdge(index) { addEdge(previous, to: index) }
-        for earlier in 0..<index where threads[earlier] != thread {
+        // The thread's previous step, then each dependent earlier step, latest first.
+        // A step already ordered before this one (through a later step it depends on)
+        // is skipped: an edge from it would add nothing, and it is not in a race with
+        // this step. So `direct` keeps only the dependencies no other one implies.
+        var ordered = BitSet()
+        if let previous = programOrderEdge(index) { addEdge(previous, to: index, ordered: &ordered) }
+        var earlier = index
+        while earlier > 0 {
+            earlier -= 1
+            if ordered.contains(earlier) { continue }
             let other = info[earlier]
+            // The masks first: most pairs stop there.
             if halting || other.halts || (other.writeMask & (reads | writes)) | (writes & other.readMask) != 0
                 && dependent(earlier, index) {
-                addEdge(earlier, to: index)
+                addEdge(earlier, to: index, ordered: &ordered)
             }
         }
+        before.setRow(index, to: ordered)
         syncBefore.appendRow()
         if detectRaces { addSynchronizedBefore(index) }
         for child in creates {
@@ -126,11 +135,13 @@ struct Trace {
         return previous >= 0 ? previous : creator(of: thread)
     }
 
-    /// Step `earlier` directly before step `index`, and everything before it too.
-    private mutating func addEdge(_ earlier: Int, to index: Int) {
+    /// Step `earlier` directly before step `index`, and everything before it too
+    /// (gathered in `ordered`, which becomes the row of `before`).
+    @inline(__always)
+    private mutating func addEdge(_ earlier: Int, to index: Int, ordered: inout BitSet) {
         direct.insert(earlier, row: index)
-        before.insert(earlier, row: index)
-        before.formUnion(row: index, with: earlier)
+        ordered.insert(earlier)
+        before.addRow(earlier, to: &ordered)
     }
 
     @inline(__always)
@@ -156,17 +167,15 @@ struct Trace {
     }
 
     /// Earlier steps in a race with step `index`: dependent, on another thread, and not
-    /// ordered before it through some step in between.
+    /// ordered before it through some step in between. `direct` holds only the
+    /// dependencies that no later one orders, so these are its steps of other
+    /// threads, except the step that created this thread.
     func races(of index: Int) -> BitSet {
         let thread = threads[index]
         let created = creator(of: thread)
-        var through = BitSet()
-        direct.forEach(index) { earlier in before.addRow(earlier, to: &through) }
         var result = BitSet()
         direct.forEach(index) { earlier in
-            if threads[earlier] != thread && created != earlier && !through.contains(earlier) {
-                result.insert(earlier)
-            }
+            if threads[earlier] != thread && created != earlier { result.insert(earlier) }
         }
         return result
     }
@@ -331,9 +340,10 @@ struct BitMatrix {
         storage[row * words + i / 64] |= 1 << UInt64(i % 64)
     }
 
-    /// Row `row` |= row `other`.
-    mutating func formUnion(row: Int, with other: Int) {
-        for word in 0..<words { storage[row * words + word] |= storage[other * words + word] }
+    /// Row `row` = `set` (whose members are all below `rows`).
+    mutating func setRow(_ row: Int, to set: BitSet) {
+        storage[row * words] = set.low
+        for word in 1..<words { storage[row * words + word] = word <= set.high.count ? set.high[word - 1] : 0 }
     }
 
     /// `set` |= row `row`.
