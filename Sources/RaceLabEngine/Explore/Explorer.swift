@@ -238,10 +238,14 @@ public struct Explorer {
                       log: EventLog) {
         for race in trace.races(of: index) {
             let steps = trace.reversal(of: race, with: index)
+            // Built by hand: a closure would capture (and so copy) the trace.
+            var sequence: [WakeupStep] = []
+            sequence.reserveCapacity(steps.count)
+            for step in steps { sequence.append(trace.step(step)) }
             if !trace.info[race].halts && trace.onlyReads(race) {
                 // The earlier step only read: without it, every step of the reversal
                 // sees the same state and takes the same step.
-                insert(steps.map { trace.step($0) }, at: race, stack: &stack, sleeping: sleeping)
+                insert(sequence, at: race, stack: &stack, sleeping: sleeping)
                 continue
             }
             // A thread woken by the earlier step (it waited for a lock that step let
@@ -252,14 +256,37 @@ public struct Explorer {
             // Often the sequence is one the search will explore anyway, and that can be
             // seen without its last step: then that step need not be computed. Until it
             // is, the last step stands in with its thread alone.
-            var sequence = steps.map { trace.step($0) }
+            if let blocked = blockingStep(at: index, race: race, trace: trace, stack: stack) {
+                assert(replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) == blocked)
+                sequence[sequence.count - 1] = blocked
+                insert(sequence, at: race, stack: &stack, sleeping: sleeping)
+                continue
+            }
             sequence[sequence.count - 1] = .pending(thread)
             if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { continue }
             reversalSteps += steps.count
-            guard let last = replay(steps.lazy.map { trace.threads[$0] }, from: stack[race].world, log: log) else { continue }
+            guard let last = replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) else { continue }
             sequence[sequence.count - 1] = last
             insert(sequence, at: race, stack: &stack, sleeping: sleeping)
         }
+    }
+
+    /// The step of step `index`'s thread in the reversal of its race with step `race`,
+    /// when it is sure to block: step `index` only takes a lock, its thread was not
+    /// waiting, and another thread holds the lock where the race began. No step of the
+    /// reversal before it takes or lets go of the lock (each would be ordered after
+    /// step `race`, which touched the lock), so the holder still holds it at the
+    /// thread's turn, and the thread, in the same state of its own as in the trace,
+    /// blocks: a step that reads the lock and does nothing else. Known without a replay.
+    func blockingStep(at index: Int, race: Int, trace: Trace, stack: [Node]) -> WakeupStep? {
+        let accesses = trace.info[index].accesses
+        guard !trace.info[race].halts, accesses.count == 1 else { return nil }
+        let access = trace.accessList[accesses.lowerBound]
+        guard access.kind == .acquire, case .lock(let lock) = access.target else { return nil }
+        let thread = trace.threads[index]
+        guard stack[index].world.threads[thread].waiting == nil,
+              let owner = stack[race].world.headers[lock].owner, owner != thread else { return nil }
+        return WakeupStep(thread: thread, accesses: [Access(.lock(lock), .read)], halts: false, spawns: 0)
     }
 
     /// Whether inserting `sequence` at `depth` would add nothing, whatever its last step
