@@ -60,7 +60,7 @@ struct StepCommand {
             }
             for (index, name) in names.enumerated() {
                 guard let thread = session.world.thread(named: name) else {
-                    let known = session.world.threads.map(\.name)
+                    let known = session.world.threadNames
                     return CommandOutput(stderr: "error: step \(index + 1) of the schedule: there is no thread '\(name)' at this point"
                                          + suggestion(name, known) + "\n", exitCode: ExitCode.usage)
                 }

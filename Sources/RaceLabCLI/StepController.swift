@@ -42,7 +42,7 @@ struct StepController {
         self.argument = argument
     }
 
-    var names: [String] { session.world.threads.map(\.name) }
+    var names: [String] { session.world.threadNames }
 
     /// The goal of the challenge, in words.
     var goal: String {

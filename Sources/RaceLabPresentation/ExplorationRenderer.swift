@@ -136,7 +136,7 @@ public struct ColumnTrace: Sendable {
         return trace.rows(threads, highlight)
     }
 
-    func rows(_ threads: [ThreadID], _ highlight: [Int]) -> String {        var header = "  step  " + threads.map { fit(run.world.threads[$0].name) }.joined(separator: " ")
+    func rows(_ threads: [ThreadID], _ highlight: [Int]) -> String {        var header = "  step  " + threads.map { fit(run.world.threadNames[$0]) }.joined(separator: " ")
         while header.last == " " { header.removeLast() }
         var out = header + "\n"
         var lastStep = 0

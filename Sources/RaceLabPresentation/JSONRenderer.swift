@@ -12,7 +12,7 @@ public struct JSONRenderer: Sendable {
 
     public func render(_ run: Run) -> String {
         let formatter = ValueFormatter(world: run.world)
-        let names = run.world.threads.map(\.name)
+        let names = run.world.threadNames
         let steps: [JSON] = run.events.map { event in
             .object([
                 ("step", .int(event.step)),

@@ -88,7 +88,7 @@ public struct StepScreen: Sendable {
         let world = session.world
         let engine = session.engine
         let thread = world.threads[id]
-        var cells = [Cell("[\(id + 1)] \(thread.name)", .header)]
+        var cells = [Cell("[\(id + 1)] \(world.threadNames[id])", .header)]
         if thread.isFinished {
             cells.append(Cell("finished", .finished))
             return cells
@@ -150,7 +150,7 @@ public struct StepScreen: Sendable {
             var text = "  lock \(object.name): "
             let monitor = world.headers[id]
             if let owner = monitor.owner {
-                text += "held by \(world.threads[owner].name)" + (monitor.depth > 1 ? " (\(monitor.depth) times)" : "")
+                text += "held by \(world.threadNames[owner])" + (monitor.depth > 1 ? " (\(monitor.depth) times)" : "")
             } else {
                 text += "free"
             }
@@ -158,7 +158,7 @@ public struct StepScreen: Sendable {
                 if case .lock(id, _) = world.threads[thread].waiting, !world.threads[thread].isFinished { return true }
                 return false
             }
-            if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threads[$0].name }.joined(separator: ", ") }
+            if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
             lines.append(text)
         }
         for queue in world.queues {
@@ -173,7 +173,7 @@ public struct StepScreen: Sendable {
         } else {
             let blocks = world.mainQueue.map { block -> String in
                 let sync = world.threads[block.sender].waiting == .mainBlock(block.id)
-                return "block \(block.id) from \(world.threads[block.sender].name) (\(sync ? "main.sync" : "main.async"))"
+                return "block \(block.id) from \(world.threadNames[block.sender]) (\(sync ? "main.sync" : "main.async"))"
             }
             lines += wrap(blocks, indent: "  main queue: ")
         }
@@ -222,7 +222,7 @@ public struct StepScreen: Sendable {
     // MARK: - Trace
 
     func trace(_ session: StepSession) -> [String] {
-        let names = session.world.threads.map(\.name)
+        let names = session.world.threadNames
         guard !session.steps.isEmpty else { return ["No steps yet."] }
         var lines = ["Last steps"]
         let first = max(0, session.steps.count - recent)

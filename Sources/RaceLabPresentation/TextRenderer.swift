@@ -13,7 +13,7 @@ public struct TextRenderer: Sendable {
     }
 
     public func render(_ run: Run) -> String {
-        let names = run.world.threads.map(\.name)
+        let names = run.world.threadNames
         let nameWidth = max(6, names.map(\.count).max() ?? 6)
         var out = title + "\n\n"
         out += "step  " + "thread".padded(nameWidth) + "  line  what happened\n"
@@ -83,9 +83,9 @@ public struct TextRenderer: Sendable {
     /// How many steps each thread took; a cancelled operation's steps are marked as
     /// wasted work, so cancellation that stops early shows up as a small number.
     func stepsPerThread(_ run: Run) -> [String] {
-        run.world.threads.map { thread in
-            let count = run.schedule.filter { $0 == thread.name }.count
-            var text = "\(thread.name) \(count)"
+        zip(run.world.threads, run.world.threadNames).map { thread, name in
+            let count = run.schedule.filter { $0 == name }.count
+            var text = "\(name) \(count)"
             if let id = thread.operation, case .operation(let op) = run.world.heap[id].kind, op.isCancelled {
                 text += " (operation cancelled: wasted work)"
             }

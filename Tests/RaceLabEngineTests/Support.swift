@@ -29,5 +29,5 @@ func run(_ source: String, schedule: String? = nil) throws -> Run {
 
 /// "A reads x: 0" lines of a run.
 func lines(_ run: Run) -> [String] {
-    run.events.map { "\(run.world.threads[$0.thread].name) \($0.text)" }
+    run.events.map { "\(run.world.threadNames[$0.thread]) \($0.text)" }
 }

@@ -27,7 +27,7 @@ public struct Engine: Sendable {
         world.created = Array(repeating: 0, count: program.classes.count)
         let main = Frame(code: program.mainCode, localCount: program.codes[program.mainCode].localCount, kind: .body)
         let setup = Frame(code: program.setupCode, localCount: program.codes[program.setupCode].localCount, kind: .call)
-        world.threads = [ThreadState(name: "main", frames: [main, setup], isMain: true)]
+        world.addThread(name: "main", frames: [main, setup], isMain: true)
         Machine.run(compiled, world: &world, thread: 0, localBudget: localBudget) { machine in
             var budget = localBudget
             while machine.world.threads[0].frames.count > 1 && !machine.world.halted && budget > 0 {
@@ -38,7 +38,7 @@ public struct Engine: Sendable {
         world.threads[0].frames[0].dropStack()
         for info in program.threads {
             let frame = Frame(code: info.code, localCount: program.codes[info.code].localCount, kind: .body)
-            world.threads.append(ThreadState(name: info.name, frames: [frame]))
+            world.addThread(name: info.name, frames: [frame])
         }
         for id in world.threads.indices {
             Machine.run(compiled, world: &world, thread: id, localBudget: localBudget) { $0.normalize() }
@@ -120,8 +120,8 @@ public struct Engine: Sendable {
         var copy = world
         copy.halted = false
         let frame = Frame(code: program.checksCode, localCount: program.codes[program.checksCode].localCount, kind: .body)
-        copy.threads.append(ThreadState(name: "check", frames: [frame], isMain: true))
-        let checks = Machine.run(compiled, world: &copy, thread: copy.threads.count - 1, localBudget: localBudget) { machine in
+        let checker = copy.addThread(name: "check", frames: [frame], isMain: true)
+        let checks = Machine.run(compiled, world: &copy, thread: checker, localBudget: localBudget) { machine in
             var budget = localBudget
             while !machine.world.threads[machine.thread].frames.isEmpty && !machine.world.halted && budget > 0 {
                 machine.executeCurrent()
@@ -152,7 +152,7 @@ public struct Engine: Sendable {
             let holder = owner.map { [$0] } ?? []
             let held = world.heap.indices.filter { world.headers[$0].owner == id }.map { world.heap[$0].name }
             let holds = held.isEmpty ? "" : "holds \(held.joined(separator: ", ")) and "
-            let by = owner.map { $0 == id ? "itself" : world.threads[$0].name } ?? "nobody"
+            let by = owner.map { $0 == id ? "itself" : world.threadNames[$0] } ?? "nobody"
             return ("\(holds)waits for \(object.name), held by \(by)", holder)
         case .operation(let op):
             var on: [ThreadID] = []
@@ -183,7 +183,7 @@ public struct Engine: Sendable {
             }
         }
         let involved = cycle.isEmpty ? blocked : cycle
-        let parts = involved.map { "\(world.threads[$0].name) \(waitDescription(world, $0)?.text ?? "waits")" }
+        let parts = involved.map { "\(world.threadNames[$0]) \(waitDescription(world, $0)?.text ?? "waits")" }
         let kind = cycle.isEmpty ? "every thread left is blocked" : "a wait-for cycle"
         let step = world.stepCount
         return Finding(kind: .deadlock, step: step, thread: nil, range: nil,

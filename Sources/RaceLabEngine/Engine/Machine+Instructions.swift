@@ -154,7 +154,7 @@ extension Machine {
             guard case .closure(let closure) = pop() else { return }
             advance()
             let child = createThread(name: program.names[name], closure: closure, kind: .body, parameter: nil)
-            emit("starts thread \(world.threads[child].name)", [])
+            emit("starts thread \(world.threadNames[child])", [])
         case .dispatchMain(let sync):
             dispatchToMain(sync: sync)
         case .check(let index):

@@ -199,7 +199,7 @@ extension Machine {
         updateOperation(id) { $0.phase = .executing; $0.closure = nil }
         let worker = createThread(name: name, closure: op.closure!, kind: .operation(id), parameter: .object(id), operation: id)
         updateOperation(id) { $0.thread = worker }
-        appendToLastEvent("operation \(name) starts on thread \(world.threads[worker].name)")
+        appendToLastEvent("operation \(name) starts on thread \(world.threadNames[worker])")
     }
 
     mutating func completeOperation(_ id: ObjectID, on worker: ThreadID?) {

@@ -21,9 +21,8 @@ extension Machine {
     mutating func createThread(name: String, closure: ClosureValue, kind: Frame.Kind, parameter: Value?, operation: ObjectID? = nil) -> ThreadID {
         if let parameter, program.codes[closure.code].parameterCount == 1 { retain(parameter) }
         let frame = closureFrame(closure, kind: kind, parameter: parameter)
-        world.threads.append(ThreadState(name: uniqueThreadName(name), frames: [frame], operation: operation))
+        let id = world.addThread(name: uniqueThreadName(name), frames: [frame], operation: operation)
         touch(.allocator, .write)
-        let id = world.threads.count - 1
         runThread(id) { $0.normalize() }
         return id
     }
@@ -57,7 +56,7 @@ extension Machine {
         case .mainBlock(let block):
             world.completedBlocks.insert(block)
             let waiter = world.threads.firstIndex { $0.waiting == .mainBlock(block) }
-            let note = waiter.map { "; \(world.threads[$0].name), waiting in main.sync, can go on" } ?? ""
+            let note = waiter.map { "; \(world.threadNames[$0]), waiting in main.sync, can go on" } ?? ""
             emit("finishes the main-queue block\(note)\(releasing)", [Access(.mainQueue, .write)] + accesses)
         case .operation(let op):
             emit("finishes operation \(world.heap[op].name)\(releasing)", [Access(.operation(op), .write)] + accesses)
@@ -73,7 +72,7 @@ extension Machine {
         let block = world.mainQueue.removeFirst()
         range = program.codes[block.closure.code].ranges.first ?? nil
         pushFrame(closureFrame(block.closure, kind: .mainBlock(block.id), parameter: nil))
-        let sender = world.threads[block.sender].name
+        let sender = world.threadNames[block.sender]
         emit("takes the next block from the main queue (sent by \(sender)) and runs it", Access(.mainQueue, .write))
     }
 
@@ -104,7 +103,8 @@ extension Machine {
     /// act from the lock's name (called only when narrating).
     mutating func acquire(_ id: ObjectID, reentrant: Bool, verb: (_ name: String) -> String) {
         let owner = world.headers[id].owner
-        let name = world.heap[id].name
+        // Names only for the sentences, which are built only when narrating.
+        var name: String { world.heap[id].name }
         if owner == nil || (owner == thread && reentrant) {
             let waited = state.waiting != nil
             state.waiting = nil
@@ -117,15 +117,15 @@ extension Machine {
                  Access(.lock(id), .acquire))
         } else {
             state.waiting = .lock(id, reentrant: reentrant)
-            let holder = owner == thread ? "itself: \(name) is not re-entrant" : world.threads[owner!].name
+            var holder: String { owner == thread ? "itself: \(name) is not re-entrant" : world.threadNames[owner!] }
             emit("blocks on \(name), held by \(holder)", Access(.lock(id), .read))
         }
     }
 
     mutating func unlock(_ id: ObjectID, verb: (_ name: String) -> String) {
-        let name = world.heap[id].name
+        var name: String { world.heap[id].name }
         guard world.headers[id].owner == thread else {
-            let holder = world.headers[id].owner.map { "held by \(world.threads[$0].name)" } ?? "not locked"
+            let holder = world.headers[id].owner.map { "held by \(world.threadNames[$0])" } ?? "not locked"
             fail(.type("\(threadName) unlocks \(name), which it does not hold (\(holder))"))
             return
         }
@@ -133,10 +133,10 @@ extension Machine {
         let freed = world.headers[id].depth == 0
         if freed { world.headers[id].owner = nil }
         func text() -> String {
-            let woken = world.threads.filter {
-                if case .lock(id, _) = $0.waiting { return true }
+            let woken = world.threads.indices.filter {
+                if case .lock(id, _) = world.threads[$0].waiting { return true }
                 return false
-            }.map(\.name)
+            }.map { world.threadNames[$0] }
             return verb(name) + (freed && !woken.isEmpty ? "; this wakes \(woken.joined(separator: ", "))" : "")
         }
         emit(text(), Access(.lock(id), .release))

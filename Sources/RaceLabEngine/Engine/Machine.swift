@@ -112,7 +112,7 @@ struct Machine {
 
     mutating func advance() { frame.pc += 1 }
 
-    var threadName: String { world.threads[thread].name }
+    var threadName: String { world.threadNames[thread] }
 
     // MARK: - Events and findings
 

@@ -60,7 +60,7 @@ extension Explorer {
                 var reordered = Array(trace.threads[..<first])
                 reordered += (first + 1..<second).filter { !trace.isBefore(first, $0) }.map { trace.threads[$0] }
                 reordered.append(trace.threads[second])
-                if passes(reordered.map { world.threads[$0].name }) { return (first, second) }
+                if passes(reordered.map { world.threadNames[$0] }) { return (first, second) }
             }
         }
         return nil

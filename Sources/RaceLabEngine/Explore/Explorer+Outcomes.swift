@@ -63,7 +63,7 @@ extension Explorer {
         }
         let state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
         let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
-        let names = trace.threads.map { world.threads[$0].name }
+        let names = trace.threads.map { world.threadNames[$0] }
         result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
         keys.append(OutcomeKey(atoms: variables.map { atom(world.globals[$0], in: world) }, end: end, findings: kinds,
                                failedChecks: failedChecks))

@@ -24,7 +24,7 @@ extension Explorer {
             guard case .lock(let taken) = access.target, headers[taken].owner != thread else { continue }
             for held in headers.indices where headers[held].owner == thread && held != taken {
                 let edge = LockOrderEdge(held: after.heap[held].name, taken: after.heap[taken].name,
-                                         thread: after.threads[thread].name, line: line)
+                                         thread: after.threadNames[thread], line: line)
                 if !result.lockOrder.contains(where: { $0.held == edge.held && $0.taken == edge.taken && $0.thread == edge.thread }) {
                     result.lockOrder.append(edge)
                 }

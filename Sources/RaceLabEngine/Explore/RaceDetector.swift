@@ -146,7 +146,7 @@ extension Explorer {
             default: target = "\(first.target)"
             }
             func side(_ step: Int, _ access: Access) -> DataRace.Side {
-                .init(thread: world.threads[trace.threads[step]].name, kind: access.kind, line: trace.ranges[step]?.start.line, step: step + 1)
+                .init(thread: world.threadNames[trace.threads[step]], kind: access.kind, line: trace.ranges[step]?.start.line, step: step + 1)
             }
             result.dataRaces.append(DataRace(target: target, first: side(earlier, first), second: side(index, second)))
         }

@@ -35,7 +35,7 @@ public struct Runner: Sendable {
                 break
             }
             let thread = try scheduler.next(runnable: runnable, world: world)
-            schedule.append(world.threads[thread].name)
+            schedule.append(world.threadNames[thread])
             let (next, stepEvents) = engine.step(world, thread: thread)
             world = next
             events += stepEvents

@@ -36,13 +36,13 @@ public struct StepSession: Sendable {
     public var isOver: Bool { runnable.isEmpty }
 
     /// The schedule so far, by thread name, as `--schedule` takes it.
-    public var scheduleNames: [String] { schedule.map { world.threads[$0].name } }
+    public var scheduleNames: [String] { schedule.map { world.threadNames[$0] } }
 
     /// Runs one step of `thread`.
     /// - Throws: `Refusal` saying why, when the thread cannot run now.
     public mutating func step(_ thread: ThreadID) throws(Refusal) {
         guard world.threads.indices.contains(thread) else { throw Refusal(message: "there is no thread \(thread + 1)") }
-        let name = world.threads[thread].name
+        let name = world.threadNames[thread]
         if world.halted { throw Refusal(message: "the run is over: it crashed") }
         if world.stepCount >= maxSteps { throw Refusal(message: "the run is over: it reached the step limit (\(maxSteps) steps)") }
         guard engine.isRunnable(world, thread) else {

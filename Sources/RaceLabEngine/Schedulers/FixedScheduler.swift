@@ -64,12 +64,12 @@ public struct FixedScheduler: Scheduler {
         }
         let name = names[position]
         guard let id = world.thread(named: name) else {
-            let known = world.threads.map(\.name)
+            let known = world.threadNames
             let hint = Suggestion.closest(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
             throw ScheduleError("step \(position + 1) of the schedule names thread '\(name)', which does not exist at that point\(hint); threads: \(known.joined(separator: ", "))")
         }
         guard runnable.contains(id) else {
-            throw ScheduleError("step \(position + 1) of the schedule picks \(name), which cannot run then; runnable: \(runnable.map { world.threads[$0].name }.joined(separator: ", "))")
+            throw ScheduleError("step \(position + 1) of the schedule picks \(name), which cannot run then; runnable: \(runnable.map { world.threadNames[$0] }.joined(separator: ", "))")
         }
         position += 1
         last = id

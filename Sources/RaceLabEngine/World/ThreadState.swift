@@ -1,6 +1,7 @@
-/// One simulated thread: its call stack and what, if anything, it waits for.
+/// One simulated thread: its call stack and what, if anything, it waits for. Its
+/// name is in `World.threadNames`, so that this holds one reference (its frames)
+/// and copying the thread table, which every step does, costs one retain a thread.
 public struct ThreadState: Hashable, Sendable {
-    public var name: String
     public var frames: [Frame]
     public var waiting: Wait?
     public var isFinished = false
@@ -8,8 +9,7 @@ public struct ThreadState: Hashable, Sendable {
     /// For an operation's worker thread: the operation it runs.
     public var operation: ObjectID?
 
-    public init(name: String, frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
-        self.name = name
+    public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames
         self.isMain = isMain
         self.operation = operation

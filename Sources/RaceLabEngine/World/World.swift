@@ -17,6 +17,10 @@ public struct World: Hashable, Sendable {
     /// shared): every step copies a world, and each array costs a retain and a release.
     private var rare = RareParts()
 
+    /// Each thread's name, by thread ID (not in `ThreadState`: see there).
+    public var threadNames: [String] {
+        _read { yield rare.value.threadNames }
+    }
     /// How many instances of each class have been created.
     public var created: [Int] {
         _read { yield rare.value.created }
@@ -55,7 +59,16 @@ public struct World: Hashable, Sendable {
     public init() {}
 
     public func thread(named name: String) -> ThreadID? {
-        threads.firstIndex { $0.name == name }
+        threadNames.firstIndex(of: name)
+    }
+
+    /// Adds a thread; returns its ID.
+    @discardableResult
+    public mutating func addThread(name: String, frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) -> ThreadID {
+        threads.append(ThreadState(frames: frames, isMain: isMain, operation: operation))
+        makeRareUnique()
+        rare.value.threadNames.append(name)
+        return threads.count - 1
     }
 
     /// A value as the trace shows it: objects by their trace name.
@@ -88,6 +101,7 @@ public struct QueuedBlock: Hashable, Sendable {
 /// Only `World` holds one, and it copies the box before writing to a shared one.
 final class RareParts: Hashable, @unchecked Sendable {
     struct Value: Hashable {
+        var threadNames: [String] = []
         var created: [Int] = []
         var mainQueue: [QueuedBlock] = []
         var nextBlockID = 1
