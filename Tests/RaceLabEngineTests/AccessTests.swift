@@ -67,5 +67,24 @@ import Testing
     @Test func differentAccessesAreDifferentWords() {
         let all = Self.targets.flatMap { target in Self.kinds.map { Access(target, $0) } }
         #expect(Set(all).count == all.count)
+        #expect(!all.contains(.absent))
+    }
+
+    @Test func aStepsAccessesKeepTheirOrderAndConflictAsTheirAccessesDo() {
+        let read = Access(.global(1), .read), write = Access(.global(1), .write)
+        let other = Access(.field(2, 0), .write), lock = Access(.lock(2), .acquire)
+        let none = StepAccesses([Access]())
+        #expect(none.isEmpty && Array(none) == [])
+        for list in [[read], [read, other], [other, read, lock, write]] {
+            let kept = StepAccesses(list)
+            #expect(Array(kept) == list && kept.count == list.count)
+            #expect(kept == StepAccesses(list[...]) && kept != none)
+        }
+        #expect(StepAccesses([read]) != StepAccesses([read, read]))
+        #expect(!StepAccesses([read]).conflict(with: [read]))
+        #expect(StepAccesses([read]).conflict(with: [other, write]))
+        #expect(StepAccesses([other, lock]).conflict(with: [read, Access(.object(2), .write)]))
+        #expect(!StepAccesses([other, lock]).conflict(with: [read, Access(.global(2), .write)]))
+        #expect(!none.conflict(with: [write]) && !StepAccesses([write]).conflict(with: none))
     }
 }

@@ -320,7 +320,7 @@ public struct Explorer {
             next = remaining.next()
             if next == nil {
                 let spawned = (count..<world.threads.count).reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
-                return WakeupStep(thread: thread, accesses: log.accesses, halts: world.halted, spawns: spawned)
+                return WakeupStep(thread: thread, accesses: StepAccesses(log.accesses), halts: world.halted, spawns: spawned)
             }
         }
         return nil

@@ -8,10 +8,10 @@ import RaceLabLanguage
 /// conflicts with every step of another thread.
 struct Trace {
     var threads: [ThreadID] = []
-    /// Each step's accesses, as the engine reported them (wakeup trees keep these).
-    var accesses: [[Access]] = []
+    /// Each step's accesses, as wakeup trees keep them (built once per step).
+    var accesses: [StepAccesses] = []
     /// The same accesses in one flat array, step after step (each step's `accesses`
-    /// range says where): comparing two steps then copies no array.
+    /// range says where): comparing two steps then copies nothing.
     var accessList: [Access] = []
     /// What the trace keeps of each step besides its thread, all plain data in one
     /// array: appending or removing a step touches one array, not one per field.
@@ -68,7 +68,7 @@ struct Trace {
         let index = threads.count
         threads.append(thread)
         ranges.append(range)
-        accesses.append(stepAccesses)
+        accesses.append(StepAccesses(stepAccesses))
         let start = accessList.count
         accessList.append(contentsOf: stepAccesses)
         var reads: UInt64 = 0, writes: UInt64 = 0
@@ -157,13 +157,6 @@ struct Trace {
     /// False when the masks show that steps `a` and `b` cannot conflict.
     func mayConflict(_ a: Int, _ b: Int) -> Bool {
         info[a].writeMask & (info[b].readMask | info[b].writeMask) != 0 || info[b].writeMask & info[a].readMask != 0
-    }
-
-    static func conflict(_ a: [Access], _ b: [Access]) -> Bool {
-        for x in a {
-            for y in b where x.conflicts(with: y) { return true }
-        }
-        return false
     }
 
     /// Earlier steps in a race with step `index`: dependent, on another thread, and not

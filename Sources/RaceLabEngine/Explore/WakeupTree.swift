@@ -3,7 +3,7 @@
 /// the same; that is what lets a step seen in one execution be scheduled in another.
 struct WakeupStep: Equatable {
     var thread: ThreadID
-    var accesses: [Access]
+    var accesses: StepAccesses
     var halts: Bool
     /// The threads this step started, as a bit set.
     var spawns: UInt64
@@ -18,7 +18,7 @@ struct WakeupStep: Equatable {
     /// Whether the two steps' order matters: they touch the same thing, one of them
     /// writing, or one of them stops the program.
     func isDependent(_ other: WakeupStep) -> Bool {
-        halts || other.halts || Trace.conflict(accesses, other.accesses)
+        halts || other.halts || accesses.conflict(with: other.accesses)
     }
 
     /// Whether `self` must come before `later` when `self` is earlier in a sequence.

@@ -109,6 +109,14 @@ public struct Access: Hashable, Sendable {
         bits = Access.pack(target) | Access.pack(kind)
     }
 
+    private init(bits: UInt64) {
+        self.bits = bits
+    }
+
+    /// Not an access: no target and kind pack to it (bits 62 and 63 are never set), so
+    /// storage can use it to mark an empty slot.
+    static let absent = Access(bits: .max)
+
     private static let kindBits: UInt64 = 0x3 << 60
 
     /// The target's bits: its case, its object or variable and its field.
