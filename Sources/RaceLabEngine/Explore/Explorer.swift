@@ -253,15 +253,16 @@ public struct Explorer {
             let thread = trace.threads[index]
             if let wait = stack[index].world.threads[thread].waiting, case .lock = wait,
                !engine.isSatisfied(stack[race].world, wait, for: thread) { continue }
-            // Often the sequence is one the search will explore anyway, and that can be
-            // seen without its last step: then that step need not be computed. Until it
-            // is, the last step stands in with its thread alone.
+            // A thread that takes a lock another thread holds there blocks: no replay.
             if let blocked = blockingStep(at: index, race: race, trace: trace, stack: stack) {
                 assert(replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) == blocked)
                 sequence[sequence.count - 1] = blocked
                 insert(sequence, at: race, stack: &stack, sleeping: sleeping)
                 continue
             }
+            // Often the sequence is one the search will explore anyway, and that can be
+            // seen without its last step: then that step need not be computed. Until it
+            // is, the last step stands in with its thread alone.
             sequence[sequence.count - 1] = .pending(thread)
             if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { continue }
             reversalSteps += steps.count

@@ -2,6 +2,7 @@
 /// findings. `Engine.step` maps a world and a thread to the next world; nothing
 /// else changes it, so copying a world is saving it (undo, replay, exploration).
 public struct World: Hashable, Sendable {
+    /// By thread ID. `addThread` adds one, with its name.
     public var threads: [ThreadState] = []
     public var globals: [Value] = []
     /// Bumped by every write to a global, so in-place enumeration can see mutation.
