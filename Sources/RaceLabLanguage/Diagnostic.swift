@@ -26,7 +26,7 @@ public struct Diagnostic: Hashable, Sendable, Error {
         let text = file.line(start.line)
         out += text + "\n"
         let width = range.end.line == start.line ? max(1, range.end.column - start.column) : 1
-        let indent = String(text.prefix(max(0, start.column - 1)).map { $0 == "\t" ? "\t" : " " })
+        let indent = String(String.UnicodeScalarView(text.unicodeScalars.prefix(max(0, start.column - 1)).map { $0 == "\t" ? "\t" : " " }))
         out += indent + "^" + String(repeating: "~", count: width - 1) + "\n"
         if let note { out += "note: \(note)\n" }
         return out

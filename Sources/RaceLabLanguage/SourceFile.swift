@@ -4,15 +4,32 @@ public struct SourceFile: Hashable, Sendable {
     public var name: String
     /// The whole text.
     public var text: String
-    /// The text split at newlines, without the newline characters.
+    /// The text split at line ends ("\n", "\r\n" or a lone "\r", as the lexer splits
+    /// it), without the line-end characters.
     public let lines: [String]
 
     public init(name: String, text: String) {
         self.name = name
         self.text = text
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+        // Unicode scalars, not Characters: "\r\n" is one Character, equal to neither.
+        var lines: [String] = []
+        var current = String.UnicodeScalarView()
+        var afterCR = false
+        for c in text.unicodeScalars {
+            if c == "\n" && afterCR {
+                afterCR = false
+                continue
+            }
+            afterCR = c == "\r"
+            if c == "\n" || c == "\r" {
+                lines.append(String(current))
+                current = String.UnicodeScalarView()
+            } else {
+                current.append(c)
+            }
         }
+        lines.append(String(current))
+        self.lines = lines
     }
 
     /// The text of a 1-based line, or "" past the end.
@@ -21,7 +38,7 @@ public struct SourceFile: Hashable, Sendable {
     }
 }
 
-/// A position in a source file: 1-based line and column (in characters).
+/// A position in a source file: 1-based line and column (in unicode scalars).
 public struct SourceLocation: Hashable, Comparable, Sendable {
     public var line: Int
     public var column: Int
