@@ -72,10 +72,14 @@ struct ExploreCommand {
             out += "\nExploring \(describe(fix, in: scenario)) (\(config.reduction == .dpor ? "DPOR" : "no reduction")).\n"
             let replay = "racelab run \(parsed.positionals[0])" + (fix.map { " --fix \($0)" } ?? "")
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replayCommand: replay)
-            let code = result.failingExecutions > 0 ? ExitCode.finding : result.isExhaustive ? ExitCode.success : ExitCode.notExhaustive
+            let code: Int32
+            switch result.verdict() {
+            case .fails, .failsAsExpected: code = ExitCode.finding
+            case .proven, .passesUnexpectedly: code = ExitCode.success
+            case .notExhaustive: code = ExitCode.notExhaustive
+            }
             // With --all-fixes, the verdict is about the fixes that are meant to work.
-            let counts = fixes.count == 1 || (fix.flatMap { scenario.fix(named: $0) }.map { $0.variant == nil && $0.expectedFailure == nil } ?? false)
-            if counts { worst = max(worst, code) }
+            if fixes.count == 1 || scenario.role(of: fix) == .fix { worst = max(worst, code) }
         }
         if wantsJSON {
             let json = JSON.object([("scenario", .string(scenario.name)), ("title", .string(scenario.title)),

@@ -182,12 +182,13 @@ struct StepController {
         config.maxExecutions = 200_000
         config.timeLimit = nil
         let result = Explorer(program: session.engine.program, config: config).explore()
-        if result.isExhaustive && result.failingExecutions == 0 {
-            let count = "\(result.interleavings) interleaving\(result.interleavings == 1 ? "" : "s")"
+        switch result.verdict() {
+        case .proven, .passesUnexpectedly:
+            let count = "\(result.interleavings) interleaving\(result.interleavings == InterleavingCount(1) ? "" : "s")"
             lines.append("No schedule can reach the goal: racelab explore \(argument)\(fixFlag) runs all \(count) of this fix, and every one passes.")
-        } else if result.failingExecutions == 0 {
-            lines.append("No schedule reached the goal in \(result.executions) executions explored (\(result.cut ?? "not exhaustive")).")
-        } else {
+        case .notExhaustive(let cut):
+            lines.append("No schedule reached the goal in \(result.executions) executions explored (not exhaustive: \(cut)).")
+        case .fails, .failsAsExpected:
             lines.append("Some schedule does reach the goal: try again (racelab explore \(argument)\(fixFlag) shows one).")
         }
         lines.append("Press u or r to try other orders anyway, or q to quit.")

@@ -40,40 +40,34 @@ struct VerifyCommand {
                 return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
             }
             let result = Explorer(program: program, config: config).explore(progress: ProgressLine(sink: progress).callback)
-            let declared = fix.flatMap { scenario.fix(named: $0) }
-            let failing = result.outcomes.filter(\.outcome.isFailure).map(\.interleavings).reduce(0, +)
+            let role = scenario.role(of: fix)
+            let failing = result.failingInterleavings
             let kinds = result.findingKinds.map(\.rawValue)
-            var verdict: String
-            if !result.isExhaustive && failing == 0 {
-                verdict = "not exhaustive"
-                exit = max(exit, ExitCode.notExhaustive)
-            } else if fix == nil || declared?.variant != nil {
-                verdict = failing > 0 ? "fails (broken)" : "passes, but it is the broken version"
-            } else if declared?.expectedFailure != nil {
-                verdict = failing > 0 ? "fails, as expected" : "passes, though marked as failing"
-                if failing == 0 { exit = max(exit, ExitCode.finding) }
-            } else {
-                verdict = failing > 0 ? "FAILS" : "proven"
-                if failing > 0 { exit = max(exit, ExitCode.finding) }
+            let verdict = result.verdict(as: role)
+            switch verdict {
+            case .notExhaustive: exit = max(exit, ExitCode.notExhaustive)
+            case .fails: exit = max(exit, ExitCode.finding)
+            // The broken version passing is worth a look, but the fixes decide the exit code.
+            case .passesUnexpectedly where role == .expectedToFail: exit = max(exit, ExitCode.finding)
+            case .proven, .failsAsExpected, .passesUnexpectedly: break
             }
-            let name = fix == nil ? "broken" : declared?.variant != nil ? "\(fix!) (variant)" : fix!
-            let role = fix == nil ? "broken" : declared?.variant != nil ? "variant" : declared?.expectedFailure != nil ? "expected to fail" : "fix"
+            let words = Self.words(verdict, role)
+            let name = fix.map { role == .variant ? "\($0) (variant)" : $0 } ?? "broken"
+            let counts = ExplorationJSON.fields("interleavings", result.interleavings) + [("executions", .int(result.executions))]
+                + ExplorationJSON.fields("failingInterleavings", failing)
             versions.append(.object([
                 ("version", .string(fix ?? "broken")),
-                ("role", .string(role)),
-                ("interleavings", .int(result.interleavings)),
-                ("interleavingsExact", .bool(result.interleavingsExact)),
-                ("executions", .int(result.executions)),
-                ("failingInterleavings", .int(failing)),
+                ("role", .string(role.rawValue)),
+            ] + counts + [
                 ("outcomes", .int(result.outcomes.count)),
                 ("dataRaces", .int(result.dataRaces.count)),
                 ("findings", .array(kinds.map(JSON.string))),
                 ("exhaustive", .bool(result.isExhaustive)),
-                ("cut", result.cut.map(JSON.string) ?? .null),
-                ("verdict", .string(verdict)),
+                ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
+                ("verdict", .string(words)),
             ]))
-            rows.append([name, String(result.interleavings), String(result.executions), String(failing),
-                         String(result.outcomes.count), String(result.dataRaces.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), verdict])
+            rows.append([name, result.interleavings.description, String(result.executions), failing.description,
+                         String(result.outcomes.count), String(result.dataRaces.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), words])
         }
         if wantsJSON {
             let json = JSON.object([
@@ -91,6 +85,19 @@ struct VerifyCommand {
         out += "Every version explored (\(config.reduction == .dpor ? "DPOR" : "no reduction")); counts are interleavings.\n\n"
         out += table(rows)
         return CommandOutput(stdout: out, exitCode: exit)
+    }
+
+    /// A version's verdict in the table's words.
+    static func words(_ verdict: Verdict, _ role: VersionRole) -> String {
+        switch (verdict, role) {
+        case (.notExhaustive, _): return "not exhaustive"
+        case (.proven, _): return "proven"
+        case (.fails, _): return "FAILS"
+        case (.failsAsExpected, .expectedToFail): return "fails, as expected"
+        case (.failsAsExpected, _): return "fails (broken)"
+        case (.passesUnexpectedly, .expectedToFail): return "passes, though marked as failing"
+        case (.passesUnexpectedly, _): return "passes, but it is the broken version"
+        }
     }
 
     func table(_ rows: [[String]]) -> String {

@@ -102,9 +102,8 @@ public struct Grader: Sendable {
     func gradeFix(_ program: Program, _ file: SourceFile) -> (Bool, String, String) {
         let explorer = Explorer(program: program, config: config)
         let result = explorer.explore()
-        let failing = result.outcomes.filter(\.outcome.isFailure).map(\.interleavings).reduce(0, +)
-        if failing > 0 {
-            let ways = "fails in \(failing) of \(interleavings(result)) interleavings"
+        if result.verdict() == .fails {
+            let ways = "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
             guard let example = explorer.simplestCounterexample(), let run = replay(program, example.schedule) else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
                 return (false, ways, "Replay: racelab run \(file.name) --schedule \"\(first.schedule.joined(separator: " "))\"\n")
@@ -116,14 +115,14 @@ public struct Grader: Sendable {
                 return (false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
                         "Replay: racelab run \(file.name) --schedule \"\(FixedScheduler.text(endless.schedule))\"\n")
             }
-            return (false, "\(cut): a fix must be proven in every interleaving, so this does not pass",
+            return (false, "not exhaustive: \(cut): a fix must be proven in every interleaving, so this does not pass",
                     "Make the program smaller, or ask your teacher about the bounds.\n")
         }
         if let race = result.dataRaces.first {
             return (false, "every interleaving passes, but \(race.target) has a data race: \(ExplorationRenderer.side(race.first)) and \(ExplorationRenderer.side(race.second)), with nothing ordering them",
                     "Protect every access to \(race.target) the same way (one lock, one queue, or one thread).\n")
         }
-        return (true, "every one of \(interleavings(result)) interleavings passes (\(result.executions) executions explored)", "")
+        return (true, "every one of \(result.interleavings) interleavings passes (\(result.executions) executions explored)", "")
     }
 
     // MARK: - Break it
@@ -171,7 +170,7 @@ public struct Grader: Sendable {
         config.detectRaces = false
         let result = Explorer(program: program, config: config).explore()
         if let cut = result.cut {
-            return (false, "the exercise could not be explored exhaustively (\(cut)), so the answer cannot be graded", "")
+            return (false, "the exercise could not be explored exhaustively (not exhaustive: \(cut)), so the answer cannot be graded", "")
         }
         switch exercise.prediction {
         case .deadlock:
@@ -181,12 +180,12 @@ public struct Grader: Sendable {
             }
             let deadlock = result.outcomes.first { $0.outcome.end == .deadlocked }
             if yes == (deadlock != nil) {
-                return (true, "right: \(deadlock == nil ? "no" : "some") interleaving deadlocks (\(interleavings(result)) explored)", "")
+                return (true, "right: \(deadlock == nil ? "no" : "some") interleaving deadlocks (\(result.interleavings) explored)", "")
             }
             if let deadlock {
                 return (false, "wrong: it can deadlock", "This schedule deadlocks: racelab run \(file.name) --schedule \"\(deadlock.schedule.joined(separator: " "))\"\n")
             }
-            return (false, "wrong: none of its \(interleavings(result)) interleavings deadlocks", "")
+            return (false, "wrong: none of its \(result.interleavings) interleavings deadlocks", "")
         case .values(let variable):
             let reachable = finalValues(of: variable, program, result)
             let said = Self.split(answer)
@@ -250,10 +249,6 @@ public struct Grader: Sendable {
     func replay(_ program: Program, _ schedule: [String]) -> Run? {
         var scheduler = FixedScheduler(names: schedule)
         return try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler)
-    }
-
-    func interleavings(_ result: Exploration) -> String {
-        ExplorationRenderer.count(result.interleavings, exact: result.interleavingsExact)
     }
 
     /// The run's first finding, in words.

@@ -10,6 +10,12 @@ public struct ExplorationJSON: Sendable {
         self.program = program
     }
 
+    /// A count as two keys: `name` (the number, or its lower bound) and `nameExact`
+    /// (false when the number is a lower bound: counting was bounded, or it passed Int.max).
+    public static func fields(_ name: String, _ count: InterleavingCount) -> [(String, JSON)] {
+        [(name, .int(count.value)), (name + "Exact", .bool(count.isExact))]
+    }
+
     public func render(_ result: Exploration, version: String?, counterexample: Counterexample?) -> JSON {
         let verdict = result.failingExecutions > 0 ? "fails" : result.isExhaustive ? "proven" : "not exhaustive"
         let outcomes: [JSON] = result.outcomes.map { count in
@@ -19,17 +25,16 @@ public struct ExplorationJSON: Sendable {
                 ("findings", .array(count.outcome.findings.map { .string($0.rawValue) })),
                 ("failedChecks", .array(count.outcome.failedChecks.map { .string(program.expectations[$0].message) })),
                 ("executions", .int(count.executions)),
-                ("interleavings", .int(count.interleavings)),
+            ] + Self.fields("interleavings", count.interleavings) + [
                 ("schedule", .string(count.schedule.joined(separator: " "))),
             ])
         }
         let checks: [JSON] = program.expectations.indices.map { index in
-            let failing = result.outcomes.filter { $0.outcome.failedChecks.contains(index) }
+            let failing = result.interleavings { $0.failedChecks.contains(index) }
             return .object([
                 ("check", .string(program.expectations[index].message)),
-                ("holds", .bool(failing.isEmpty)),
-                ("failingInterleavings", .int(failing.reduce(0) { $0.saturatingAdd($1.interleavings) })),
-            ])
+                ("holds", .bool(failing == .zero)),
+            ] + Self.fields("failingInterleavings", failing))
         }
         let races: [JSON] = result.dataRaces.map { race in
             func side(_ side: DataRace.Side) -> JSON {
@@ -58,11 +63,11 @@ public struct ExplorationJSON: Sendable {
             ("reduction", .string(result.reduction.rawValue)),
             ("verdict", .string(verdict)),
             ("exhaustive", .bool(result.isExhaustive)),
-            ("cut", result.cut.map(JSON.string) ?? .null),
+            ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
+            ("cutBound", result.cut.map { .string($0.bound) } ?? .null),
             ("executions", .int(result.executions)),
             ("sleepBlocked", .int(result.sleepBlocked)),
-            ("interleavings", .int(result.interleavings)),
-            ("interleavingsExact", .bool(result.interleavingsExact)),
+        ] + Self.fields("interleavings", result.interleavings) + [
             ("findings", .array(result.findingKinds.map { .string($0.rawValue) })),
             ("checks", .array(checks)),
             ("outcomes", .array(outcomes)),

@@ -14,36 +14,36 @@ public struct ExplorationRenderer: Sendable {
         var out = "Executions: \(result.executions)"
         switch result.reduction {
         case .dpor:
-            out += " (one per Mazurkiewicz trace), standing for \(Self.count(result.interleavings, exact: result.interleavingsExact)) interleavings\n"
+            out += " (one per Mazurkiewicz trace), standing for \(result.interleavings) interleavings\n"
             if result.sleepBlocked > 0 { out += "Sleep-set-blocked executions (redundant, abandoned): \(result.sleepBlocked)\n" }
         case .none:
             out += " (every interleaving, no reduction)\n"
         }
         out += "Steps taken: \(result.steps)\n"
-        out += result.cut.map { "Search: \($0)\n" } ?? "Search: exhaustive\n"
+        out += result.cut.map { "Search: not exhaustive: \($0)\n" } ?? "Search: exhaustive\n"
 
         out += "\nOutcomes (\(result.outcomes.count))\n"
-        let total = max(1, result.interleavings)
         let order = result.outcomes.indices.sorted {
             (result.outcomes[$0].interleavings, $1) > (result.outcomes[$1].interleavings, $0)
         }
         for entry in order.map({ result.outcomes[$0] }) {
-            let share = String(format: "%5.1f%%", Double(entry.interleavings) * 100 / Double(total))
+            // Past Int.max the shares of two saturated counts are unknown.
+            let share = result.interleavings.isSaturated ? "   n/a" : String(format: "%5.1f%%", entry.interleavings.percent(of: result.interleavings))
             let mark = entry.outcome.isFailure ? "FAIL" : "ok  "
-            out += "  \(mark) \(String(entry.interleavings).padded(9, right: true)) \(share)  \(describe(entry.outcome))\n"
+            out += "  \(mark) \(entry.interleavings.description.padded(9, right: true)) \(share)  \(describe(entry.outcome))\n"
         }
 
         out += "\nChecks\n"
         for (index, expectation) in program.expectations.enumerated() {
-            let failing = result.outcomes.filter { $0.outcome.failedChecks.contains(index) }.map(\.interleavings).reduce(0, +)
-            let verdict = failing == 0 ? (result.isExhaustive ? "holds" : "held where searched") : "FAILS in \(failing) of \(result.interleavings) interleavings"
+            let failing = result.interleavings { $0.failedChecks.contains(index) }
+            let verdict = failing == .zero ? (result.isExhaustive ? "holds" : "held where searched") : "FAILS in \(failing) of \(result.interleavings) interleavings"
             out += "  [\(verdict)] \(expectation.message)\n"
         }
         out += "\nFindings\n"
         let kinds = result.findingKinds.filter { $0 != .expectation }
         if kinds.isEmpty { out += "  none\n" }
         for kind in kinds {
-            let interleavings = result.outcomes.filter { $0.outcome.findings.contains(kind) }.map(\.interleavings).reduce(0, +)
+            let interleavings = result.interleavings { $0.findings.contains(kind) }
             out += "  \(kind.rawValue): in \(interleavings) interleavings\n"
         }
 
@@ -63,14 +63,11 @@ public struct ExplorationRenderer: Sendable {
             out += "  \(parts.joined(separator: "; ")): these can deadlock\n"
         }
 
-        let failing = result.failingExecutions > 0
         out += "\nVerdict: "
-        if failing {
-            out += "FAILS: some interleavings break it.\n"
-        } else if result.isExhaustive {
-            out += "proven: every interleaving passes.\n"
-        } else {
-            out += "no failure found, but the search was cut, so this is not a proof.\n"
+        switch result.verdict() {
+        case .fails, .failsAsExpected: out += "FAILS: some interleavings break it.\n"
+        case .proven, .passesUnexpectedly: out += "proven: every interleaving passes.\n"
+        case .notExhaustive: out += "no failure found, but the search was cut, so this is not a proof.\n"
         }
         if let (example, run) = counterexample {
             out += "\nSimplest counterexample: \(example.preemptions) preemption\(example.preemptions == 1 ? "" : "s"), \(run.schedule.count) steps\n"
@@ -110,11 +107,6 @@ public struct ExplorationRenderer: Sendable {
         let thread = run.schedule[step]
         let text = run.events.first { $0.step == step + 1 }?.text ?? "runs"
         return "\(thread) \(text)"
-    }
-
-    /// `12`, `at least 12` or `more than 9223372036854775807`.
-    public static func count(_ n: Int, exact: Bool) -> String {
-        n == Int.max ? "more than \(Int.max)" : exact ? String(n) : "at least \(n)"
     }
 }
 

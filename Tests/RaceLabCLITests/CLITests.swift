@@ -73,3 +73,26 @@ struct CLITests {
         #expect(sections[1].split(separator: "\n").count == 12)
     }
 }
+
+/// Counts past Int.max saturate in every command: no trap, and the report says "more than".
+struct HugeCountTests {
+    let racelab = RaceLab(environment: [:])
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/huge-count.race").path
+
+    @Test func exploreVerifyAndJSONSaturate() throws {
+        let explore = racelab.main(["explore", Self.fixture])
+        #expect(explore.exitCode == 1)
+        #expect(explore.stdout.contains("  FAIL more than 9,223,372,036,854,775,807    n/a  x = 2  (breaks: x is three)\n"))
+        #expect(explore.stdout.contains("standing for more than 9,223,372,036,854,775,807 interleavings"))
+        #expect(explore.stdout.contains("[FAILS in more than 9,223,372,036,854,775,807 of more than 9,223,372,036,854,775,807 interleavings] x is three"))
+        let verify = racelab.main(["verify", Self.fixture])
+        #expect(verify.exitCode == 0)
+        #expect(verify.stdout.contains("fails (broken)"))
+        let json = racelab.main(["verify", Self.fixture, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let version = try #require((object["versions"] as? [[String: Any]])?.first)
+        #expect(version["failingInterleavings"] as? Int == Int.max)
+        #expect(version["failingInterleavingsExact"] as? Bool == false)
+        #expect(racelab.main(["explore", Self.fixture, "--format", "json"]).exitCode == 1)
+    }
+}

@@ -16,7 +16,7 @@ struct ExplorerTests {
         let program = try compile("var x = 0\nthread A { x = 1\n x = 2 }\nthread B { x = 3\n x = 4\n x = 5 }")
         let none = explore(program, .none)
         #expect(none.executions == 10)
-        #expect(none.interleavings == 10)
+        #expect(none.interleavings == InterleavingCount(10))
         #expect(none.outcomes.map(\.outcome.state) == ["x = 5", "x = 2"])
         #expect(none.outcomes.map(\.executions) == [6, 4])
     }
@@ -93,7 +93,7 @@ struct ExplorerTests {
             #expect(Set(none.outcomes.map(\.outcome)).isSubset(of: Set(dpor.outcomes.map(\.outcome))), "\(name)")
             return
         }
-        #expect(dpor.interleavings == none.executions, "\(name): linearizations of the DPOR executions")
+        #expect(dpor.interleavings == InterleavingCount(none.executions), "\(name): linearizations of the DPOR executions")
         #expect(dpor.executions == traces.count, "\(name): \(dpor.executions) DPOR executions for \(traces.count) traces")
         #expect(Set(dpor.outcomes.map(\.outcome)) == Set(none.outcomes.map(\.outcome)), "\(name)")
     }

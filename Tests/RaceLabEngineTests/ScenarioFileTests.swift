@@ -70,7 +70,7 @@ struct ScenarioProofTests {
             let explorer = Explorer(program: program, config: config)
             let result = explorer.explore()
             let label = "\(name) \(fix?.name ?? "broken")"
-            #expect(result.isExhaustive, "\(label): \(result.cut ?? "")")
+            #expect(result.isExhaustive, "\(label): \(result.cut.map(String.init(describing:)) ?? "")")
             let meantToFail = fix == nil || fix?.variant != nil || fix?.expectedFailure != nil
             if !meantToFail {
                 #expect(result.failingExecutions == 0, "\(label) fails in some interleaving")

@@ -88,6 +88,18 @@ struct GraderTests {
         #expect(fixed.reason == "every one of 210 interleavings passes (8 executions explored)")
     }
 
+    /// Counts past Int.max: a solution with long work passes, a broken one fails, and
+    /// the reason says "more than" instead of trapping.
+    @Test func hugeInterleavingCountsAreGradedWithoutATrap() throws {
+        let slowFix = try Self.cheat("singleton-fix", ("    synchronized(token) {\n        if", "    work(40)\n    synchronized(token) {\n        if"))
+        #expect(slowFix.status == .passed)
+        #expect(slowFix.reason.hasPrefix("every one of more than 9,223,372,036,854,775,807 interleavings passes"))
+        let slowRace = try Self.cheat("singleton-fix", ("    synchronized(token) {\n        if singleton == nil {\n            singleton = MySingle()\n        }\n    }",
+                                                        "    work(40)\n    if singleton == nil { singleton = MySingle() }"))
+        #expect(slowRace.status == .failed)
+        #expect(slowRace.reason.hasPrefix("fails in more than 9,223,372,036,854,775,807 of more than 9,223,372,036,854,775,807 interleavings"), "\(slowRace.reason)")
+    }
+
     /// A submission built from a reference solution by text changes.
     static func cheat(_ id: String, _ changes: (String, String)...) throws -> Grade {
         var text = try file(solutionFolder.appendingPathComponent("\(id).race")).text

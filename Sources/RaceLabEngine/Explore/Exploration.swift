@@ -20,7 +20,7 @@ public struct Exploration: Sendable {
         /// Executions that reached it (Mazurkiewicz traces, under DPOR).
         public var executions: Int
         /// Interleavings those executions stand for.
-        public var interleavings: Int
+        public var interleavings: InterleavingCount
         /// The schedule of the first execution that reached it, by thread name.
         public var schedule: [String]
     }
@@ -30,10 +30,9 @@ public struct Exploration: Sendable {
     public var executions = 0
     /// DPOR executions abandoned because every enabled thread was asleep (redundant).
     public var sleepBlocked = 0
-    /// Interleavings the executions stand for (their linearizations); saturates at Int.max.
-    public var interleavings = 0
-    /// False when an execution had too many linearizations to count: `interleavings` is then a lower bound.
-    public var interleavingsExact = true
+    /// Interleavings the executions stand for (their linearizations): a lower bound
+    /// when an execution had too many to count, or when the sum passed `Int.max`.
+    public var interleavings = InterleavingCount.zero
     /// Steps of the search tree: a prefix that executions share is counted once.
     public var steps = 0
     /// Further steps DPOR took to try each race's reversal from where the race began.
@@ -47,22 +46,30 @@ public struct Exploration: Sendable {
     /// A rough guess of the executions the whole search needs (Knuth's estimator on
     /// the current path: the product of the choices along it). For progress lines only.
     public var estimate = 0
-    /// Why the search is not exhaustive, when a bound cut it.
-    public var cut: String?
+    /// The bound that cut the search, when one did: the result is then not a proof.
+    public var cut: Cut?
 
     public var failingExecutions: Int { outcomes.filter(\.outcome.isFailure).map(\.executions).reduce(0, +) }
     public var isExhaustive: Bool { cut == nil }
 
+    /// The interleavings whose outcome fails.
+    public var failingInterleavings: InterleavingCount { interleavings { $0.isFailure } }
+
+    /// The interleavings whose outcome satisfies `predicate`.
+    public func interleavings(where predicate: (Outcome) -> Bool) -> InterleavingCount {
+        .sum(outcomes.filter { predicate($0.outcome) }.map(\.interleavings))
+    }
+
+    /// The verdict for a version with this role: a failure is expected of the broken
+    /// version, a variant or a fix marked as failing; a proof of a fix.
+    public func verdict(as role: VersionRole = .fix) -> Verdict {
+        if failingExecutions > 0 { return role.shouldFail ? .failsAsExpected : .fails }
+        if let cut { return .notExhaustive(cut) }
+        return role.shouldFail ? .passesUnexpectedly : .proven
+    }
+
     /// The kinds of finding some execution made, in `Finding.Kind` order.
     public var findingKinds: [Finding.Kind] {
         Finding.Kind.allCases.filter { kind in outcomes.contains { $0.outcome.findings.contains(kind) } }
-    }
-}
-
-extension Int {
-    /// Addition that stops at `Int.max` instead of trapping: interleaving counts grow fast.
-    public func saturatingAdd(_ other: Int) -> Int {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? Int.max : sum
     }
 }

@@ -49,16 +49,15 @@ extension Explorer {
         if deadlock != nil { found.insert(.deadlock) }
         if !failedChecks.isEmpty { found.insert(.expectation) }
         let kinds = found.isEmpty ? [] : Finding.Kind.allCases.filter(found.contains)
-        let (count, exact) = config.reduction == .none ? (1, true) : config.countInterleavings ? trace.linearizations() : (1, false)
-        if !exact { result.interleavingsExact = false }
-        result.interleavings = result.interleavings.saturatingAdd(count)
+        let count = config.reduction == .none ? InterleavingCount(1) : config.countInterleavings ? trace.linearizations() : .atLeast(1)
+        result.interleavings += count
         let index = keys.firstIndex { key in
             key.end == end && key.findings == kinds && key.failedChecks == failedChecks
                 && zip(variables, key.atoms).allSatisfy { atom(world.globals[$0], in: world) == $1 }
         }
         if let index {
             result.outcomes[index].executions += 1
-            result.outcomes[index].interleavings = result.outcomes[index].interleavings.saturatingAdd(count)
+            result.outcomes[index].interleavings += count
             return
         }
         let state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")

@@ -111,7 +111,7 @@ public struct Explorer {
         let initial = engine.initialWorld()
         var stack: [Node] = []
         guard initial.threads.count <= 64 else {
-            result.cut = "not exhaustive: more than 64 threads"
+            result.cut = .threadLimit(64)
             return result
         }
         var root = Node(world: initial, enabled: engine.runnableMask(initial))
@@ -135,7 +135,7 @@ public struct Explorer {
             let thread = branch.step.thread
             guard stack[depth].isEnabled(thread) else { continue }
             if let bound = config.preemptionBound, stack[depth].isPreemption(thread), stack[depth].preemptions >= bound {
-                if result.cut == nil { result.cut = "not exhaustive: preemption bound \(bound)" }
+                if result.cut == nil { result.cut = .preemptionBound(bound) }
                 continue
             }
             var world = stack[depth].world
@@ -159,14 +159,14 @@ public struct Explorer {
             }
 
             if world.threads.count > 64 {
-                result.cut = "not exhaustive: an execution started more than 64 threads"
+                result.cut = .threadLimit(64)
                 break search
             }
             let enabled = engine.runnableMask(world)
             let terminal = enabled == 0 || world.halted || depth + 1 >= config.maxSteps
             if terminal {
                 if depth + 1 >= config.maxSteps && enabled != 0 && !world.halted {
-                    result.cut = "not exhaustive: an execution reached the step bound (\(config.maxSteps) steps)"
+                    result.cut = .stepBound(config.maxSteps)
                 }
                 if world.halted && config.reduction == .dpor {
                     addReversalsOfHalt(by: thread, at: depth, stack: &stack, sleeping: sleeping, log: log)
@@ -205,15 +205,15 @@ public struct Explorer {
                     result.estimate = guess > 1e15 ? Int(1e15) : Int(guess)
                 }
                 if let progress, !progress(result) {
-                    result.cut = "not exhaustive: stopped"
+                    result.cut = .stopped
                     break search
                 }
                 if result.executions >= config.maxExecutions {
-                    result.cut = "not exhaustive: stopped after \(config.maxExecutions) executions (the execution bound)"
+                    result.cut = .executionBound(config.maxExecutions)
                     break search
                 }
                 if let limit = config.timeLimit, result.executions % 64 == 0, Date().timeIntervalSince(start) > limit {
-                    result.cut = "not exhaustive: stopped after \(Int(limit)) seconds (the time limit)"
+                    result.cut = .timeLimit(Int(limit))
                     break search
                 }
             }

@@ -193,8 +193,9 @@ struct Trace {
     }
 
     /// How many interleavings this trace stands for: the orders of its steps that keep
-    /// happens-before. Exact unless there are too many states to count (then a lower bound).
-    func linearizations(stateLimit: Int = 200_000) -> (count: Int, exact: Bool) {
+    /// happens-before. Exact unless there are too many states to count or the count
+    /// passes `Int.max` (then a lower bound).
+    func linearizations(stateLimit: Int = 200_000) -> InterleavingCount {
         let ids = Array(Set(threads)).sorted()
         let steps = ids.map { id in threads.indices.filter { threads[$0] == id } }
         var memo: [[Int]: Int] = [:]
@@ -217,14 +218,16 @@ struct Trace {
                 any = true
                 var next = position
                 next[t] += 1
-                total = total.saturatingAdd(ways(next))
+                let (sum, overflow) = total.addingReportingOverflow(ways(next))
+                if overflow { exact = false }
+                total = overflow ? Int.max : sum
             }
             let result = any ? total : 1
             memo[position] = result
             return result
         }
         let count = ways(steps.map { _ in 0 })
-        return (count, exact)
+        return exact ? InterleavingCount(count) : .atLeast(count)
     }
 }
 

@@ -11,6 +11,17 @@ public struct Scenario: Sendable {
         public var variant: String?
         public var declarations: [Declaration]
         public var range: SourceRange
+
+        /// A variant, a fix meant to fail, or a fix.
+        public var role: VersionRole {
+            variant != nil ? .variant : expectedFailure != nil ? .expectedToFail : .fix
+        }
+    }
+
+    /// The role of a version: nil names the broken version.
+    public func role(of fix: String?) -> VersionRole {
+        guard let fix else { return .broken }
+        return self.fix(named: fix)?.role ?? .fix
     }
 
     public var name: String

@@ -1,0 +1,83 @@
+/// What an exploration proved about one version of a scenario: the one verdict that
+/// every renderer, `verify`, `step`'s debrief and the grader read.
+public enum Verdict: Hashable, Sendable {
+    /// Every interleaving passes, and the search was exhaustive.
+    case proven
+    /// Some interleaving fails, and the version was meant to work.
+    case fails
+    /// Some interleaving fails, as it should: the broken version, a broken variant, or
+    /// a fix that is marked as one that cannot work.
+    case failsAsExpected
+    /// Every interleaving passes, though the version was meant to fail.
+    case passesUnexpectedly
+    /// No failure found, but a bound cut the search: not a proof.
+    case notExhaustive(Cut)
+
+    /// True for the two verdicts that say the version behaves as its role says.
+    public var isAsExpected: Bool {
+        switch self {
+        case .proven, .failsAsExpected: return true
+        case .fails, .passesUnexpectedly, .notExhaustive: return false
+        }
+    }
+
+    /// True when some interleaving failed.
+    public var foundFailure: Bool {
+        self == .fails || self == .failsAsExpected
+    }
+}
+
+/// Which bound cut a search, so that its result is not a proof.
+public enum Cut: Hashable, Sendable, CustomStringConvertible {
+    /// An execution reached the step bound (it may loop forever).
+    case stepBound(Int)
+    /// The search stopped after this many executions.
+    case executionBound(Int)
+    /// Some interleaving needed more preemptions than the bound allows.
+    case preemptionBound(Int)
+    /// The wall-clock limit, in seconds.
+    case timeLimit(Int)
+    /// An execution started more threads than the explorer can track.
+    case threadLimit(Int)
+    /// The caller asked the search to stop.
+    case stopped
+
+    /// `an execution reached the step bound (2000 steps)`.
+    public var description: String {
+        switch self {
+        case .stepBound(let n): return "an execution reached the step bound (\(n) steps)"
+        case .executionBound(let n): return "stopped after \(n) executions (the execution bound)"
+        case .preemptionBound(let n): return "preemption bound \(n)"
+        case .timeLimit(let n): return "stopped after \(n) seconds (the time limit)"
+        case .threadLimit(let n): return "an execution started more than \(n) threads"
+        case .stopped: return "stopped"
+        }
+    }
+
+    /// The bound's name, for JSON: `steps`, `executions`, `preemptions`, `time`, `threads`, `stopped`.
+    public var bound: String {
+        switch self {
+        case .stepBound: return "steps"
+        case .executionBound: return "executions"
+        case .preemptionBound: return "preemptions"
+        case .timeLimit: return "time"
+        case .threadLimit: return "threads"
+        case .stopped: return "stopped"
+        }
+    }
+}
+
+/// What a version of a scenario is for, which decides what its exploration should show.
+public enum VersionRole: String, Hashable, Sendable {
+    /// The scenario's broken version: it should fail.
+    case broken
+    /// A broken variant of the scenario (another way to break it): it should fail.
+    case variant
+    /// A fix: it should be proven.
+    case fix
+    /// A fix marked as one that cannot work (`fails "why"`): it should fail.
+    case expectedToFail = "expected to fail"
+
+    /// True for the roles whose version should fail.
+    public var shouldFail: Bool { self != .fix }
+}
