@@ -63,12 +63,22 @@ extension Compiler {
             builder.loops.append(.init(monitorDepth: builder.monitors.count))
             compileStatements(body)
             let next = builder.here
+            // A closed range stops at its last value before counting past it, so
+            // `for i in 1...Int.max` does not overflow after its last iteration.
+            var lastExit: Int?
+            if inclusive {
+                emit(.loadLocal(counter))
+                emit(.loadLocal(limit))
+                emit(.binary(.less))
+                lastExit = emit(.jumpIfFalse(-1))
+            }
             emit(.loadLocal(counter))
             emit(constant: .int(1))
             emit(.binary(.plus))
             emit(.storeLocal(counter))
             emit(.jump(top))
             patch(exit)
+            if let lastExit { patch(lastExit) }
             for index in builder.loops.last!.continues { builders[builders.count - 1].patch(index, to: next) }
             builder.loops[builder.loops.count - 1].continues = []
             finishLoop()

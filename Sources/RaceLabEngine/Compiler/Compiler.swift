@@ -79,12 +79,13 @@ public struct Compiler {
                     program.threads.append(.init(name: name, code: code))
                 }
             case .class(let c):
-                if let body = c.deinitBody {
+                // A class whose name was taken (reported) has no entry to hold its deinit.
+                if let body = c.deinitBody, let index = program.classIndex(named: c.name) {
                     var builder = CodeBuilder(name: "\(c.name).deinit", isDeinit: true)
                     _ = builder.declare("self", isLet: true)
                     builder.code.parameterCount = 1
                     let code = compile(builder, body: body, range: declaration.range)
-                    program.classes[program.classIndex(named: c.name)!].deinitCode = add(code)
+                    program.classes[index].deinitCode = add(code)
                 }
             default:
                 break

@@ -56,7 +56,12 @@ extension Machine {
                     fail(.type("sum needs an array of Int, not one holding \(item.typeName)"))
                     return
                 }
-                total = total &+ n
+                let (next, overflow) = total.addingReportingOverflow(n)
+                guard !overflow else {
+                    fail(Operators.overflowFailure("sum of \(total) and \(n)"))
+                    return
+                }
+                total = next
             }
             push(.int(total))
             advance()

@@ -9,7 +9,7 @@ enum Operators {
     static func unary(_ op: Operator, _ value: Value) -> Result<Value, Failure> {
         switch (op, value) {
         case (.not, .bool(let b)): return .success(.bool(!b))
-        case (.minus, .int(let n)): return .success(.int(0 &- n))
+        case (.minus, .int(let n)): return overflow(0.subtractingReportingOverflow(n), n < 0 ? "-(\(n))" : "-\(n)")
         default: return .failure(.type("cannot apply '\(op.rawValue)' to \(value.typeName)"))
         }
     }
@@ -23,12 +23,12 @@ enum Operators {
                 return .failure(.type("'\(op.rawValue)' compares objects, not \(a.typeName) and \(b.typeName)"))
             }
             return .success(.bool((a == b) == (op == .identical)))
-        case (.plus, .int(let x), .int(let y)): return overflow(x.addingReportingOverflow(y))
-        case (.minus, .int(let x), .int(let y)): return overflow(x.subtractingReportingOverflow(y))
-        case (.times, .int(let x), .int(let y)): return overflow(x.multipliedReportingOverflow(by: y))
+        case (.plus, .int(let x), .int(let y)): return overflow(x.addingReportingOverflow(y), "\(x) + \(y)")
+        case (.minus, .int(let x), .int(let y)): return overflow(x.subtractingReportingOverflow(y), "\(x) - \(y)")
+        case (.times, .int(let x), .int(let y)): return overflow(x.multipliedReportingOverflow(by: y), "\(x) * \(y)")
         case (.divide, .int, .int(0)), (.remainder, .int, .int(0)): return .failure(.crash("division by zero"))
-        case (.divide, .int(let x), .int(let y)): return overflow(x.dividedReportingOverflow(by: y))
-        case (.remainder, .int(let x), .int(let y)): return overflow(x.remainderReportingOverflow(dividingBy: y))
+        case (.divide, .int(let x), .int(let y)): return overflow(x.dividedReportingOverflow(by: y), "\(x) / \(y)")
+        case (.remainder, .int(let x), .int(let y)): return overflow(x.remainderReportingOverflow(dividingBy: y), "\(x) % \(y)")
         case (.plus, .string(let x), .string(let y)): return .success(.string(x + y))
         case (.plus, .string(let x), .int(let y)): return .success(.string(x + String(y)))
         case (.plus, .array(let x), .array(let y)): return .success(.array(x + y))
@@ -49,8 +49,14 @@ enum Operators {
         }
     }
 
-    private static func overflow(_ result: (partialValue: Int, overflow: Bool)) -> Result<Value, Failure> {
-        result.overflow ? .failure(.crash("arithmetic overflow")) : .success(.int(result.partialValue))
+    /// The one finding for every arithmetic overflow, as Swift traps on one.
+    static func overflow(_ result: (partialValue: Int, overflow: Bool), _ expression: @autoclosure () -> String) -> Result<Value, Failure> {
+        result.overflow ? .failure(overflowFailure(expression())) : .success(.int(result.partialValue))
+    }
+
+    /// `arithmetic overflow: 9223372036854775807 + 1 does not fit in an Int`.
+    static func overflowFailure(_ expression: String) -> Failure {
+        .crash("arithmetic overflow: \(expression) does not fit in an Int")
     }
 
     static func array(_ value: Value, _ what: String) -> Result<[Value], Failure> {
