@@ -23,13 +23,42 @@ public struct Diagnostic: Hashable, Sendable, Error {
     public func rendered(in file: SourceFile) -> String {
         let start = range.start
         var out = "\(file.name):\(start.line):\(start.column): error: \(message)\n"
-        let text = file.line(start.line)
-        out += text + "\n"
-        let width = range.end.line == start.line ? max(1, range.end.column - start.column) : 1
-        let indent = String(String.UnicodeScalarView(text.unicodeScalars.prefix(max(0, start.column - 1)).map { $0 == "\t" ? "\t" : " " }))
-        out += indent + "^" + String(repeating: "~", count: width - 1) + "\n"
+        var text = Array(file.line(start.line).unicodeScalars)
+        var column = start.column
+        var width = range.end.line == start.line ? max(1, range.end.column - start.column) : 1
+        // A long line is shown as a window around the column, so one line of a
+        // generated file does not fill the screen.
+        var prefix = "", suffix = ""
+        if text.count > Self.maxLineWidth {
+            let from = min(max(0, column - 1 - Self.maxLineWidth / 2), max(0, text.count - Self.maxLineWidth))
+            if from > 0 { prefix = "…" }
+            if from + Self.maxLineWidth < text.count { suffix = "…" }
+            text = Array(text[from..<min(text.count, from + Self.maxLineWidth)])
+            column = column - from + (prefix.isEmpty ? 0 : 1)
+            width = min(width, max(1, text.count + (prefix.isEmpty ? 0 : 1) - column + 1))
+        }
+        // Control characters (an ESC, a CR) must not reach the terminal as they are.
+        let shown = text.map { Self.printable($0) }
+        out += prefix + shown.joined() + suffix + "\n"
+        let indent = (prefix.isEmpty ? [] : [" "]) + shown.prefix(max(0, column - 1 - (prefix.isEmpty ? 0 : 1))).map { $0 == "\t" ? "\t" : String(repeating: " ", count: $0.unicodeScalars.count) }
+        out += indent.joined() + "^" + String(repeating: "~", count: width - 1) + "\n"
         if let note { out += "note: \(note)\n" }
         return out
+    }
+}
+
+extension Diagnostic {
+    /// Source lines longer than this (in unicode scalars) are shown as a window.
+    static let maxLineWidth = 120
+
+    /// A scalar as the source line shows it: itself, or `?` for a control character
+    /// other than a tab (so a script cannot move the cursor or clear the screen).
+    static func printable(_ c: Unicode.Scalar) -> String {
+        if c == "\t" { return "\t" }
+        switch c.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return "?"
+        default: return String(c)
+        }
     }
 }
 

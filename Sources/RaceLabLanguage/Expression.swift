@@ -19,10 +19,21 @@ public indirect enum ExpressionKind: Hashable, Sendable {
 public struct Expression: Hashable, Sendable {
     public var kind: ExpressionKind
     public var range: SourceRange
+    /// Levels of the tree below and including this node (a name or literal is 1;
+    /// a closure counts 1, its body is nested statements). The parser keeps it at
+    /// most `Parser.maxNesting`, so walking a tree never recurses without bound.
+    public let height: Int
 
     public init(_ kind: ExpressionKind, _ range: SourceRange) {
         self.kind = kind
         self.range = range
+        switch kind {
+        case .int, .bool, .string, .nil, .name, .self, .closure: height = 1
+        case .array(let items): height = 1 + (items.map(\.height).max() ?? 0)
+        case .member(let e, _), .unary(_, let e), .forceUnwrap(let e): height = 1 + e.height
+        case .subscript(let a, let b), .binary(_, let a, let b): height = 1 + max(a.height, b.height)
+        case .call(let callee, let arguments, _): height = 1 + max(callee.height, arguments.map(\.value.height).max() ?? 0)
+        }
     }
 }
 

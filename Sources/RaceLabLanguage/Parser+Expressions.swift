@@ -2,7 +2,9 @@ extension Parser {
     /// Lowest to highest precedence: `||`, `&&`, comparison, `??`, `+ -`, `* / %`,
     /// prefix `! -`, postfix (call, member, subscript, `!`).
     mutating func parseExpression() throws(Failure) -> Expression {
-        try parseBinary(level: 0)
+        try nest()
+        defer { nesting -= 1 }
+        return try parseBinary(level: 0)
     }
 
     private static let levels: [[String]] = [
@@ -13,33 +15,36 @@ extension Parser {
         if level == Parser.levels.count { return try parseNilCoalescing() }
         var left = try parseBinary(level: level + 1)
         while case .symbol(let op) = current.kind, Parser.levels[level].contains(op) {
-            _ = advance()
+            let place = advance().range
             skipNewlines()
             let right = try parseBinary(level: level + 1)
             if level == 2, case .binary(let inner, _, _) = left.kind, Parser.levels[2].contains(inner) {
                 throw error("comparisons cannot be chained; use '&&'", at: right.range)
             }
-            left = Expression(.binary(op, left, right), left.range.joined(right.range))
+            left = try node(.binary(op, left, right), left.range.joined(right.range), at: place)
         }
         return left
     }
 
     mutating func parseNilCoalescing() throws(Failure) -> Expression {
         let left = try parseArithmetic(multiplicative: false)
-        guard match("??") else { return left }
+        guard check("??") else { return left }
+        let place = advance().range
         skipNewlines()
+        try nest()
+        defer { nesting -= 1 }
         let right = try parseNilCoalescing()
-        return Expression(.binary("??", left, right), left.range.joined(right.range))
+        return try node(.binary("??", left, right), left.range.joined(right.range), at: place)
     }
 
     private mutating func parseArithmetic(multiplicative: Bool) throws(Failure) -> Expression {
         let ops = multiplicative ? ["*", "/", "%"] : ["+", "-"]
         var left = multiplicative ? try parseUnary() : try parseArithmetic(multiplicative: true)
         while case .symbol(let op) = current.kind, ops.contains(op) {
-            _ = advance()
+            let place = advance().range
             skipNewlines()
             let right = multiplicative ? try parseUnary() : try parseArithmetic(multiplicative: true)
-            left = Expression(.binary(op, left, right), left.range.joined(right.range))
+            left = try node(.binary(op, left, right), left.range.joined(right.range), at: place)
         }
         return left
     }
@@ -47,9 +52,11 @@ extension Parser {
     private mutating func parseUnary() throws(Failure) -> Expression {
         if check("!") || check("-") {
             let op = advance()
+            try nest()
+            defer { nesting -= 1 }
             let operand = try parseUnary()
             guard case .symbol(let symbol) = op.kind else { return operand }
-            return Expression(.unary(symbol, operand), op.range.joined(operand.range))
+            return try node(.unary(symbol, operand), op.range.joined(operand.range))
         }
         return try parsePostfix()
     }
@@ -61,21 +68,21 @@ extension Parser {
                 _ = advance()
                 let arguments = try parseArguments()
                 let trailing = try parseTrailingClosure()
-                expression = Expression(.call(expression, arguments, trailing: trailing), expression.range.joined(previous.range))
+                expression = try node(.call(expression, arguments, trailing: trailing), expression.range.joined(previous.range), at: previous.range)
             } else if check("{") && allowTrailingClosure && isCallee(expression) {
                 let trailing = try parseTrailingClosure()
-                expression = Expression(.call(expression, [], trailing: trailing), expression.range.joined(previous.range))
+                expression = try node(.call(expression, [], trailing: trailing), expression.range.joined(previous.range), at: previous.range)
             } else if match(".") {
                 let member = try consumeMemberName()
-                expression = Expression(.member(expression, member), expression.range.joined(previous.range))
+                expression = try node(.member(expression, member), expression.range.joined(previous.range), at: previous.range)
             } else if check("[") && previous.range.end == current.range.start {
                 _ = advance()
                 let index = try parseExpression()
                 try consume("]", "expected ']' after the index")
-                expression = Expression(.subscript(expression, index), expression.range.joined(previous.range))
+                expression = try node(.subscript(expression, index), expression.range.joined(previous.range), at: previous.range)
             } else if check("!") && previous.range.end == current.range.start {
                 _ = advance()
-                expression = Expression(.forceUnwrap(expression), expression.range.joined(previous.range))
+                expression = try node(.forceUnwrap(expression), expression.range.joined(previous.range), at: previous.range)
             } else {
                 return expression
             }
@@ -128,6 +135,8 @@ extension Parser {
 
     /// `{ a, b in statements }` or `{ statements }`.
     mutating func parseClosure() throws(Failure) -> Closure {
+        try nest()
+        defer { nesting -= 1 }
         let start = try consume("{", "expected '{'").range
         var parameters: [String] = []
         var probe = position
@@ -191,7 +200,7 @@ extension Parser {
                 skipNewlines()
             }
             try consume("]", "expected ']' to close the array")
-            return Expression(.array(elements), token.range.joined(previous.range))
+            return try node(.array(elements), token.range.joined(previous.range))
         case .symbol("{"):
             let closure = try parseClosure()
             return Expression(.closure(closure), closure.range)

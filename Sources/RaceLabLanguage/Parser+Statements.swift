@@ -1,6 +1,8 @@
 extension Parser {
     /// `{ statements }`. Errors inside are recovered statement by statement.
     mutating func parseBlock() throws(Failure) -> [Statement] {
+        try nest()
+        defer { nesting -= 1 }
         try consume("{", "expected '{'")
         let body = parseStatements()
         try consume("}", "expected '}' to close the block")
@@ -97,6 +99,8 @@ extension Parser {
         skipNewlines()
         if match(.else) {
             if check(.if) {
+                try nest()
+                defer { nesting -= 1 }
                 otherwise = [try parseIf()]
             } else {
                 otherwise = try parseBlock()

@@ -13,6 +13,16 @@ public struct Parser {
     var diagnostics: [Diagnostic] = []
     /// Conditions of `if`, `while` and `for` may not end in a trailing closure.
     var allowTrailingClosure = true
+    /// How deep the parser is in nested constructs now (see `maxNesting`).
+    var nesting = 0
+
+    /// The deepest a script may nest: blocks, closures, parentheses, brackets, call
+    /// arguments, prefix operators, `else if` links and `??` each count one level, and
+    /// so does each operator of a chain like `1 + 2 + 3` (its tree is that deep). The
+    /// parser, the compiler and every walk over the syntax tree recurse once per level,
+    /// so this bounds their stack; a script that passes it gets a diagnostic at the
+    /// construct that does, never a crash.
+    public static let maxNesting = 256
 
     public let file: SourceFile
 
@@ -87,6 +97,30 @@ public struct Parser {
 
     mutating func skipNewlines() {
         while current.kind == .newline || check(";") { _ = advance() }
+    }
+
+    /// Enters one more level of nesting, or reports that the script nests too deeply.
+    /// Pair with `nesting -= 1` (in a `defer`).
+    mutating func nest() throws(Failure) {
+        nesting += 1
+        if nesting > Parser.maxNesting {
+            nesting -= 1
+            throw tooDeep(at: current.range)
+        }
+    }
+
+    /// The diagnostic for a construct that nests past `maxNesting`.
+    mutating func tooDeep(at range: SourceRange) -> Failure {
+        error("this nests more than \(Parser.maxNesting) levels deep (blocks, parentheses, closures and chained operators all count); split it into smaller parts", at: range)
+    }
+
+    /// An expression node, checked against `maxNesting` (chains like `a + b + …` or
+    /// `a.b.c…` are built in loops, so their height is checked here).
+    /// - Parameter at: where to report it (an operator), when not at the whole range.
+    mutating func node(_ kind: ExpressionKind, _ range: SourceRange, at place: SourceRange? = nil) throws(Failure) -> Expression {
+        let expression = Expression(kind, range)
+        if expression.height > Parser.maxNesting { throw tooDeep(at: place ?? range) }
+        return expression
     }
 
     /// Records a diagnostic at the current token and returns the error to throw.

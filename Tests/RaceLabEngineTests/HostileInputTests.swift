@@ -41,3 +41,62 @@ struct HostileInputTests {
         }
     }
 }
+
+/// Deep nesting is a diagnostic at the construct that passes `Parser.maxNesting`;
+/// just under the limit, a script still compiles and runs.
+struct NestingLimitTests {
+    static let limit = Parser.maxNesting
+
+    /// The diagnostics of a script that must not compile.
+    func diagnostics(_ source: String) -> [Diagnostic] {
+        do {
+            _ = try compile(source)
+            return []
+        } catch let error as ScriptError {
+            return error.diagnostics
+        } catch {
+            return []
+        }
+    }
+
+    static func flat(_ terms: Int) -> String { "var x = " + Array(repeating: "1", count: terms).joined(separator: " + ") + "\nthread A { x = x + 1 }" }
+    static func parens(_ depth: Int) -> String { "var x = " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth) + "\nthread A { x = 2 }" }
+    static func whiles(_ depth: Int) -> String {
+        "var x = 0\nthread A {\n" + String(repeating: "while x < 1 {\n", count: depth) + "x = 1\n" + String(repeating: "}\n", count: depth) + "}"
+    }
+    static func closures(_ depth: Int) -> String { "thread A {\n let f = " + String(repeating: "{ ", count: depth) + String(repeating: "}", count: depth) + "\n}" }
+    static func elseIfs(_ count: Int) -> String {
+        "var x = 0\nthread A {\n if x == 0 { x = 1 }" + String(repeating: " else if x == 1 { x = 2 }", count: count) + "\n}"
+    }
+    static func members(_ count: Int) -> String { "var x = [1]\nthread A { let n = x" + String(repeating: ".count", count: 1) + String(repeating: "!", count: count) + " }" }
+    static func negations(_ count: Int) -> String { "var b = true\nthread A { b = " + String(repeating: "!", count: count) + "b }" }
+    static func coalescing(_ count: Int) -> String { "var x: Int? = nil\nthread A { let n = x" + String(repeating: " ?? x", count: count) + " ?? 1 }" }
+
+    @Test(arguments: [
+        ("flat 3,000-term sum", flat(3_000), 1, 1_031),
+        ("1,900 parentheses", parens(1_900), 1, 265),
+        ("950 nested whiles", whiles(950), 258, 7),
+        ("1,000 nested closures", closures(1_000), 2, 264),
+        ("1,100 else-ifs", elseIfs(1_100), 3, 6_364),
+        ("10,000 force unwraps", members(10_000), 2, 281),
+        ("10,000 negations", negations(10_000), 2, 271),
+        ("3,000 ?? operators", coalescing(3_000), 2, 1_295),
+    ])
+    func tooDeepIsADiagnosticAtTheConstructThatPassesTheLimit(name: String, source: String, line: Int, column: Int) {
+        let found = diagnostics(source)
+        #expect(!found.isEmpty, "\(name) must not compile")
+        #expect(found.first?.message.hasPrefix("this nests more than 256 levels deep") == true, "\(name): \(found.first?.message ?? "none")")
+        #expect(found.first?.range.start == SourceLocation(line: line, column: column), "\(name)")
+    }
+
+    @Test func justUnderTheLimitCompilesAndRuns() throws {
+        // Closures may only be handed to spawn and queues, so 120 nested ones parse (each
+        // counts two levels: the closure and the expression statement inside it).
+        _ = try Parser.parse(SourceFile(name: "t.race", text: Self.closures(120)))
+        for source in [Self.flat(200), Self.parens(200), Self.whiles(200), Self.elseIfs(200), Self.negations(200), Self.coalescing(200)] {
+            let result = try run(source)
+            #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
+        }
+        #expect(lines(try run(Self.flat(200))).contains("A writes x = 201"))
+    }
+}

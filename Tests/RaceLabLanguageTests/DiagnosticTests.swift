@@ -26,4 +26,23 @@ struct DiagnosticTests {
         let kinds = lexer.tokenize().map(\.kind)
         #expect(kinds == [.identifier("a"), .symbol("+="), .int(1), .newline, .string("x\n"), .symbol("..<"), .attribute("mainThreadOnly"), .end])
     }
+
+    @Test func aLongLineIsShownAsAWindowWithTheCaretUnderTheColumn() throws {
+        let long = "var x = " + String(repeating: "1 + ", count: 100) + "@ + 1"
+        let error = #expect(throws: ScriptError.self) { try Parser.parse(SourceFile(name: "l.race", text: long)) }
+        let lines = try #require(error).rendered.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "l.race:1:409: error: expected an attribute name after '@'")
+        #expect(lines[1].hasPrefix("…") && lines[1].hasSuffix("1 + @ + 1"))
+        #expect(lines[1].count <= 122)
+        let caret = try #require(lines[2].firstIndex(of: "^"))
+        #expect(lines[1][caret] == "@", "the caret stands under the column")
+    }
+
+    @Test func controlCharactersInTheSourceLineAreNotSentToTheTerminal() throws {
+        let text = "var s = \"\u{1B}[2J\u{07}\" @"
+        let error = #expect(throws: ScriptError.self) { try Parser.parse(SourceFile(name: "e.race", text: text)) }
+        let rendered = try #require(error).rendered
+        #expect(!rendered.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
+        #expect(rendered.contains("var s = \"?[2J?\" @\n                ^\n"))
+    }
 }
