@@ -100,3 +100,34 @@ struct NestingLimitTests {
         #expect(lines(try run(Self.flat(200))).contains("A writes x = 201"))
     }
 }
+
+/// Costs that must stay linear: a long chain of objects, many threads, many objects.
+struct LinearCostTests {
+    @Test func droppingA20000NodeListDeallocatesIterativelyInOrder() throws {
+        let source = """
+        class Node { var next: Node? = nil }
+        var head: Node? = nil
+        thread A {
+            for i in 0..<20000 { let n = Node(); n.next = head; head = n }
+            head = nil
+        }
+        expect alive(Node) == 0, "every node is freed"
+        """
+        let program = try compile(source)
+        var scheduler = RoundRobinScheduler()
+        let result = try Runner(program: program, maxSteps: 200_000).run(&scheduler)
+        #expect(result.end == .completed)
+        #expect(result.findings.isEmpty)
+        let freed = result.events.filter { $0.text.contains("deallocated") }.map(\.text)
+        #expect(freed.count == 20_000)
+        #expect(freed.first == "releases the last reference to Node#20000, which is deallocated")
+        #expect(freed.last == "releases the last reference to Node#1, which is deallocated")
+    }
+
+    @Test func spawnedThreadsAreNamedInOrder() throws {
+        let result = try run("var n = 0\nthread W { }\nthread A { for i in 0..<300 { spawn W { n += 1 } } }")
+        #expect(result.world.threadNames.count == 303)
+        #expect(Array(result.world.threadNames.prefix(5)) == ["main", "W", "A", "W#2", "W#3"])
+        #expect(result.world.threadNames.last == "W#301")
+    }
+}

@@ -34,8 +34,8 @@ struct DiagnosticTests {
         #expect(lines[0] == "l.race:1:409: error: expected an attribute name after '@'")
         #expect(lines[1].hasPrefix("…") && lines[1].hasSuffix("1 + @ + 1"))
         #expect(lines[1].count <= 122)
-        let caret = try #require(lines[2].firstIndex(of: "^"))
-        #expect(lines[1][caret] == "@", "the caret stands under the column")
+        let caret = try #require(Array(lines[2]).firstIndex(of: "^"))
+        #expect(Array(lines[1])[caret] == "@", "the caret stands under the column")
     }
 
     @Test func controlCharactersInTheSourceLineAreNotSentToTheTerminal() throws {

@@ -89,11 +89,18 @@ public struct Engine: Sendable {
     /// - Precondition: `thread` is runnable.
     public func step(_ world: World, thread: ThreadID) -> (World, [Event]) {
         var next = world
-        let events = Machine.run(compiled, world: &next, thread: thread, localBudget: localBudget) { machine in
+        let events = step(&next, thread: thread)
+        return (next, events)
+    }
+
+    /// `step` on a world changed in place: the same function, but the parts of the
+    /// world no one else holds are not copied (a run that keeps no old worlds copies
+    /// no heap per step).
+    public func step(_ world: inout World, thread: ThreadID) -> [Event] {
+        Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget) { machine in
             machine.step()
             return machine.events
         }
-        return (next, events)
     }
 
     /// The same step without sentences: the next world and every access the step

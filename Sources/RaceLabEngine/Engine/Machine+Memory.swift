@@ -59,20 +59,28 @@ extension Machine {
     }
 
     /// Marks an object dead and releases everything it holds.
+    ///
+    /// Iterative, with the same order as the recursive definition (depth first: all
+    /// that the first held object frees goes before the second is released): the held
+    /// objects are pushed on `pendingReleases` in reverse, and only the outermost
+    /// `free` drains the stack. So a long chain of objects costs no stack.
     mutating func free(_ id: ObjectID) {
         touch(.allocator, .write)
         world.headers[id].isAlive = false
         let fields = world.heap[id].fields
         // Only an object with fields is written: writing copies the heap when it is shared.
         if !fields.isEmpty { world.heap[id].fields = fields.map { _ in .none } }
-        switch world.heap[id].kind {
-        case .operation(let op):
-            if let c = op.closure { release(.closure(c)) }
-            if let c = op.completion { release(.closure(c)) }
-        default:
-            break
+        var held: [ObjectID] = []
+        if case .operation(let op) = world.heap[id].kind {
+            if let c = op.closure { held += Value.closure(c).references }
+            if let c = op.completion { held += Value.closure(c).references }
         }
-        for field in fields { release(field) }
+        for field in fields { held += field.references }
+        pendingReleases.append(contentsOf: held.reversed())
+        guard !drainingReleases else { return }
+        drainingReleases = true
+        while let next = pendingReleases.popLast() { release(object: next, keepAlive: []) }
+        drainingReleases = false
     }
 
     /// Pushes a deinit frame for each object that reached zero during the last instruction.
@@ -85,16 +93,22 @@ extension Machine {
         }
     }
 
+    /// The built-in types whose objects are numbered apart (`World.builtinsNamed`).
+    static let builtinTypeNames = ["Lock", "OperationQueue", "op"]
+
+    /// A new heap object, named `MySingle#3` (the third of its class) unless named.
+    /// - Complexity: O(1) amortized: the numbers are counted as objects are made, not
+    ///   by scanning the heap.
     mutating func newObject(_ kind: HeapObject.Kind, classIndex: Int?, typeName: String, name: String? = nil) -> ObjectID {
-        var sameType = 0
-        for object in world.heap {
-            if let classIndex {
-                if object.classIndex == classIndex { sameType += 1 }
-            } else if object.classIndex == nil && object.name.hasPrefix(typeName + "#") {
-                sameType += 1
-            }
+        var number = 1
+        if let classIndex {
+            number = world.created[classIndex] + 1
+        } else if let kind = Self.builtinTypeNames.firstIndex(of: typeName) {
+            // A given name counts when it reads like a numbered one, as a scan would count it.
+            if name == nil || name!.hasPrefix(typeName + "#") { world.builtinsNamed[kind] += 1 }
+            number = world.builtinsNamed[kind]
         }
-        var object = HeapObject(kind: kind, classIndex: classIndex, name: name ?? "\(typeName)#\(sameType + 1)")
+        var object = HeapObject(kind: kind, classIndex: classIndex, name: name ?? "\(typeName)#\(number)")
         if let classIndex {
             object.fields = program.classes[classIndex].fieldDefaults
             object.fieldVersions = object.fields.map { _ in 0 }

@@ -1,9 +1,21 @@
 extension Machine {
     /// A thread name not yet taken: `worker`, then `worker#2`, `worker#3`.
+    /// `name`, or `name#n` with the smallest n ≥ 2 that no thread has.
+    /// - Complexity: O(threads), one pass over the names.
     func uniqueThreadName(_ name: String) -> String {
-        guard world.thread(named: name) != nil else { return name }
+        let prefix = name + "#"
+        var taken = false
+        var used = Set<Int>()
+        for other in world.threadNames {
+            if other == name {
+                taken = true
+            } else if other.hasPrefix(prefix), let n = Int(other.dropFirst(prefix.count)) {
+                used.insert(n)
+            }
+        }
+        guard taken else { return name }
         var n = 2
-        while world.thread(named: "\(name)#\(n)") != nil { n += 1 }
+        while used.contains(n) { n += 1 }
         return "\(name)#\(n)"
     }
 

@@ -36,9 +36,7 @@ public struct Runner: Sendable {
             }
             let thread = try scheduler.next(runnable: runnable, world: world)
             schedule.append(world.threadNames[thread])
-            let (next, stepEvents) = engine.step(world, thread: thread)
-            world = next
-            events += stepEvents
+            events += engine.step(&world, thread: thread)
         }
         let unused = scheduler.unused
         if !unused.isEmpty {

@@ -27,6 +27,12 @@ public struct World: Hashable, Sendable {
         _read { yield rare.value.created }
         _modify { makeRareUnique(); yield &rare.value.created }
     }
+    /// How many built-in objects of each kind have been named `Lock#n`, `OperationQueue#n`
+    /// or `op#n`, in the order of `Machine.builtinTypeNames`: the next one's number.
+    var builtinsNamed: [Int] {
+        _read { yield rare.value.builtinsNamed }
+        _modify { makeRareUnique(); yield &rare.value.builtinsNamed }
+    }
     public var mainQueue: [QueuedBlock] {
         _read { yield rare.value.mainQueue }
         _modify { makeRareUnique(); yield &rare.value.mainQueue }
@@ -104,6 +110,7 @@ final class RareParts: Hashable, @unchecked Sendable {
     struct Value: Hashable {
         var threadNames: [String] = []
         var created: [Int] = []
+        var builtinsNamed: [Int] = [0, 0, 0]
         var mainQueue: [QueuedBlock] = []
         var nextBlockID = 1
         var completedBlocks: Set<Int> = []
