@@ -131,3 +131,41 @@ struct LinearCostTests {
         #expect(result.world.threadNames.last == "W#301")
     }
 }
+
+/// Long and nested values are shortened where they are shown, and strings escape
+/// their control characters, so a trace's size stays linear in its steps.
+struct ValueElisionTests {
+    let world = World()
+
+    @Test func longArraysShowTheirEndsAndHowManyAreLeftOut() {
+        let items = (1...1000).map(Value.int)
+        #expect(world.describe(.array(items)) == "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, … 986 more …, 999, 1000]")
+        #expect(world.describe(.array(Array(items.prefix(16)))) == "[" + (1...16).map(String.init).joined(separator: ", ") + "]")
+        #expect(world.describe(.array([])) == "[]")
+    }
+
+    @Test func deeplyNestedArraysStopAtTheDepthLimit() {
+        var value = Value.int(1)
+        for _ in 0..<10_000 { value = .array([value]) }
+        #expect(world.describe(value) == "[[[[[[[[[…]]]]]]]]]")
+    }
+
+    @Test func stringsEscapeControlCharactersAndShortenTheMiddle() {
+        #expect(world.describe(.string("a\u{1B}[2Jb\n\t\"\\\r\u{07}")) == #""a\u{1B}[2Jb\n\t\"\\\r\u{7}""#)
+        let long = String(repeating: "ab", count: 100)
+        #expect(world.describe(.string(long)) == "\"" + String(long.prefix(60)) + "…" + String(long.suffix(10)) + "\" (200 characters)")
+    }
+
+    @Test func aLoopThatAppendsToASharedArrayPrintsShortSteps() throws {
+        let result = try run("var a = [0]\nthread A { while true { a.append(1) } }")
+        #expect(result.end == .stepLimit)
+        #expect(result.events.count == 10_000)
+        #expect(result.events.allSatisfy { $0.text.count < 120 })
+        #expect(result.events.last?.text == "calls a.append(1): now [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, … 9987 more …, 1, 1]")
+    }
+
+    @Test func aLoopThatAppendsToALocalArrayIsStoppedAsARunawayLoop() throws {
+        let result = try run("thread A {\n var a = [0]\n while true { a.append(1) }\n}")
+        #expect(result.findings.map(\.message) == ["A looped 100000 instructions without a visible step (line 3); is a loop missing its exit?"])
+    }
+}

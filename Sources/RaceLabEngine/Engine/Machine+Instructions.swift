@@ -58,28 +58,28 @@ extension Machine {
         case .writeElement(let place):
             let value = pop()
             let index = pop()
-            let namer = self
-            mutateArray(place, verb: "writes", pushes: false) { items, what in
+            mutateArray(place, verb: "writes", pushes: false, added: [value]) { items, what in
                 guard case .success = Operators.element(items, index, what), case .int(let i) = index else {
-                    return Operators.element(items, index, what).map { _ in (items, [], "") }
+                    return Operators.element(items, index, what).map { _ in [] }
                 }
-                var copy = items
-                let old = copy[i]
-                copy[i] = value
-                return .success((copy, [old], "\(what)[\(i)] = \(namer.describe(value))"))
+                let old = items[i]
+                items[i] = value
+                return .success([old])
+            } text: { machine, what, _ in
+                "\(what)[\(machine.describe(index))] = \(machine.describe(value))"
             }
         case .arrayMutation(let place, let mutation):
             var operands: [Value] = []
             if mutation == .append || mutation == .removeAt { operands = [pop()] }
             if mutation == .insert { operands = [peek(1), peek()]; _ = pop(); _ = pop() }
-            let namer = self
-            mutateArray(place, verb: "calls") { items, what in
-                Operators.mutate(items, mutation, operands, what).map { result in
-                    let call = mutation == .append ? "append(\(namer.describe(operands[0])))" : mutation == .insert
-                        ? "insert(\(namer.describe(operands[0])), at: \(namer.describe(operands[1])))" : mutation == .removeAt
-                        ? "remove(at: \(namer.describe(operands[0])))" : "\(mutation.rawValue)()"
-                    return (result.items, result.removed, "\(what).\(call): now \(namer.describe(.array(result.items)))")
-                }
+            let added = mutation == .append || mutation == .insert ? [operands[0]] : []
+            mutateArray(place, verb: "calls", added: added) { items, what in
+                Operators.mutate(&items, mutation, operands, what)
+            } text: { machine, what, items in
+                let call = mutation == .append ? "append(\(machine.describe(operands[0])))" : mutation == .insert
+                    ? "insert(\(machine.describe(operands[0])), at: \(machine.describe(operands[1])))" : mutation == .removeAt
+                    ? "remove(at: \(machine.describe(operands[0])))" : "\(mutation.rawValue)()"
+                return "\(what).\(call): now \(machine.describe(.array(items)))"
             }
         case .iterate(let place, let stateSlot, let element, let exit):
             iterate(place, stateSlot: stateSlot, element: element, exit: exit)

@@ -135,11 +135,18 @@ extension Machine {
         }
     }
 
-    typealias Transform = ([Value], String) -> Result<(items: [Value], removed: [Value], text: String), Operators.Failure>
+    /// Changes an array in place and returns the elements it removed (or fails, leaving it unchanged).
+    typealias Transform = (inout [Value], String) -> Result<[Value], Operators.Failure>
 
     /// Applies a change to the array at a place. Pushes the removed element (or nil)
     /// unless `pushes` is false.
-    mutating func mutateArray(_ place: Place, verb: String, pushes: Bool = true, _ transform: Transform) {
+    ///
+    /// Only what changed is retained or released (`added`, and the removed elements),
+    /// and a local array is taken out of its slot while it changes, so appending to an
+    /// array of n elements costs O(1), not O(n): a loop that grows a local array is
+    /// linear. `text` builds the sentence (from the new elements) only when narrating.
+    mutating func mutateArray(_ place: Place, verb: String, pushes: Bool = true, added: [Value], _ transform: Transform,
+                              text: (Machine, String, [Value]) -> String) {
         var objectID: ObjectID?
         if case .field(let nameIndex) = place {
             let field = program.names[nameIndex]
@@ -149,36 +156,49 @@ extension Machine {
             if world.halted { return }
             push(.object(id))
         }
-        guard let (items, what, _) = readArray(place) else { return }
-        let result: (items: [Value], removed: [Value], text: String)
-        switch transform(items, what) {
-        case .success(let r): result = r
+        guard var (items, what, _) = readArray(place) else { return }
+        // The place's own reference goes, so that `items` is the array's only holder.
+        var fieldSlot: Int?
+        switch place {
+        case .local(let slot): frame.slots[slot] = .none
+        case .global(let g): world.globals[g] = .none
+        case .field(let nameIndex):
+            fieldSlot = fieldIndex(objectID!, program.names[nameIndex])
+            if let fieldSlot { world.heap[objectID!].fields[fieldSlot] = .none }
+        }
+        let removed: [Value]
+        switch transform(&items, what) {
+        case .success(let r): removed = r
         case .failure(let failure):
             fail(failure)
+            switch place {
+            case .local(let slot): frame.slots[slot] = .array(items)
+            case .global(let g): world.globals[g] = .array(items)
+            case .field: if let fieldSlot { world.heap[objectID!].fields[fieldSlot] = .array(items) }
+            }
             return
         }
         if objectID != nil { _ = pop() }
-        let new = Value.array(result.items), old = Value.array(items)
-        retain(new)
+        for value in added { retain(value) }
         var access: Access?
         switch place {
         case .local(let slot):
-            frame.slots[slot] = new
+            frame.slots[slot] = .array(items)
         case .global(let g):
-            world.globals[g] = new
+            world.globals[g] = .array(items)
             world.globalVersions[g] += 1
             access = Access(.global(g), .write)
         case .field(let nameIndex):
             let field = program.names[nameIndex]
             let index = fieldIndex(objectID!, field)!
-            world.heap[objectID!].fields[index] = new
+            world.heap[objectID!].fields[index] = .array(items)
             world.heap[objectID!].fieldVersions[index] += 1
             access = Access(.field(objectID!, index), .write)
         }
-        if pushes { push(result.removed.first ?? .none) }
+        if pushes { push(removed.first ?? .none) }
         advance()
-        if let access { emit("\(verb) \(result.text)", [access]) }
-        release(old, keepAlive: pushes ? result.removed.flatMap(\.references) : [])
+        if let access { emit("\(verb) \(text(self, what, items))", [access]) }
+        for value in removed { release(value, keepAlive: pushes ? removed.flatMap(\.references) : []) }
     }
 
     mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int) {

@@ -82,20 +82,22 @@ enum Operators {
         }
     }
 
-    /// Applies a mutation: the new array, and the removed element if any.
-    static func mutate(_ items: [Value], _ mutation: ArrayMutation, _ operands: [Value], _ what: String)
-        -> Result<(items: [Value], removed: [Value]), Failure> {
-        var items = items
+    /// Applies a mutation in place (so an array no one else holds is not copied);
+    /// returns the removed elements. On failure `items` is unchanged.
+    static func mutate(_ items: inout [Value], _ mutation: ArrayMutation, _ operands: [Value], _ what: String)
+        -> Result<[Value], Failure> {
         switch mutation {
         case .append:
             items.append(operands[0])
-            return .success((items, []))
+            return .success([])
         case .removeLast, .removeFirst:
             guard !items.isEmpty else { return .failure(.crash("\(mutation.rawValue)() on an empty array: \(what) has no elements")) }
             let removed = mutation == .removeLast ? items.removeLast() : items.removeFirst()
-            return .success((items, [removed]))
+            return .success([removed])
         case .removeAll:
-            return .success(([], items))
+            let removed = items
+            items = []
+            return .success(removed)
         case .removeAt, .insert:
             let indexValue = mutation == .removeAt ? operands[0] : operands[1]
             guard case .int(let i) = indexValue else { return .failure(.type("an index must be Int, not \(indexValue.typeName)")) }
@@ -105,10 +107,10 @@ enum Operators {
             }
             if mutation == .removeAt {
                 let removed = items.remove(at: i)
-                return .success((items, [removed]))
+                return .success([removed])
             }
             items.insert(operands[0], at: i)
-            return .success((items, []))
+            return .success([])
         }
     }
 }

@@ -40,22 +40,29 @@ public struct Program: Sendable {
     public var expectations: [Expectation] = []
     /// The tables instructions point into: constant values, names (of fields, methods
     /// and spawned threads), and lists of slots (closure captures, initialised fields).
-    public var constants: [Value] = []
-    public var names: [String] = []
-    public var slotLists: [[Int]] = []
+    public private(set) var constants: [Value] = []
+    public private(set) var names: [String] = []
+    public private(set) var slotLists: [[Int]] = []
+    /// Where each entry of the three tables stands, so interning is O(1) (lookups
+    /// only: nothing iterates these, so their order never reaches output).
+    private var constantIndex: [Value: Int] = [:]
+    private var nameIndex: [String: Int] = [:]
+    private var slotListIndex: [[Int]: Int] = [:]
 
     /// The index of `value` in `constants`, added if new.
-    mutating func constant(_ value: Value) -> Int { Program.intern(value, in: &constants) }
+    mutating func constant(_ value: Value) -> Int { Program.intern(value, in: &constants, index: &constantIndex) }
 
     /// The index of `name` in `names`, added if new.
-    mutating func name(_ name: String) -> Int { Program.intern(name, in: &names) }
+    mutating func name(_ name: String) -> Int { Program.intern(name, in: &names, index: &nameIndex) }
 
     /// The index of `slots` in `slotLists`, added if new.
-    mutating func slotList(_ slots: [Int]) -> Int { Program.intern(slots, in: &slotLists) }
+    mutating func slotList(_ slots: [Int]) -> Int { Program.intern(slots, in: &slotLists, index: &slotListIndex) }
 
-    private static func intern<T: Equatable>(_ item: T, in table: inout [T]) -> Int {
-        if let index = table.firstIndex(of: item) { return index }
+    /// - Complexity: O(1) on average (hashing `item`).
+    private static func intern<T: Hashable>(_ item: T, in table: inout [T], index: inout [T: Int]) -> Int {
+        if let known = index[item] { return known }
         table.append(item)
+        index[item] = table.count - 1
         return table.count - 1
     }
 

@@ -78,17 +78,71 @@ public struct World: Hashable, Sendable {
         return threads.count - 1
     }
 
-    /// A value as the trace shows it: objects by their trace name.
+    /// A value as the trace shows it: objects by their trace name, strings quoted with
+    /// their control characters escaped (`"\u{1B}"`: a script's string must not move
+    /// the terminal's cursor), and long values shortened so that a trace stays
+    /// readable and its size linear in the steps: arrays past `Elision.elements`
+    /// elements show their ends and how many are left out, strings past
+    /// `Elision.characters` likewise, and arrays nested past `Elision.depth` show `[…]`.
     public func describe(_ value: Value) -> String {
+        describe(value, depth: 0)
+    }
+
+    /// The limits `describe` shortens values at.
+    public enum Elision {
+        public static let elements = 16
+        public static let characters = 80
+        public static let depth = 8
+    }
+
+    private func describe(_ value: Value, depth: Int) -> String {
         switch value {
         case .int(let n): return String(n)
         case .bool(let b): return String(b)
-        case .string(let s): return "\"\(s)\""
+        case .string(let s): return World.quoted(s)
         case .none: return "nil"
         case .object(let id): return heap[id].name
-        case .array(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+        case .array(let items):
+            if items.isEmpty { return "[]" }
+            if depth >= Elision.depth { return "[…]" }
+            guard items.count > Elision.elements else {
+                return "[" + items.map { describe($0, depth: depth + 1) }.joined(separator: ", ") + "]"
+            }
+            let head = items.prefix(Elision.elements - 4).map { describe($0, depth: depth + 1) }
+            let tail = items.suffix(2).map { describe($0, depth: depth + 1) }
+            let left = items.count - head.count - tail.count
+            return "[" + (head + ["… \(left) more …"] + tail).joined(separator: ", ") + "]"
         case .closure: return "a closure"
         }
+    }
+
+    /// `"text"`, with `\n`, `\t`, `\r`, `\"`, `\\` and other control characters
+    /// escaped as in Swift, and the middle of a long string left out.
+    public static func quoted(_ s: String) -> String {
+        var scalars = Array(s.unicodeScalars)
+        var note = ""
+        if scalars.count > Elision.characters {
+            note = " (\(scalars.count) characters)"
+            scalars = Array(scalars.prefix(Elision.characters - 20)) + ["…"] + Array(scalars.suffix(10))
+        }
+        var out = "\""
+        for c in scalars {
+            switch c {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                switch c.properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator:
+                    out += "\\u{" + String(c.value, radix: 16, uppercase: true) + "}"
+                default:
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        return out + "\"" + note
     }
 
     /// Live instances of a class.
