@@ -1,4 +1,5 @@
 import RaceLabEngine
+import RaceLabPresentation
 import RaceLabLanguage
 
 /// What a command printed and its exit status; `main.swift` writes it out.
@@ -72,7 +73,17 @@ public struct RaceLab {
 
     static let version = "0.1.0"
 
+    /// Runs one command. Its output is safe for a terminal: control characters that
+    /// came from a script (in a title, a check's message, a printed string) are
+    /// escaped (`TerminalText`), whatever the format.
     public func main(_ arguments: [String]) -> CommandOutput {
+        var output = run(arguments)
+        output.stdout = TerminalText.escaped(output.stdout)
+        output.stderr = TerminalText.escaped(output.stderr)
+        return output
+    }
+
+    func run(_ arguments: [String]) -> CommandOutput {
         do throws(UsageError) {
             return try dispatch(arguments)
         } catch {

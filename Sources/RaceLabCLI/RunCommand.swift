@@ -68,7 +68,7 @@ struct RunCommand {
                 let named = scenario.schedules(fix: fixName).first { $0.name == text }
                 var scheduler = try FixedScheduler(named?.steps ?? text)
                 result = try runner.run(&scheduler)
-                description = named.map { "schedule '\($0.name)'" } ?? "the given schedule"
+                description = named.map { "schedule '\($0.name)'" } ?? "given schedule"
                 if scheduler.names.count < result.schedule.count {
                     description += " (it ran out after \(scheduler.names.count) steps; the rest ran without preemption)"
                 }

@@ -1,7 +1,9 @@
 /// Comma-separated values as RFC 4180 writes them: a field with a comma, a quote or
 /// a line break is quoted, and quotes inside are doubled; lines end with CRLF.
 public enum CSV {
+    /// One field: control characters escaped (`TerminalText`), quoted when needed.
     public static func field(_ text: String) -> String {
+        let text = TerminalText.escaped(text)
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }

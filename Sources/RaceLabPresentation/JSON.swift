@@ -37,9 +37,11 @@ public indirect enum JSON: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            // RFC 8259 requires the C0 controls; DEL, C1 and the bidirectional
+            // controls are escaped too, so the JSON is safe to print.
+            case _ where scalar.value < 0x20 || TerminalText.isUnsafe(scalar):
                 let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -69,7 +69,8 @@ public struct StepScreen: Sendable {
         var style: Style
 
         init(_ text: String, _ style: Style = .plain) {
-            self.text = text
+            // A script's control characters must not act on the terminal.
+            self.text = TerminalText.escaped(text)
             self.style = style
         }
 

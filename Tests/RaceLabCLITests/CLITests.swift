@@ -96,3 +96,38 @@ struct HugeCountTests {
         #expect(racelab.main(["explore", Self.fixture, "--format", "json"]).exitCode == 1)
     }
 }
+
+/// A script's control characters never reach the terminal: every command's output
+/// (and every report format) shows them escaped.
+struct TerminalSafetyTests {
+    let racelab = RaceLab(environment: [:])
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/escapes.race").path
+
+    static func isSafe(_ text: String) -> Bool {
+        !text.unicodeScalars.enumerated().contains { index, c in
+            let scalars = Array(text.unicodeScalars)
+            if c == "\r" { return index + 1 >= scalars.count || scalars[index + 1] != "\n" }
+            return c != "\n" && c != "\t" && (c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c == "\u{202E}")
+        }
+    }
+
+    @Test(arguments: [
+        ["run", fixture, "--schedule", "A A B B"], ["run", fixture, "--schedule", "A A B B", "--format", "json"],
+        ["explore", fixture], ["explore", fixture, "--format", "json"], ["verify", fixture], ["show", fixture],
+        ["run", fixture, "--schedule", "A A B B B B B"],
+    ])
+    func everyOutputIsSafeForATerminal(_ arguments: [String]) {
+        let output = racelab.main(arguments)
+        #expect(Self.isSafe(output.stdout), "\(arguments)")
+        #expect(Self.isSafe(output.stderr), "\(arguments)")
+        #expect(!(output.stdout + output.stderr).isEmpty)
+    }
+
+    @Test func theEscapesAreShownNotDropped() {
+        let run = racelab.main(["run", Self.fixture, "--schedule", "A A B B"])
+        #expect(run.stdout.contains("Escapes \\u{1B}[2J\\u{1B}[H in the title\\u{8}\\u{8}OVERWRITTEN"), "\(run.stdout)")
+        #expect(run.stdout.contains(#"prints "\u{1B}[31mred\u{7}\u{8}""#), "\(run.stdout)")
+        let json = racelab.main(["explore", Self.fixture, "--format", "json"])
+        #expect(json.stdout.contains(#"x is \u001b[1Aone\u202e"#), "\(json.stdout)")
+    }
+}
