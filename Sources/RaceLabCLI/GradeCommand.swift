@@ -50,6 +50,17 @@ struct GradeCommand {
         if let expected = parsed.values["exercise"], !exercises.contains(where: { $0.id == expected }) {
             throw UsageError("unknown exercise '\(expected)'" + suggestion(expected, exercises.map(\.id)), command: Self.spec)
         }
+        // Two reports in one file, or a report over a submission, would lose work.
+        let reportPaths = [GradeReport.Format.csv, .junit, .json].compactMap { format in parsed.values[format.rawValue].map { (format, $0) } }
+        for (index, (format, path)) in reportPaths.enumerated() {
+            let resolved = URL(fileURLWithPath: path).standardizedFileURL.path
+            if let (other, _) = reportPaths[..<index].first(where: { URL(fileURLWithPath: $0.1).standardizedFileURL.path == resolved }) {
+                throw UsageError("--\(other.rawValue) and --\(format.rawValue) name the same file, \(path): give each report its own", command: Self.spec)
+            }
+            if parsed.positionals.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == resolved }) {
+                throw UsageError("--\(format.rawValue) \(path) would overwrite a file being graded", command: Self.spec)
+            }
+        }
         let grader = Grader(exercises: exercises)
         var grades: [Grade] = []
         for target in parsed.positionals {
@@ -65,11 +76,10 @@ struct GradeCommand {
         }
         progress?("")
         let report = GradeReport(grades: grades)
-        for extra in [GradeReport.Format.csv, .junit, .json] {
-            guard let path = parsed.values[extra.rawValue] else { continue }
-            guard FileManager.default.createFile(atPath: path, contents: Data(report.render(extra).utf8)) else {
-                return CommandOutput(stdout: report.render(format), stderr: warnings + "error: cannot write \(path)\n",
-                                     exitCode: ExitCode.cannotCreate)
+        for (extra, path) in reportPaths {
+            if let failure = FileIO.write(report.render(extra), to: path) {
+                return CommandOutput(stdout: report.render(format), stderr: warnings + "error: \(failure.message)\n",
+                                     exitCode: failure.exitCode)
             }
         }
         return CommandOutput(stdout: report.render(format), stderr: warnings,
@@ -88,7 +98,9 @@ struct GradeCommand {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: target, isDirectory: &isDirectory) else {
-            return [Submission(path: target, student: "-", file: .failure(GradingError("no such file or folder")))]
+            // The precise reason: missing, a loop of links, a dangling link, no permission.
+            let reason = ScenarioLocator.read(target).failure?.message ?? "no such file or folder"
+            return [Submission(path: target, student: "-", file: .failure(GradingError(reason)))]
         }
         guard isDirectory.boolValue else {
             let folder = URL(fileURLWithPath: target).standardizedFileURL.deletingLastPathComponent().lastPathComponent

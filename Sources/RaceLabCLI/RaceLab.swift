@@ -30,6 +30,8 @@ public enum ExitCode {
     public static let noInput: Int32 = 66
     /// An output file could not be written.
     public static let cannotCreate: Int32 = 73
+    /// A write failed (EX_IOERR): a full disk, standard output closed.
+    public static let ioError: Int32 = 74
 }
 
 /// The `racelab` command: dispatches to a subcommand.
@@ -67,11 +69,18 @@ public struct RaceLab {
 
         EXIT CODES:
           0 no finding (or: proven), 1 a finding, 2 not exhaustive (a bound cut the search),
-          64 usage error, 65 script error, 66 unreadable file, 73 unwritable file.
+          64 usage error, 65 script error (or a file that is not a script), 66 missing or
+          unreadable file, 73 a report file that cannot be created, 74 a write that failed.
         """
     )
 
     static let version = "0.1.0"
+
+    /// Writes all of `text` to a file descriptor (standard output, say); the reason
+    /// when a write fails, or nil.
+    public static func write(_ text: String, to fd: Int32) -> String? {
+        FileIO.write(text, to: fd).map(FileIO.reason)
+    }
 
     /// Runs one command. Its output is safe for a terminal: control characters that
     /// came from a script (in a title, a check's message, a printed string) are
@@ -164,7 +173,7 @@ func loadScenario(_ name: String, _ locator: ScenarioLocator) -> Result<Scenario
     } catch {
         switch error {
         case .notFound(let message): return .failure(CommandOutput(stderr: "error: \(message)\n", exitCode: ExitCode.usage))
-        case .unreadable(let message): return .failure(CommandOutput(stderr: "error: \(message)\n", exitCode: ExitCode.noInput))
+        case .unreadable(let failure): return .failure(CommandOutput(stderr: "error: \(failure.message)\n", exitCode: failure.exitCode))
         }
     }
     do throws(ScriptError) {

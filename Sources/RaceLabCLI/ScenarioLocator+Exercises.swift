@@ -43,12 +43,9 @@ extension ScenarioLocator {
 
     /// A file's text, shown under `name` (the path by default).
     static func read(_ path: String, name: String? = nil) -> Result<SourceFile, GradingError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(GradingError("cannot read the file"))
+        switch FileIO.read(path) {
+        case .success(let text): return .success(SourceFile(name: name ?? path, text: text))
+        case .failure(let failure): return .failure(GradingError(failure.message))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(GradingError("not UTF-8 text"))
-        }
-        return .success(SourceFile(name: name ?? path, text: text))
     }
 }

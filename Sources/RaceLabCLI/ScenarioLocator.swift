@@ -37,8 +37,10 @@ struct ScenarioLocator {
     }
 
     enum Failure: Error {
+        /// An unknown scenario name (a usage error).
         case notFound(String)
-        case unreadable(String)
+        /// A file that is missing, unreadable or not a script.
+        case unreadable(FileIO.Failure)
     }
 
     /// The source of a scenario, by name or path.
@@ -57,13 +59,14 @@ struct ScenarioLocator {
         } else {
             throw .notFound("no Scenarios folder found; set RACELAB_SCENARIOS to the folder that holds the .race files")
         }
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            if looksLikePath { throw .notFound("no such file: \(nameOrPath)") }
+        if !looksLikePath && !FileManager.default.fileExists(atPath: url.path) {
             let hint = Suggestion.closest(to: nameOrPath, in: names()).map { ". Did you mean '\($0)'?" } ?? ""
             throw .notFound("unknown scenario '\(nameOrPath)'\(hint) (see 'racelab list')")
         }
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            throw .unreadable("cannot read \(url.path) as UTF-8 text")
+        let text: String
+        switch FileIO.read(looksLikePath ? nameOrPath : url.path) {
+        case .success(let t): text = t
+        case .failure(let failure): throw .unreadable(failure)
         }
         let name = url.deletingPathExtension().lastPathComponent
         return (name, SourceFile(name: looksLikePath ? nameOrPath : "\(name).race", text: text))

@@ -5,12 +5,16 @@ var racelab = RaceLab(environment: ProcessInfo.processInfo.environment)
 // A live progress line for long searches, only when a person watches the terminal.
 if isatty(STDERR_FILENO) == 1 {
     racelab.progress = { line in
-        FileHandle.standardError.write(("\r\u{1B}[K" + line).data(using: .utf8)!)
+        _ = RaceLab.write("\r\u{1B}[K" + line, to: STDERR_FILENO)
     }
 }
 // Step mode takes keys from a terminal, or lines from anything else.
 racelab.terminal = Terminal.standard()
 let output = racelab.main(Array(CommandLine.arguments.dropFirst()))
-FileHandle.standardOutput.write(output.stdout.data(using: .utf8)!)
-FileHandle.standardError.write(output.stderr.data(using: .utf8)!)
+// A failed write (a full disk, a closed output) is an I/O error, not a silent success.
+if let failure = RaceLab.write(output.stdout, to: STDOUT_FILENO) {
+    _ = RaceLab.write(output.stderr + "error: cannot write to standard output: \(failure)\n", to: STDERR_FILENO)
+    exit(ExitCode.ioError)
+}
+_ = RaceLab.write(output.stderr, to: STDERR_FILENO)
 exit(output.exitCode)

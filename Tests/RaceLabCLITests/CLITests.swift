@@ -131,3 +131,78 @@ struct TerminalSafetyTests {
         #expect(json.stdout.contains(#"x is \u001b[1Aone\u202e"#), "\(json.stdout)")
     }
 }
+
+/// Each way a file can fail to read or write has its own message and sysexits code.
+struct FileErrorTests {
+    let racelab = RaceLab(environment: [:])
+
+    /// A fresh folder holding a directory, a loop of links, a dangling link and a binary file.
+    static func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "racelab-files-\(UUID().uuidString)"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: path + "/dir.race", withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: path + "/loop1.race", withDestinationPath: "loop2.race")
+        try manager.createSymbolicLink(atPath: path + "/loop2.race", withDestinationPath: "loop1.race")
+        try manager.createSymbolicLink(atPath: path + "/dangling.race", withDestinationPath: "nowhere.race")
+        try Data([0xFF, 0xFE, 0x00]).write(to: URL(fileURLWithPath: path + "/binary.race"))
+        return path
+    }
+
+    @Test func everyUnreadableInputHasItsOwnMessageAndCode() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cases: [(String, String, Int32)] = [
+            ("missing.race", "error: no such file: \(dir)/missing.race\n", 66),
+            ("dir.race", "error: \(dir)/dir.race is a directory, not a scenario file\n", 66),
+            ("loop1.race", "error: \(dir)/loop1.race is a loop of symbolic links\n", 66),
+            ("dangling.race", "error: \(dir)/dangling.race is a symbolic link to a file that does not exist\n", 66),
+            ("binary.race", "error: \(dir)/binary.race is not UTF-8 text\n", 65),
+        ]
+        for (name, message, code) in cases {
+            for command in ["run", "explore", "show"] {
+                let output = racelab.main([command, dir + "/" + name])
+                #expect(output.stderr == message, "\(command) \(name)")
+                #expect(output.exitCode == code, "\(command) \(name)")
+            }
+        }
+        #expect(racelab.main(["run", "/dev/zero"]).stderr == "error: /dev/zero is larger than 4 MiB: not a scenario script\n")
+    }
+
+    @Test func gradeGivesEachUnreadableFileItsOwnRow() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = [dir + "/loop1.race", dir + "/dangling.race", dir + "/binary.race", dir + "/missing.race"]
+        let output = racelab.main(["grade"] + files)
+        #expect(output.exitCode == 1)
+        #expect(output.stdout.contains("4 files: 0 passed, 0 failed, 4 could not be graded"))
+        let csv = racelab.main(["grade"] + files + ["--format", "csv"]).stdout
+        #expect(csv.contains("loop1.race is a loop of symbolic links"))
+        #expect(csv.contains("dangling.race is a symbolic link to a file that does not exist"))
+        #expect(csv.contains("binary.race is not UTF-8 text"))
+        #expect(csv.contains("no such file: \(dir)/missing.race"))
+    }
+
+    @Test func reportsThatWouldCollideOrCannotBeWrittenAreRefused() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let same = racelab.main(["grade", dir + "/binary.race", "--csv", dir + "/r.csv", "--junit", dir + "/./r.csv"])
+        #expect(same.exitCode == 64)
+        #expect(same.stderr.hasPrefix("error: --csv and --junit name the same file, \(dir)/./r.csv: give each report its own\n"))
+        let over = racelab.main(["grade", dir + "/binary.race", "--json", dir + "/binary.race"])
+        #expect(over.exitCode == 64)
+        #expect(over.stderr.hasPrefix("error: --json \(dir)/binary.race would overwrite a file being graded\n"))
+        let nowhere = racelab.main(["grade", dir + "/binary.race", "--csv", dir + "/no/such/folder/r.csv"])
+        #expect(nowhere.exitCode == 73)
+        #expect(nowhere.stderr == "error: cannot create \(dir)/no/such/folder/r.csv: no such file or directory\n")
+    }
+
+    @Test func aFailedWriteIsReported() throws {
+        signal(SIGPIPE, SIG_IGN)
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        defer { close(ends[1]) }
+        #expect(RaceLab.write("text", to: ends[1]) == "broken pipe")
+        #expect(RaceLab.write("", to: ends[1]) == nil)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Reading scripts and writing reports with a precise reason, and the sysexits code,
+/// for each way it can fail: a missing file, a directory, a symbolic-link loop, no
+/// permission, a file that is not text, a full disk.
+enum FileIO {
+    /// Scripts are small; a larger file is not one (and `/dev/zero` must not hang us).
+    static let maxScriptSize = 4 << 20
+
+    struct Failure: Error, Equatable {
+        var message: String
+        /// 66 (EX_NOINPUT) for an input that is missing or cannot be read, 65
+        /// (EX_DATAERR) for one that is not a script, 73 (EX_CANTCREAT) for an output
+        /// that cannot be created, 74 (EX_IOERR) for a write that fails.
+        var exitCode: Int32
+    }
+
+    /// The text of a file.
+    static func read(_ path: String) -> Result<String, Failure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(openFailure(path, errno)) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            return .failure(Failure(message: "\(path) is a directory, not a scenario file", exitCode: ExitCode.noInput))
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(Failure(message: "cannot read \(path): \(reason(errno))", exitCode: ExitCode.noInput))
+            }
+            if count == 0 { break }
+            bytes += buffer[..<count]
+            if bytes.count > maxScriptSize {
+                return .failure(Failure(message: "\(path) is larger than \(maxScriptSize >> 20) MiB: not a scenario script", exitCode: ExitCode.scriptError))
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(Failure(message: "\(path) is not UTF-8 text", exitCode: ExitCode.scriptError))
+        }
+        return .success(text)
+    }
+
+    /// Writes `text` to a file, replacing it.
+    static func write(_ text: String, to path: String) -> Failure? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            return Failure(message: "cannot create \(path): \(reason(errno))", exitCode: ExitCode.cannotCreate)
+        }
+        let written = write(text, to: fd)
+        let closed = close(fd) == 0 ? 0 : errno
+        if let failed = written ?? (closed == 0 ? nil : closed) {
+            return Failure(message: "cannot write \(path): \(reason(failed))", exitCode: ExitCode.ioError)
+        }
+        return nil
+    }
+
+    /// Writes all of `text` to a file descriptor; the errno of a failed write, or nil.
+    static func write(_ text: String, to fd: Int32) -> Int32? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            bytes = bytes.dropFirst(count)
+        }
+        return nil
+    }
+
+    static func openFailure(_ path: String, _ code: Int32) -> Failure {
+        switch code {
+        case ENOENT, ENOTDIR:
+            var info = stat()
+            if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
+                return Failure(message: "\(path) is a symbolic link to a file that does not exist", exitCode: ExitCode.noInput)
+            }
+            return Failure(message: "no such file: \(path)", exitCode: ExitCode.noInput)
+        case ELOOP:
+            return Failure(message: "\(path) is a loop of symbolic links", exitCode: ExitCode.noInput)
+        default:
+            return Failure(message: "cannot read \(path): \(reason(code))", exitCode: ExitCode.noInput)
+        }
+    }
+
+    /// `permission denied`, from the system's message.
+    static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+
+extension Result {
+    /// The error, if this is a failure.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
