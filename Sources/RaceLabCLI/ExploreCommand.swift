@@ -38,7 +38,8 @@ struct ExploreCommand {
         let spec = Self.spec
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
-        let config = try Self.config(parsed, spec)
+        // One clock for the whole command: every search, counterexamples included.
+        let config = try Self.config(parsed, spec).started()
         let wantsJSON = try parsed.wantsJSON(spec)
         let scenario: Scenario
         switch try loadOne(parsed, spec, locator) {
@@ -62,7 +63,7 @@ struct ExploreCommand {
             let explorer = Explorer(program: program, config: config)
             let result = explorer.explore(progress: ProgressLine(sink: progress).callback)
             var counterexample: (Counterexample, Run)?
-            if result.failingExecutions > 0, let example = explorer.simplestCounterexample() {
+            if let example = explorer.counterexample(for: result) {
                 var scheduler = FixedScheduler(names: example.schedule)
                 if let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) {
                     counterexample = (example, run)
@@ -109,7 +110,7 @@ struct ExploreCommand {
         if let n = try number("max-steps", limits.maxSteps) { config.maxSteps = n }
         if let n = try number("max-executions", limits.maxExecutions) { config.maxExecutions = n }
         if let n = try number("preemption-bound", limits.preemptionBound) { config.preemptionBound = n }
-        if let n = try number("time-limit", 1...86_400) { config.timeLimit = Double(n) }
+        if let n = try number("time-limit", 1...86_400) { config.timeLimit = n }
         return config
     }
 }

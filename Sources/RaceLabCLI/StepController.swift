@@ -180,7 +180,7 @@ struct StepController {
         var lines = ["This is fix '\(fix ?? "")': \(summary)"]
         var config = ExploreConfig()
         config.maxExecutions = 200_000
-        config.timeLimit = nil
+        config.timeLimit = 20
         let result = Explorer(program: session.engine.program, config: config).explore()
         switch result.verdict() {
         case .proven, .passesUnexpectedly:

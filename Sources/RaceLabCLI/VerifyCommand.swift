@@ -22,7 +22,7 @@ struct VerifyCommand {
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
-        let config = try ExploreCommand.config(parsed, Self.spec)
+        let config = try ExploreCommand.config(parsed, Self.spec).started()
         let wantsJSON = try parsed.wantsJSON(Self.spec)
         let scenario: Scenario
         switch try loadOne(parsed, Self.spec, locator) {

@@ -101,10 +101,12 @@ public struct Grader: Sendable {
 
     func gradeFix(_ program: Program, _ file: SourceFile) -> (Bool, String, String) {
         let explorer = Explorer(program: program, config: config)
-        let result = explorer.explore()
+        // A run that reaches the step bound means the fix cannot be proven: the search
+        // stops there (its other interleavings, each as long, could take hours).
+        let result = explorer.explore { $0.outcomes.allSatisfy { $0.outcome.end != .stepLimit } }
         if result.verdict() == .fails {
             let ways = "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
-            guard let example = explorer.simplestCounterexample(), let run = replay(program, example.schedule) else {
+            guard let example = explorer.counterexample(for: result), let run = replay(program, example.schedule) else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
                 return (false, ways, "Replay: racelab run \(file.name) --schedule \"\(first.schedule.joined(separator: " "))\"\n")
             }
@@ -214,7 +216,7 @@ public struct Grader: Sendable {
         var values: [(value: String, schedule: [String])] = []
         for entry in result.outcomes where entry.outcome.end == .completed {
             guard let run = replay(program, entry.schedule) else { continue }
-            let value = run.world.describe(run.world.globals[index])
+            let value = run.world.describe(run.world.globals[index], elided: false)
             if !values.contains(where: { $0.value == value }) { values.append((value, entry.schedule)) }
         }
         if values.allSatisfy({ Int($0.value) != nil }) { values.sort { Int($0.value)! < Int($1.value)! } }

@@ -29,7 +29,7 @@ public struct ExplorationRenderer: Sendable {
         for entry in order.map({ result.outcomes[$0] }) {
             // Past Int.max the shares of two saturated counts are unknown.
             let share = result.interleavings.isSaturated ? "   n/a" : String(format: "%5.1f%%", entry.interleavings.percent(of: result.interleavings))
-            let mark = entry.outcome.isFailure ? "FAIL" : "ok  "
+            let mark = entry.outcome.isFailure ? "FAIL" : entry.outcome.end == .stepLimit ? "cut " : "ok  "
             out += "  \(mark) \(entry.interleavings.description.padded(9, right: true)) \(share)  \(describe(entry.outcome))\n"
         }
 
@@ -70,7 +70,12 @@ public struct ExplorationRenderer: Sendable {
         case .notExhaustive: out += "no failure found, but the search was cut, so this is not a proof.\n"
         }
         if let (example, run) = counterexample {
-            out += "\nSimplest counterexample: \(example.preemptions) preemption\(example.preemptions == 1 ? "" : "s"), \(run.schedule.count) steps\n"
+            let counts = "\(example.preemptions) preemption\(example.preemptions == 1 ? "" : "s"), \(run.schedule.count) steps"
+            if let cut = example.notSimplest {
+                out += "\nCounterexample: \(counts) (the shortest failing execution seen; the search for the simplest one was cut: \(cut))\n"
+            } else {
+                out += "\nSimplest counterexample: \(counts)\n"
+            }
             out += ColumnTrace(run: run).render(highlight: example.why.map { [$0.first, $0.second] } ?? [])
             if let why = example.why {
                 out += "\nWhy: \(Self.stepText(run, why.first)) (step \(why.first + 1)) came before "

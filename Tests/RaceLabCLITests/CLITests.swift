@@ -206,3 +206,21 @@ struct FileErrorTests {
         #expect(RaceLab.write("", to: ends[1]) == nil)
     }
 }
+
+/// A bounded search over a thread that never stops: the failure is found, the cut
+/// executions say "cut", and the counterexample is the short one.
+struct CutSearchTests {
+    let racelab = RaceLab(environment: [:])
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/endless.race").path
+
+    @Test func theReportShowsTheFailureAndLabelsCutExecutions() {
+        let output = racelab.main(["explore", Self.fixture, "--max-steps", "12"])
+        #expect(output.exitCode == 1)
+        #expect(output.stdout.contains("Search: not exhaustive: an execution reached the step bound (12 steps)\n"))
+        #expect(output.stdout.contains("  cut "))
+        #expect(!output.stdout.contains("  ok "))
+        #expect(output.stdout.contains("Simplest counterexample: 2 preemptions, 4 steps\n"))
+        #expect(output.stdout.contains("Replay: racelab run \(Self.fixture) --schedule \"B A B B\"\n"))
+        #expect(output.stdout.contains("Verdict: FAILS: some interleavings break it.\n"))
+    }
+}

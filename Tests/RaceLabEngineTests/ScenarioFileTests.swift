@@ -81,7 +81,8 @@ struct ScenarioProofTests {
             #expect(result.failingExecutions > 0, "\(label) is meant to fail")
             // The simplest counterexample fails when replayed, and no schedule with
             // fewer preemptions fails.
-            let example = try #require(explorer.simplestCounterexample(), "\(label)")
+            let example = try #require(explorer.counterexample(for: result), "\(label)")
+            #expect(example.notSimplest == nil, "\(label)")
             var scheduler = try FixedScheduler(example.schedule.joined(separator: " "))
             let replay = try Runner(program: program).run(&scheduler)
             #expect(replay.failed, "\(label): the counterexample replays to a failure")

@@ -39,6 +39,9 @@ public struct Exploration: Sendable {
     public var reversalSteps = 0
     /// Outcomes in the order they were first reached.
     public var outcomes: [OutcomeCount] = []
+    /// The schedule of the shortest failing execution seen (the first of that length),
+    /// by thread name; nil when none failed.
+    public var shortestFailure: [String]?
     /// Lock-order edges seen in any execution (held before taken), each once.
     public var lockOrder: [LockOrderEdge] = []
     /// Data races seen in any execution, each once, in the order first seen.

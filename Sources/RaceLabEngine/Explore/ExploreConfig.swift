@@ -19,7 +19,17 @@ public struct ExploreConfig: Sendable, Equatable {
     public var preemptionBound: Int?
     /// Wall-clock seconds before the search stops; nil for no limit. Only this bound
     /// depends on the machine, so a search it cuts is reported as such.
-    public var timeLimit: Double? = 60
+    public var timeLimit: Int? = 60
+    /// The running clock of `timeLimit`, shared by every search of one command (the
+    /// exploration, then its counterexample search). When nil, a search starts its own.
+    public var deadline: Deadline?
+
+    /// This configuration with its deadline started, unless it already runs.
+    public func started() -> ExploreConfig {
+        var config = self
+        if config.deadline == nil, let timeLimit { config.deadline = Deadline(seconds: timeLimit) }
+        return config
+    }
     /// Count the interleavings each DPOR execution stands for (its linearizations).
     /// Costs time on long traces; the benchmark turns it off.
     public var countInterleavings = true

@@ -20,7 +20,7 @@ extension Explorer {
     func atom(_ value: Value, in world: World) -> OutcomeKey.Atom {
         switch value {
         case .object(let id): return .object(world.heap[id].name)
-        case .array, .closure: return value.hasReferences ? .text(world.describe(value)) : .value(value)
+        case .array, .closure: return value.hasReferences ? .text(world.describe(value, elided: false)) : .value(value)
         default: return .value(value)
         }
     }
@@ -49,6 +49,9 @@ extension Explorer {
         if deadlock != nil { found.insert(.deadlock) }
         if !failedChecks.isEmpty { found.insert(.expectation) }
         let kinds = found.isEmpty ? [] : Finding.Kind.allCases.filter(found.contains)
+        if !kinds.isEmpty && trace.threads.count < (result.shortestFailure?.count ?? Int.max) {
+            result.shortestFailure = trace.threads.map { world.threadNames[$0] }
+        }
         let count = config.reduction == .none ? InterleavingCount(1) : config.countInterleavings ? trace.linearizations() : .atLeast(1)
         result.interleavings += count
         let index = keys.firstIndex { key in

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Visits every interleaving of a program, depth first, keeping one world per level
 /// of the search (memory grows with depth, not with the number of executions).
 ///
@@ -100,7 +98,7 @@ public struct Explorer {
     /// `visit` sees the trace of every complete execution (the tests' oracle uses it).
     func explore(progress: Progress?, visit: ((Trace) -> Void)?) -> Exploration {
         var result = Exploration(reduction: config.reduction)
-        let start = Date()
+        let deadline = config.started().deadline
         var trace = Trace()
         var seenRaces = SeenRaces()
         var outcomeKeys: [OutcomeKey] = []
@@ -143,6 +141,11 @@ public struct Explorer {
             engine.quietStep(&world, thread: thread, log: log)
             let accesses = log.accesses, range = log.range
             result.steps += 1
+            // The clock is read every 256 steps, so a long execution cannot outrun it.
+            if result.steps & 255 == 0, let deadline, deadline.hasPassed(keepingShareForCounterexample: result.shortestFailure != nil) {
+                result.cut = .timeLimit(deadline.seconds)
+                break search
+            }
             trace.append(thread: thread, accesses: accesses, halts: world.halted,
                          creates: threadCount..<world.threads.count, range: range, detectRaces: config.detectRaces)
             let step = trace.step(depth)
@@ -167,6 +170,10 @@ public struct Explorer {
             if terminal {
                 if depth + 1 >= config.maxSteps && enabled != 0 && !world.halted {
                     result.cut = .stepBound(config.maxSteps)
+                    if config.reduction == .dpor {
+                        addReversalsOfCut(world, enabled: enabled, trace: &trace, stack: &stack, sleeping: sleeping,
+                                          reversalSteps: &result.reversalSteps, log: log)
+                    }
                 }
                 if world.halted && config.reduction == .dpor {
                     addReversalsOfHalt(by: thread, at: depth, stack: &stack, sleeping: sleeping, log: log)
@@ -212,8 +219,8 @@ public struct Explorer {
                     result.cut = .executionBound(config.maxExecutions)
                     break search
                 }
-                if let limit = config.timeLimit, result.executions % 64 == 0, Date().timeIntervalSince(start) > limit {
-                    result.cut = .timeLimit(Int(limit))
+                if let deadline, result.executions % 64 == 0, deadline.hasPassed(keepingShareForCounterexample: result.shortestFailure != nil) {
+                    result.cut = .timeLimit(deadline.seconds)
                     break search
                 }
             }
@@ -325,6 +332,26 @@ public struct Explorer {
             }
         }
         return nil
+    }
+
+    /// An execution cut at the step bound still has the next steps of its enabled
+    /// threads: each is raced against the trace as if it ran next, so the search
+    /// backtracks to try it earlier (a thread that loops forever must not hide a
+    /// three-step failure of another). Each pending step goes on the trace and the
+    /// final world on the stack for as long as its races are added.
+    func addReversalsOfCut(_ world: World, enabled: UInt64, trace: inout Trace, stack: inout [Node], sleeping: [WakeupStep],
+                           reversalSteps: inout Int, log: EventLog) {
+        let depth = stack.count - 1
+        stack.append(Node(world: world, enabled: enabled))
+        for thread in stack[depth + 1].enabledThreads {
+            var next = world
+            engine.quietStep(&next, thread: thread, log: log)
+            trace.append(thread: thread, accesses: log.accesses, halts: next.halted,
+                         creates: world.threads.count..<next.threads.count, range: log.range, detectRaces: false)
+            addReversals(for: depth + 1, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &reversalSteps, log: log)
+            trace.truncate(to: depth + 1)
+        }
+        stack.removeLast()
     }
 
     /// A halting step stops every other thread: each one's pending step is in a race

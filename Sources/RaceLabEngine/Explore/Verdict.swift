@@ -48,7 +48,7 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .stepBound(let n): return "an execution reached the step bound (\(n) steps)"
         case .executionBound(let n): return "stopped after \(n) executions (the execution bound)"
         case .preemptionBound(let n): return "preemption bound \(n)"
-        case .timeLimit(let n): return "stopped after \(n) seconds (the time limit)"
+        case .timeLimit(let n): return "stopped at the time limit (\(n) seconds)"
         case .threadLimit(let n): return "an execution started more than \(n) threads"
         case .stopped: return "stopped"
         }

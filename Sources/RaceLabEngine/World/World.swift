@@ -84,8 +84,11 @@ public struct World: Hashable, Sendable {
     /// readable and its size linear in the steps: arrays past `Elision.elements`
     /// elements show their ends and how many are left out, strings past
     /// `Elision.characters` likewise, and arrays nested past `Elision.depth` show `[…]`.
-    public func describe(_ value: Value) -> String {
-        describe(value, depth: 0)
+    ///
+    /// - Parameter elided: false for the whole value (every element and character, and
+    ///   nesting up to `Elision.keyDepth`), as outcomes are told apart by it.
+    public func describe(_ value: Value, elided: Bool = true) -> String {
+        describe(value, depth: 0, elided: elided)
     }
 
     /// The limits `describe` shortens values at.
@@ -93,23 +96,25 @@ public struct World: Hashable, Sendable {
         public static let elements = 16
         public static let characters = 80
         public static let depth = 8
+        /// The nesting shown even when nothing else is left out (it bounds recursion).
+        public static let keyDepth = 64
     }
 
-    private func describe(_ value: Value, depth: Int) -> String {
+    private func describe(_ value: Value, depth: Int, elided: Bool) -> String {
         switch value {
         case .int(let n): return String(n)
         case .bool(let b): return String(b)
-        case .string(let s): return World.quoted(s)
+        case .string(let s): return World.quoted(s, elided: elided)
         case .none: return "nil"
         case .object(let id): return heap[id].name
         case .array(let items):
             if items.isEmpty { return "[]" }
-            if depth >= Elision.depth { return "[…]" }
-            guard items.count > Elision.elements else {
-                return "[" + items.map { describe($0, depth: depth + 1) }.joined(separator: ", ") + "]"
+            if depth >= (elided ? Elision.depth : Elision.keyDepth) { return "[…]" }
+            guard elided && items.count > Elision.elements else {
+                return "[" + items.map { describe($0, depth: depth + 1, elided: elided) }.joined(separator: ", ") + "]"
             }
-            let head = items.prefix(Elision.elements - 4).map { describe($0, depth: depth + 1) }
-            let tail = items.suffix(2).map { describe($0, depth: depth + 1) }
+            let head = items.prefix(Elision.elements - 4).map { describe($0, depth: depth + 1, elided: true) }
+            let tail = items.suffix(2).map { describe($0, depth: depth + 1, elided: true) }
             let left = items.count - head.count - tail.count
             return "[" + (head + ["… \(left) more …"] + tail).joined(separator: ", ") + "]"
         case .closure: return "a closure"
@@ -118,10 +123,10 @@ public struct World: Hashable, Sendable {
 
     /// `"text"`, with `\n`, `\t`, `\r`, `\"`, `\\` and other control characters
     /// escaped as in Swift, and the middle of a long string left out.
-    public static func quoted(_ s: String) -> String {
+    public static func quoted(_ s: String, elided: Bool = true) -> String {
         var scalars = Array(s.unicodeScalars)
         var note = ""
-        if scalars.count > Elision.characters {
+        if elided && scalars.count > Elision.characters {
             note = " (\(scalars.count) characters)"
             scalars = Array(scalars.prefix(Elision.characters - 20)) + ["…"] + Array(scalars.suffix(10))
         }
