@@ -66,7 +66,7 @@ struct RunCommand {
         do throws(ScheduleError) {
             if let text = parsed.values["schedule"] {
                 let named = scenario.schedules(fix: fixName).first { $0.name == text }
-                var scheduler = try FixedScheduler(named?.steps ?? text)
+                var scheduler = try FixedScheduler(named?.steps ?? text, limit: maxSteps)
                 result = try runner.run(&scheduler)
                 description = named.map { "schedule '\($0.name)'" } ?? "given schedule"
                 if scheduler.names.count < result.schedule.count {
@@ -86,7 +86,9 @@ struct RunCommand {
                 description = "round-robin schedule"
             }
         } catch {
-            return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+            // The steps that did run, so the reader sees where the schedule went wrong.
+            let trace = error.partial.flatMap { $0.schedule.isEmpty ? nil : "The run up to there:\n" + ColumnTrace(run: $0).render() } ?? ""
+            return CommandOutput(stdout: trace, stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
         }
         let exit = result.failed ? ExitCode.finding : ExitCode.success
         if wantsJSON {

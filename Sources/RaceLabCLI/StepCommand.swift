@@ -54,7 +54,7 @@ struct StepCommand {
             let named = scenario.schedules(fix: fix).first { $0.name == text }
             let names: [String]
             do throws(ScheduleError) {
-                names = try FixedScheduler.parse(named?.steps ?? text)
+                names = try Schedule(parsing: named?.steps ?? text, limit: session.maxSteps).steps
             } catch {
                 return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
             }

@@ -115,7 +115,7 @@ public struct Grader: Sendable {
         if let cut = result.cut {
             if let endless = result.outcomes.first(where: { $0.outcome.end == .stepLimit }) {
                 return (false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
-                        "Replay: racelab run \(file.name) --schedule \"\(FixedScheduler.text(endless.schedule))\"\n")
+                        "Replay: racelab run \(file.name) --schedule \"\(Schedule(endless.schedule).text)\"\n")
             }
             return (false, "not exhaustive: \(cut): a fix must be proven in every interleaving, so this does not pass",
                     "Make the program smaller, or ask your teacher about the bounds.\n")
@@ -138,7 +138,7 @@ public struct Grader: Sendable {
         }
         let run: Run
         do throws(ScheduleError) {
-            var scheduler = try FixedScheduler(steps)
+            var scheduler = try FixedScheduler(steps, limit: config.maxSteps)
             run = try Runner(program: program, maxSteps: config.maxSteps).run(&scheduler)
         } catch {
             return (false, "the schedule cannot be followed: \(error.message)", "")

@@ -1,5 +1,6 @@
 import Foundation
 import RaceLabCLI
+import RaceLabEngine
 import Testing
 
 struct CLITests {
@@ -222,5 +223,42 @@ struct CutSearchTests {
         #expect(output.stdout.contains("Simplest counterexample: 2 preemptions, 4 steps\n"))
         #expect(output.stdout.contains("Replay: racelab run \(Self.fixture) --schedule \"B A B B\"\n"))
         #expect(output.stdout.contains("Verdict: FAILS: some interleavings break it.\n"))
+    }
+}
+
+/// A schedule is bounded by the step limit as a whole, and one that cannot be
+/// followed says why, with the run up to there.
+struct ScheduleTests {
+    let racelab = RaceLab(environment: [:])
+    static let bomb = Array(repeating: "A*100000", count: 2_000).joined(separator: " ")
+
+    @Test func aScheduleLongerThanTheStepLimitIsRefusedAtOnce() throws {
+        #expect(Self.bomb.utf8.count == 17_999)
+        let run = racelab.main(["run", "singleton-race", "--schedule", Self.bomb])
+        #expect(run.exitCode == 64)
+        #expect(run.stderr == "error: the schedule has more than 10000 steps, the most a run may take (raise it with --max-steps)\n")
+        let bounded = racelab.main(["run", "singleton-race", "--schedule", "A*6", "--max-steps", "5"])
+        #expect(bounded.stderr == "error: the schedule has more than 5 steps, the most a run may take (raise it with --max-steps)\n")
+        let step = racelab.main(["step", "singleton-race", "--schedule", Self.bomb])
+        #expect(step.exitCode == 64)
+        #expect(step.stderr.hasPrefix("error: the schedule has more than 10000 steps"))
+    }
+
+    @Test func aBlockedPickSaysWhyAndShowsTheRunSoFar() {
+        let output = racelab.main(["run", "deadlock", "--schedule", "A B A A"])
+        #expect(output.exitCode == 64)
+        #expect(output.stderr == "error: step 4 of the schedule picks A, which cannot run then: A holds lock1 and waits for lock2, held by B; runnable: B\n")
+        #expect(output.stdout.hasPrefix("The run up to there:\n"))
+        #expect(output.stdout.contains("blocks on lock2, held by B"))
+    }
+
+    @Test func theScheduleValueParsesPrintsAndReadsBack() throws {
+        let schedule = try Schedule(parsing: "A*3, B\tmain\r\nB", limit: 10)
+        #expect(schedule.steps == ["A", "A", "A", "B", "main", "B"])
+        #expect(schedule.text == "A*3 B main B")
+        #expect(try Schedule(parsing: schedule.text, limit: 10) == schedule)
+        #expect(throws: ScheduleError("bad repeat 'A*0' in the schedule: write NAME*COUNT, like A*3")) { try Schedule(parsing: "A*0", limit: 10) }
+        #expect(throws: ScheduleError("bad step 'A*2*3' in the schedule")) { try Schedule(parsing: "A*2*3", limit: 10) }
+        #expect(throws: ScheduleError.self) { try Schedule(parsing: "A*9223372036854775807 A*9223372036854775807", limit: 10) }
     }
 }

@@ -24,7 +24,7 @@ struct EngineTests {
             seed += 1
         }
         let original = try #require(failing)
-        var replay = try FixedScheduler(original.scheduleText)
+        var replay = try FixedScheduler(original.scheduleText, limit: 10_000)
         let again = try runner.run(&replay)
         #expect(again.events == original.events)
         #expect(again.findings == original.findings)
@@ -34,7 +34,7 @@ struct EngineTests {
         let source = "let l = Lock()\nthread A { l.lock() }\nthread B { l.lock() }"
         #expect(throws: ScheduleError.self) { try run(source, schedule: "A C") }
         #expect(throws: ScheduleError.self) { try run(source, schedule: "A B B") }
-        #expect(throws: ScheduleError.self) { try FixedScheduler("A*x") }
+        #expect(throws: ScheduleError.self) { try FixedScheduler("A*x", limit: 10_000) }
     }
 
     @Test func aRunawayLoopIsStopped() throws {

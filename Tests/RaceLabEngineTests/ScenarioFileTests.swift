@@ -16,7 +16,7 @@ struct ScenarioFileTests {
     func brokenVersionFailsOnItsStory(name: String) throws {
         let scenario = try loadShipped(name)
         let story = try #require(scenario.schedules(fix: nil).first { $0.name == "story" })
-        var scheduler = try FixedScheduler(story.steps)
+        var scheduler = try FixedScheduler(story.steps, limit: 10_000)
         let result = try Runner(program: scenario.program(fix: nil)).run(&scheduler)
         #expect(!result.findings.isEmpty, "\(name): the story schedule must show the bug")
         #expect(scheduler.isExhausted, "\(name): the story is followed to its end")
@@ -51,7 +51,7 @@ struct ScenarioFileTests {
         let scenario = try loadShipped(name)
         for fix in scenario.fixes where fix.variant != nil {
             let story = try #require(scenario.schedules(fix: fix.name).first { $0.name == "story" })
-            var scheduler = try FixedScheduler(story.steps)
+            var scheduler = try FixedScheduler(story.steps, limit: 10_000)
             let result = try Runner(program: scenario.program(fix: fix.name)).run(&scheduler)
             #expect(result.failed)
         }
@@ -83,7 +83,7 @@ struct ScenarioProofTests {
             // fewer preemptions fails.
             let example = try #require(explorer.counterexample(for: result), "\(label)")
             #expect(example.notSimplest == nil, "\(label)")
-            var scheduler = try FixedScheduler(example.schedule.joined(separator: " "))
+            var scheduler = try FixedScheduler(example.schedule.joined(separator: " "), limit: 10_000)
             let replay = try Runner(program: program).run(&scheduler)
             #expect(replay.failed, "\(label): the counterexample replays to a failure")
             #expect(replay.schedule == example.schedule)

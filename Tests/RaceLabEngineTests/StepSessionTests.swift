@@ -52,7 +52,7 @@ struct StepSessionTests {
     @Test func aFinishedRunReportsWhatRunWouldReport() throws {
         let scenario = try loadShipped("singleton-race")
         let program = try scenario.program(fix: nil)
-        let story = try FixedScheduler.parse(scenario.schedules(fix: nil).first { $0.name == "story" }!.steps)
+        let story = try Schedule(parsing: scenario.schedules(fix: nil).first { $0.name == "story" }!.steps, limit: 10_000).steps
         var session = StepSession(program: program)
         #expect(session.outcome() == nil)
         for name in story { try session.step(session.world.thread(named: name)!) }

@@ -20,7 +20,7 @@ func run(_ source: String, schedule: String? = nil) throws -> Run {
     let program = try compile(source)
     let runner = Runner(program: program)
     if let schedule {
-        var scheduler = try FixedScheduler(schedule)
+        var scheduler = try FixedScheduler(schedule, limit: runner.maxSteps)
         return try runner.run(&scheduler)
     }
     var scheduler = RoundRobinScheduler()

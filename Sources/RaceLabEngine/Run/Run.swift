@@ -25,7 +25,10 @@ public struct Run: Sendable {
     public var expectations: [ExpectationResult]
 
     /// The schedule as one string, ready for `--schedule`.
-    public var scheduleText: String { schedule.joined(separator: " ") }
+    /// The schedule as `--schedule` takes it back: one name per step, or, past 64
+    /// steps, with runs of one thread written `NAME*COUNT` (so a 20,000-step run's
+    /// schedule stays a line, not 20,000 words).
+    public var scheduleText: String { schedule.count > 64 ? Schedule(schedule).text : schedule.joined(separator: " ") }
 
     public var failed: Bool { !findings.isEmpty }
 }

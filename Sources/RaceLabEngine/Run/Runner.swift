@@ -34,14 +34,30 @@ public struct Runner: Sendable {
                                               message: "the run was stopped after \(maxSteps) steps; a thread may loop forever (raise the limit with --max-steps)"))
                 break
             }
-            let thread = try scheduler.next(runnable: runnable, world: world)
+            let thread: ThreadID
+            do throws(ScheduleError) {
+                thread = try scheduler.next(runnable: runnable, world: world)
+            } catch {
+                // Say why the picked thread cannot run, and keep the run up to there.
+                var error = error
+                if let blocked = error.blocked {
+                    if let why = engine.waitDescription(world, blocked) { error.message += ": \(world.threadNames[blocked]) \(why.text)" }
+                    error.message += "; runnable: \(runnable.map { world.threadNames[$0] }.joined(separator: ", "))"
+                }
+                error.partial = Run(program: engine.program, schedule: schedule, events: events, world: world, end: end,
+                                    findings: world.findings, expectations: [])
+                throw error
+            }
             schedule.append(world.threadNames[thread])
             events += engine.step(&world, thread: thread)
         }
         let unused = scheduler.unused
         if !unused.isEmpty {
             let shown = unused.prefix(5).joined(separator: " ") + (unused.count > 5 ? " …" : "")
-            throw ScheduleError("the run ended (\(end.rawValue)) after \(schedule.count) step\(schedule.count == 1 ? "" : "s"), but the schedule has \(unused.count) more: \(shown)")
+            var error = ScheduleError("the run ended (\(end.rawValue)) after \(schedule.count) step\(schedule.count == 1 ? "" : "s"), but the schedule has \(unused.count) more: \(shown)")
+            error.partial = Run(program: engine.program, schedule: schedule, events: events, world: world, end: end,
+                                findings: world.findings, expectations: [])
+            throw error
         }
         var expectations: [Run.ExpectationResult] = []
         if end == .completed {

@@ -18,5 +18,15 @@ extension Scheduler {
 /// A schedule that cannot be followed.
 public struct ScheduleError: Error, Equatable, Sendable {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The thread a schedule picked when it could not run (the runner says why).
+    public var blocked: ThreadID?
+    /// The run up to where the schedule could not be followed (set by the runner).
+    public var partial: Run?
+
+    public init(_ message: String, blocked: ThreadID? = nil) {
+        self.message = message
+        self.blocked = blocked
+    }
+
+    public static func == (a: ScheduleError, b: ScheduleError) -> Bool { a.message == b.message && a.blocked == b.blocked }
 }
