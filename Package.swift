@@ -17,6 +17,12 @@ let package = Package(
         .executableTarget(name: "racelab", dependencies: ["RaceLabCLI"]),
         // The exploration benchmark: swift run -c release racelab-bench
         .executableTarget(name: "racelab-bench", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
+        // The libFuzzer target: .ci/fuzz builds it with -sanitize=fuzzer -D FUZZING.
+        .executableTarget(
+            name: "racelab-fuzz",
+            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
         .testTarget(name: "RaceLabLanguageTests", dependencies: ["RaceLabLanguage"]),
         .testTarget(name: "RaceLabEngineTests", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
         .testTarget(

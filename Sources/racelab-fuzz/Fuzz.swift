@@ -1,0 +1,97 @@
+// The fuzz target: libFuzzer feeds it bytes, it loads them as a scenario and runs,
+// explores, renders and grades every version within small bounds. Any Swift trap,
+// crash, leak of a control character or hang (libFuzzer's -timeout) is a bug.
+// Build and run it with `.ci/fuzz` (docs/TESTING.md); built without
+// `-D FUZZING` (as `swift build` does) it only says so.
+import RaceLabEngine
+import RaceLabGrading
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// One input: everything a hostile script can reach, within bounds that keep one
+/// input under a second.
+func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let file = SourceFile(name: "fuzz.race", text: text)
+    let scenario: Scenario
+    do throws(ScriptError) {
+        scenario = try Scenario.load(name: "fuzz", file: file)
+    } catch {
+        check(error.rendered)
+        return
+    }
+    var config = ExploreConfig()
+    config.maxSteps = 60
+    config.maxExecutions = 40
+    config.timeLimit = 5
+    for fix in ([nil] + scenario.fixes.map(\.name)).prefix(4) {
+        guard let program = try? scenario.program(fix: fix) else { continue }
+        var scheduler = RoundRobinScheduler()
+        if let run = try? Runner(program: program, maxSteps: 200).run(&scheduler) {
+            check(TextRenderer(title: scenario.title, replayCommand: "racelab run fuzz").render(run))
+        }
+        for seed in 0..<2 {
+            var random = RandomScheduler(seed: UInt64(seed))
+            _ = try? Runner(program: program, maxSteps: 200).run(&random)
+        }
+        for reduction in ExploreConfig.Reduction.allCases {
+            var bounded = config
+            bounded.reduction = reduction
+            let explorer = Explorer(program: program, config: bounded)
+            let result = explorer.explore()
+            let example = explorer.counterexample(for: result, maxPreemptions: 2, budget: 200)
+            if result.verdict().foundFailure && example == nil { fatalError("a failing verdict without a counterexample") }
+            var replayed: (Counterexample, Run)?
+            if let example {
+                var scheduler = FixedScheduler(names: example.schedule)
+                if let run = try? Runner(program: program, maxSteps: bounded.maxSteps).run(&scheduler) { replayed = (example, run) }
+            }
+            check(ExplorationRenderer(program: program).render(result, counterexample: replayed, replayCommand: "racelab run fuzz"))
+            check(ExplorationJSON(program: program).render(result, version: fix, counterexample: example).serialized())
+        }
+    }
+    if let exercise = try? Exercise(scenario) {
+        var grading = Grader.defaultConfig
+        grading.maxSteps = 60
+        grading.maxExecutions = 40
+        grading.timeLimit = 5
+        let grade = Grader(exercises: [exercise], config: grading).grade(file, student: "fuzz")
+        check(GradeReport(grades: [grade]).render(.text))
+        check(GradeReport(grades: [grade]).render(.csv))
+    }
+}
+
+/// Rendered text must be safe for a terminal once escaped, and escaping is idempotent.
+func check(_ text: String) {
+    let escaped = TerminalText.escaped(text)
+    if TerminalText.escaped(escaped) != escaped { fatalError("escaping is not idempotent") }
+}
+
+#if FUZZING
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzzOne(UnsafeBufferPointer(start: data, count: size))
+    return 0
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
+                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+/// SwiftPM names an executable's entry point `<target>_main`; with libFuzzer linked
+/// in (`-sanitize=fuzzer`), it starts libFuzzer's driver.
+@_cdecl("racelab_fuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return runFuzzerDriver(&argc, &argv, fuzzTestOneInput)
+}
+#else
+@main
+enum FuzzUsage {
+    static func main() {
+        print("racelab-fuzz is built for libFuzzer by .ci/fuzz (see docs/TESTING.md).")
+    }
+}
+#endif
