@@ -139,14 +139,14 @@ struct ValueElisionTests {
 
     @Test func longArraysShowTheirEndsAndHowManyAreLeftOut() {
         let items = (1...1000).map(Value.int)
-        #expect(world.describe(.array(items)) == "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, … 986 more …, 999, 1000]")
-        #expect(world.describe(.array(Array(items.prefix(16)))) == "[" + (1...16).map(String.init).joined(separator: ", ") + "]")
+        #expect(world.describe(.array(ArrayValue(items))) == "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, … 986 more …, 999, 1000]")
+        #expect(world.describe(.array(ArrayValue(Array(items.prefix(16))))) == "[" + (1...16).map(String.init).joined(separator: ", ") + "]")
         #expect(world.describe(.array([])) == "[]")
     }
 
     @Test func deeplyNestedArraysStopAtTheDepthLimit() {
         var value = Value.int(1)
-        for _ in 0..<10_000 { value = .array([value]) }
+        for _ in 0..<10_000 { value = .array(ArrayValue([value])) }
         #expect(world.describe(value) == "[[[[[[[[[…]]]]]]]]]")
     }
 
@@ -167,5 +167,51 @@ struct ValueElisionTests {
     @Test func aLoopThatAppendsToALocalArrayIsStoppedAsARunawayLoop() throws {
         let result = try run("thread A {\n var a = [0]\n while true { a.append(1) }\n}")
         #expect(result.findings.map(\.message) == ["A looped 100000 instructions without a visible step (line 3); is a loop missing its exit?"])
+    }
+}
+
+/// Values that double every step are stopped by the memory budget, at the step that
+/// builds a value past it, with one clear finding.
+struct MemoryBudgetTests {
+    @Test(arguments: [
+        ("var s = \"ab\"\nthread A { while true { s = s + s } }", "a value of 1048577"),
+        ("var a = [1]\nthread A { while true { a = a + a } }", "a value of 1048577"),
+        ("var a = [1]\nthread A { while true { a = [a, a] } }", "a value of 1572863"),
+        ("var a = [1]\nthread A { while true { a.append(a) } }", "a value of 1048576"),
+        ("var s = \"x\"\nthread A { while true { s = s + s + s } }", "a value of 1062883"),
+    ])
+    func doublingStopsAtTheBudget(source: String, size: String) throws {
+        let result = try run(source)
+        #expect(result.end == .crashed)
+        #expect(result.findings.map(\.message) == ["memory budget: \(size) (elements and characters, nested ones too); a value may hold 1000000, a world 20000000: does a value double every step?"])
+    }
+
+    @Test func manyHeavyValuesStopAtTheWorldBudget() throws {
+        let source = """
+            class Box { var s = "" }
+            var keep: [Box] = []
+            var big = "x"
+            thread A {
+                for i in 0..<19 { big = big + big }
+                while true { let b = Box(); b.s = big + "y"; keep.append(b) }
+            }
+            """
+        let result = try run(source)
+        #expect(result.findings.first?.message.hasPrefix("memory budget: the world would hold ") == true, "\(result.findings.map(\.message))")
+    }
+
+    @Test func weightsAreKeptAsArraysChange() {
+        var items: ArrayValue = [.int(1), .string("abc")]
+        #expect(items.weight == 6)
+        items.append(.array([.int(1), .int(2)]))
+        #expect(items.weight == 9)
+        items.replace(at: 0, with: .string("xy"))
+        #expect(items.weight == 11)
+        items.removeFirst()
+        #expect(items.weight == 8)
+        #expect((items + items).weight == 15)
+        #expect(ArrayValue(items.items).weight == items.weight)
+        items.removeAll()
+        #expect(items.weight == 1)
     }
 }

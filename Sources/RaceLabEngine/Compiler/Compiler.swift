@@ -162,7 +162,7 @@ public struct Compiler {
             return nil
         case .array(let items):
             let values = items.compactMap(constantValue)
-            return values.count == items.count ? .array(values) : nil
+            return values.count == items.count ? .array(ArrayValue(values)) : nil
         default: return nil
         }
     }

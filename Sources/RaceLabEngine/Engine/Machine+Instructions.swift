@@ -30,8 +30,9 @@ extension Machine {
             frame.slots[slot] = pop()
             advance()
         case .makeArray(let count):
-            let items = Array(frame.slots.suffix(count))
+            let items = ArrayValue(Array(frame.slots.suffix(count)))
             frame.slots.removeLast(count)
+            guard withinBudget(items.weight) else { return }
             push(.array(items))
             advance()
         case .load(let place):
@@ -62,9 +63,7 @@ extension Machine {
                 guard case .success = Operators.element(items, index, what), case .int(let i) = index else {
                     return Operators.element(items, index, what).map { _ in [] }
                 }
-                let old = items[i]
-                items[i] = value
-                return .success([old])
+                return .success([items.replace(at: i, with: value)])
             } text: { machine, what, _ in
                 "\(what)[\(machine.describe(index))] = \(machine.describe(value))"
             }
@@ -95,6 +94,7 @@ extension Machine {
             let left = pop()
             switch Operators.binary(op, left, right) {
             case .success(let value):
+                guard withinBudget(value.weight) else { return }
                 push(value)
                 advance()
             case .failure(let failure): fail(failure)
@@ -131,8 +131,10 @@ extension Machine {
             returnFromFrame()
         case .makeClosure(let code, let captures):
             let values = program.slotLists[captures].map { frame.slots[$0] }
+            let closure = ClosureValue(code: code, captures: values)
+            guard withinBudget(closure.weight) else { return }
             for value in values { retain(value) }
-            push(.closure(ClosureValue(code: code, captures: values)))
+            push(.closure(closure))
             advance()
         case .allocate(let classIndex, let fields):
             allocateInstance(classIndex, fields: program.slotLists[fields])

@@ -110,7 +110,7 @@ extension Machine {
 
     /// Reads the array at a place: its items, how to name it, and the shared access
     /// (nil for a thread's own locals).
-    mutating func readArray(_ place: Place) -> (items: [Value], what: String, access: Access?)? {
+    mutating func readArray(_ place: Place) -> (items: ArrayValue, what: String, access: Access?)? {
         let value: Value, what: String, access: Access?
         switch place {
         case .local(let slot):
@@ -136,7 +136,7 @@ extension Machine {
     }
 
     /// Changes an array in place and returns the elements it removed (or fails, leaving it unchanged).
-    typealias Transform = (inout [Value], String) -> Result<[Value], Operators.Failure>
+    typealias Transform = (inout ArrayValue, String) -> Result<[Value], Operators.Failure>
 
     /// Applies a change to the array at a place. Pushes the removed element (or nil)
     /// unless `pushes` is false.
@@ -146,7 +146,7 @@ extension Machine {
     /// array of n elements costs O(1), not O(n): a loop that grows a local array is
     /// linear. `text` builds the sentence (from the new elements) only when narrating.
     mutating func mutateArray(_ place: Place, verb: String, pushes: Bool = true, added: [Value], _ transform: Transform,
-                              text: (Machine, String, [Value]) -> String) {
+                              text: (Machine, String, ArrayValue) -> String) {
         var objectID: ObjectID?
         if case .field(let nameIndex) = place {
             let field = program.names[nameIndex]
@@ -157,6 +157,8 @@ extension Machine {
             push(.object(id))
         }
         guard var (items, what, _) = readArray(place) else { return }
+        // At most this heavy afterwards (a replaced element is not subtracted).
+        guard withinBudget(added.reduce(items.weight) { $0 &+ $1.weight }) else { return }
         // The place's own reference goes, so that `items` is the array's only holder.
         var fieldSlot: Int?
         switch place {

@@ -146,6 +146,23 @@ struct Machine {
         world.findings.append(Finding(kind: kind, step: world.stepCount, thread: thread, range: range, message: message))
     }
 
+    /// Whether a value of this weight may be built; if not, the step crashes with the
+    /// memory-budget finding. The whole world is measured too, but only when a heavy
+    /// value is built (rare), so the check costs nothing on ordinary steps.
+    mutating func withinBudget(_ weight: Int) -> Bool {
+        var total = weight
+        if weight >= Self.heavyWeight { total = total &+ world.weight }
+        guard weight > Value.maxWeight || total > Self.maxWorldWeight else { return true }
+        let world = total > Self.maxWorldWeight ? "the world would hold \(total)" : "a value of \(weight)"
+        crash("memory budget: \(world) (elements and characters, nested ones too); a value may hold \(Value.maxWeight), a world \(Self.maxWorldWeight): does a value double every step?")
+        return false
+    }
+
+    /// A value at least this heavy makes `withinBudget` weigh the whole world.
+    static let heavyWeight = 4_096
+    /// The most the values of one world (globals, fields, locals) may weigh together.
+    static let maxWorldWeight = 20_000_000
+
     /// A crash ends the program, as it would on a device.
     mutating func crash(_ message: String) {
         emit("crashes: \(message)")

@@ -59,13 +59,13 @@ enum Operators {
         .crash("arithmetic overflow: \(expression) does not fit in an Int")
     }
 
-    static func array(_ value: Value, _ what: String) -> Result<[Value], Failure> {
+    static func array(_ value: Value, _ what: String) -> Result<ArrayValue, Failure> {
         if case .array(let items) = value { return .success(items) }
         if value == .none { return .failure(.crash("unexpectedly found nil while using \(what) as an array")) }
         return .failure(.type("\(what) is \(value.typeName), not an array"))
     }
 
-    static func element(_ items: [Value], _ index: Value, _ what: String) -> Result<Value, Failure> {
+    static func element(_ items: ArrayValue, _ index: Value, _ what: String) -> Result<Value, Failure> {
         guard case .int(let i) = index else { return .failure(.type("an index must be Int, not \(index.typeName)")) }
         guard items.indices.contains(i) else {
             return .failure(.crash("index out of range: \(what)[\(i)], but \(what) has \(items.count) element\(items.count == 1 ? "" : "s")"))
@@ -73,7 +73,7 @@ enum Operators {
         return .success(items[i])
     }
 
-    static func property(_ items: [Value], _ property: ArrayProperty) -> Value {
+    static func property(_ items: ArrayValue, _ property: ArrayProperty) -> Value {
         switch property {
         case .count: return .int(items.count)
         case .isEmpty: return .bool(items.isEmpty)
@@ -84,7 +84,7 @@ enum Operators {
 
     /// Applies a mutation in place (so an array no one else holds is not copied);
     /// returns the removed elements. On failure `items` is unchanged.
-    static func mutate(_ items: inout [Value], _ mutation: ArrayMutation, _ operands: [Value], _ what: String)
+    static func mutate(_ items: inout ArrayValue, _ mutation: ArrayMutation, _ operands: [Value], _ what: String)
         -> Result<[Value], Failure> {
         switch mutation {
         case .append:
@@ -95,8 +95,8 @@ enum Operators {
             let removed = mutation == .removeLast ? items.removeLast() : items.removeFirst()
             return .success([removed])
         case .removeAll:
-            let removed = items
-            items = []
+            let removed = items.items
+            items.removeAll()
             return .success(removed)
         case .removeAt, .insert:
             let indexValue = mutation == .removeAt ? operands[0] : operands[1]

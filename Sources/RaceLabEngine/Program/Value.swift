@@ -12,8 +12,25 @@ public enum Value: Hashable, Sendable {
     case string(String)
     case none
     case object(ObjectID)
-    case array([Value])
+    case array(ArrayValue)
     case closure(ClosureValue)
+
+    /// The most a value may weigh (`weight`): a step that builds a heavier one is a
+    /// "memory budget" crash, as a real program would run out of memory. It bounds
+    /// every walk over a value (printing, comparing, releasing).
+    public static let maxWeight = 1_000_000
+
+    /// How many values this one holds, through every level of nesting, counting a
+    /// string's bytes: 1 for a number, `1 + count` for an array of numbers.
+    /// - Complexity: O(1): arrays and closures keep theirs.
+    public var weight: Int {
+        switch self {
+        case .array(let items): return items.weight
+        case .closure(let c): return c.weight
+        case .string(let s): return 1 &+ s.utf8.count
+        default: return 1
+        }
+    }
 
     /// The heap objects this value holds strong references to, in order.
     public var references: [ObjectID] {
@@ -50,11 +67,14 @@ public enum Value: Hashable, Sendable {
 
 /// A closure: compiled code plus the values it captured when it was created.
 public struct ClosureValue: Hashable, Sendable {
-    public var code: Int
-    public var captures: [Value]
+    public let code: Int
+    public let captures: [Value]
+    /// 1 + the weights of the captures (see `Value.weight`).
+    public let weight: Int
 
     public init(code: Int, captures: [Value]) {
         self.code = code
         self.captures = captures
+        weight = captures.reduce(1) { $0 &+ $1.weight }
     }
 }

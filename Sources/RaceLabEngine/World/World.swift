@@ -150,6 +150,23 @@ public struct World: Hashable, Sendable {
         return out + "\"" + note
     }
 
+    /// What the values of this world weigh together (see `Value.weight`): globals, the
+    /// fields of live objects, and every frame's locals and operands.
+    /// - Complexity: O(slots): each value keeps its weight.
+    public var weight: Int {
+        var total = 0
+        for value in globals { total &+= value.weight }
+        for (id, object) in heap.enumerated() where headers[id].isAlive {
+            for value in object.fields { total &+= value.weight }
+        }
+        for thread in threads {
+            for frame in thread.frames {
+                for value in frame.slots { total &+= value.weight }
+            }
+        }
+        return total
+    }
+
     /// Live instances of a class.
     public func alive(classIndex: Int) -> Int {
         heap.indices.filter { heap[$0].classIndex == classIndex && headers[$0].isAlive }.count
