@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "RaceLab",
     products: [
-        .executable(name: "racelab", targets: ["racelab"]),
+        .executable(name: "racelab", targets: ["racelab"])
     ],
     targets: [
         .target(name: "RaceLabLanguage"),

@@ -9,7 +9,9 @@ struct ExploreCommand {
     var progress: (@Sendable (String) -> Void)?
 
     static let boundOptions: [CommandSpec.Option] = [
-        .init(name: "reduction", value: "reduction", help: "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand)."),
+        .init(
+            name: "reduction", value: "reduction",
+            help: "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand)."),
         .init(name: "max-steps", value: "n", help: "Steps one execution may take (default 2000)."),
         .init(name: "max-executions", value: "n", help: "Executions before the search stops (default 1000000)."),
         .init(name: "preemption-bound", value: "n", help: "Preemptions one execution may make (default: no bound)."),
@@ -27,11 +29,11 @@ struct ExploreCommand {
             .textOrJSON,
         ] + boundOptions,
         discussion: """
-        A bound that cuts the search is reported ("not exhaustive: …"): the verdict is
-        then not a proof. Exit status: 0 proven (every interleaving passes), 1 some
-        interleaving fails, 2 no failure found but the search was cut, 64 usage error,
-        65 script error.
-        """
+            A bound that cuts the search is reported ("not exhaustive: …"): the verdict is
+            then not a proof. Exit status: 0 proven (every interleaving passes), 1 some
+            interleaving fails, 2 no failure found but the search was cut, 64 usage error,
+            65 script error.
+            """
     )
 
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
@@ -83,8 +85,10 @@ struct ExploreCommand {
             if fixes.count == 1 || scenario.role(of: fix) == .fix { worst = max(worst, code) }
         }
         if wantsJSON {
-            let json = JSON.object([("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
-                                    ("explorations", .array(explorations))])
+            let json = JSON.object([
+                ("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
+                ("explorations", .array(explorations)),
+            ])
             return CommandOutput(stdout: json.serialized() + "\n", exitCode: worst)
         }
         return CommandOutput(stdout: out, exitCode: worst)
@@ -131,7 +135,8 @@ func loadOne(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: Scenario
 
 /// The scenario a command names, its `--fix` checked, compiled.
 func loadVersion(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: ScenarioLocator) throws(UsageError)
-    -> Result<(Scenario, String?, Program), CommandOutput> {
+    -> Result<(Scenario, String?, Program), CommandOutput>
+{
     let scenario: Scenario
     switch try loadOne(parsed, spec, locator) {
     case .success(let s): scenario = s
@@ -150,8 +155,9 @@ func checkedFix(_ name: String?, _ scenario: Scenario) throws(UsageError) -> Str
     guard let name else { return nil }
     guard scenario.fix(named: name) == nil else { return name }
     let names = scenario.fixes.map(\.name)
-    throw UsageError("scenario '\(scenario.name)' has no fix '\(name)'" + suggestion(name, names)
-                     + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
+    throw UsageError(
+        "scenario '\(scenario.name)' has no fix '\(name)'" + suggestion(name, names)
+            + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
 }
 
 /// The live line of a long search: executions, executions per second, and a rough

@@ -11,7 +11,8 @@ struct GradeCommand {
     static let spec = CommandSpec(
         name: "grade",
         abstract: "Grade exercise submissions: every interleaving, a reason for each failure.",
-        usage: "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--exercise <id>] [--exercises <folder>]",
+        usage:
+            "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--exercise <id>] [--exercises <folder>]",
         arguments: [("file-or-folder", "A submitted .race file, or a folder searched for them (recursively).")],
         options: [
             .init(name: "format", value: "format", help: "text (the default), json, junit (JUnit XML) or csv (one row per\nstudent and exercise)."),
@@ -22,17 +23,17 @@ struct GradeCommand {
             .init(name: "exercises", value: "folder", help: "Where the exercises are (default: Scenarios/Exercises)."),
         ],
         discussion: """
-        Each file names its exercise on its 'exercise "ID"' line. The student is the
-        folder right under a graded folder (submissions/alice/fix.race: alice), or the
-        folder holding a file given by itself. A fix must pass in every interleaving,
-        within bounds that do not depend on the machine; a search that a bound cuts
-        does not pass. --csv, --junit and --json write more reports from the same
-        grading: racelab grade submissions --csv grades.csv --junit grades.xml.
-        See docs/TEACHING.md.
+            Each file names its exercise on its 'exercise "ID"' line. The student is the
+            folder right under a graded folder (submissions/alice/fix.race: alice), or the
+            folder holding a file given by itself. A fix must pass in every interleaving,
+            within bounds that do not depend on the machine; a search that a bound cuts
+            does not pass. --csv, --junit and --json write more reports from the same
+            grading: racelab grade submissions --csv grades.csv --junit grades.xml.
+            See docs/TEACHING.md.
 
-        Exit status: 0 only if every file passed, 1 otherwise, 64 usage error,
-        73 a report file could not be written.
-        """
+            Exit status: 0 only if every file passed, 1 otherwise, 64 usage error,
+            73 a report file could not be written.
+            """
     )
 
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
@@ -78,12 +79,14 @@ struct GradeCommand {
         let report = GradeReport(grades: grades)
         for (extra, path) in reportPaths {
             if let failure = FileIO.write(report.render(extra), to: path) {
-                return CommandOutput(stdout: report.render(format), stderr: warnings + "error: \(failure.message)\n",
-                                     exitCode: failure.exitCode)
+                return CommandOutput(
+                    stdout: report.render(format), stderr: warnings + "error: \(failure.message)\n",
+                    exitCode: failure.exitCode)
             }
         }
-        return CommandOutput(stdout: report.render(format), stderr: warnings,
-                             exitCode: report.allPassed ? ExitCode.success : ExitCode.finding)
+        return CommandOutput(
+            stdout: report.render(format), stderr: warnings,
+            exitCode: report.allPassed ? ExitCode.success : ExitCode.finding)
     }
 
     struct Submission {

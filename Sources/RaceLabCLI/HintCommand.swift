@@ -10,8 +10,10 @@ struct HintCommand {
         name: "hint",
         abstract: "Show an exercise's task and its hints, one more each time you ask.",
         usage: "racelab hint <file-or-id> [<count>] [--exercises <folder>]",
-        arguments: [("file-or-id", "Your exercise file, or an exercise ID."),
-                    ("count", "How many hints to show (default 1).")],
+        arguments: [
+            ("file-or-id", "Your exercise file, or an exercise ID."),
+            ("count", "How many hints to show (default 1)."),
+        ],
         options: [.init(name: "exercises", value: "folder", help: "Where the exercises are (default: Scenarios/Exercises).")]
     )
 
@@ -19,8 +21,9 @@ struct HintCommand {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
         guard (1...2).contains(parsed.positionals.count) else {
-            throw UsageError(parsed.positionals.isEmpty ? "name your exercise file or an exercise ID" : "unexpected argument '\(parsed.positionals[2])'",
-                             command: Self.spec)
+            throw UsageError(
+                parsed.positionals.isEmpty ? "name your exercise file or an exercise ID" : "unexpected argument '\(parsed.positionals[2])'",
+                command: Self.spec)
         }
         var count = 1
         if parsed.positionals.count == 2 {
@@ -46,7 +49,9 @@ struct HintCommand {
             throw UsageError("unknown exercise '\(id)'" + suggestion(id, exercises.map(\.id)), command: Self.spec)
         }
         var out = "\(exercise.id): \(exercise.title) (\(exercise.kind.rawValue), \(exercise.level), \(exercise.points) points)\n\n"
-        out += exercise.task.split(separator: "\n", omittingEmptySubsequences: false).flatMap { String($0).wordWrapped(80, hanging: 0) }.joined(separator: "\n") + "\n"
+        out +=
+            exercise.task.split(separator: "\n", omittingEmptySubsequences: false).flatMap { String($0).wordWrapped(80, hanging: 0) }.joined(separator: "\n")
+            + "\n"
         if exercise.hints.isEmpty {
             out += "\nThis exercise has no hints.\n"
         }

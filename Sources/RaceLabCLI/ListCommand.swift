@@ -14,8 +14,9 @@ struct ListCommand {
         if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'", command: Self.spec) }
         let names = locator.names()
         guard !names.isEmpty else {
-            return CommandOutput(stderr: "error: no scenarios found; set RACELAB_SCENARIOS to the folder that holds the .race files\n",
-                                 exitCode: ExitCode.noInput)
+            return CommandOutput(
+                stderr: "error: no scenarios found; set RACELAB_SCENARIOS to the folder that holds the .race files\n",
+                exitCode: ExitCode.noInput)
         }
         var rows: [(String, String, String)] = []
         var errors = ""

@@ -1,6 +1,6 @@
 import RaceLabEngine
-import RaceLabPresentation
 import RaceLabLanguage
+import RaceLabPresentation
 
 /// What a command printed and its exit status; `main.swift` writes it out.
 public struct CommandOutput: Equatable, Sendable, Error {
@@ -55,23 +55,23 @@ public struct RaceLab {
         usage: "racelab <subcommand>",
         options: [.init(name: "version", value: nil, help: "Show the version.")],
         discussion: """
-        SUBCOMMANDS:
-          list                    List the shipped scenarios and their fixes, and the exercises.
-          show                    Show a scenario's story, its code, and each fix as a diff.
-          run                     Run a scenario under one schedule and explain what happened.
-          explore                 Visit every interleaving: outcomes, verdicts, the simplest counterexample.
-          verify                  The broken version and every fix side by side, each explored exhaustively.
-          step                    Be the scheduler: pick which thread runs next, with undo.
-          grade                   Grade exercise submissions: every interleaving, a reason for each failure.
-          hint                    Show an exercise's task and its hints, one more each time you ask.
+            SUBCOMMANDS:
+              list                    List the shipped scenarios and their fixes, and the exercises.
+              show                    Show a scenario's story, its code, and each fix as a diff.
+              run                     Run a scenario under one schedule and explain what happened.
+              explore                 Visit every interleaving: outcomes, verdicts, the simplest counterexample.
+              verify                  The broken version and every fix side by side, each explored exhaustively.
+              step                    Be the scheduler: pick which thread runs next, with undo.
+              grade                   Grade exercise submissions: every interleaving, a reason for each failure.
+              hint                    Show an exercise's task and its hints, one more each time you ask.
 
-          See 'racelab help <subcommand>' for detailed help.
+              See 'racelab help <subcommand>' for detailed help.
 
-        EXIT CODES:
-          0 no finding (or: proven), 1 a finding, 2 not exhaustive (a bound cut the search),
-          64 usage error, 65 script error (or a file that is not a script), 66 missing or
-          unreadable file, 73 a report file that cannot be created, 74 a write that failed.
-        """
+            EXIT CODES:
+              0 no finding (or: proven), 1 a finding, 2 not exhaustive (a bound cut the search),
+              64 usage error, 65 script error (or a file that is not a script), 66 missing or
+              unreadable file, 73 a report file that cannot be created, 74 a write that failed.
+            """
     )
 
     static let version = "0.1.0"
@@ -100,7 +100,7 @@ public struct RaceLab {
             if let command = error.command {
                 let helpCommand = command.name == "racelab" ? "racelab --help" : "racelab help \(command.name)"
                 text += "Usage: \(command.usage)\n  See '\(helpCommand)' for more.\n"
-                    
+
             }
             return CommandOutput(stderr: text, exitCode: ExitCode.usage)
         }

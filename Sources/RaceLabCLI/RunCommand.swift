@@ -13,17 +13,19 @@ struct RunCommand {
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Run a fix instead of the broken version (see 'racelab show')."),
-            .init(name: "schedule", value: "schedule", help: "Thread names, one per step (\"A B B main\", or \"A*2 B\"),\nor a schedule named in the scenario, like 'story'."),
+            .init(
+                name: "schedule", value: "schedule",
+                help: "Thread names, one per step (\"A B B main\", or \"A*2 B\"),\nor a schedule named in the scenario, like 'story'."),
             .init(name: "seed", value: "n", help: "Seed for the random or PCT strategy; alone, it means --strategy random."),
             .init(name: "strategy", value: "strategy", help: "round-robin (the default), random or pct."),
             .textOrJSON,
             .init(name: "max-steps", value: "n", help: "Stop a run after this many steps (default 10000)."),
         ],
         discussion: """
-        Every run prints the schedule it took; pass it back with --schedule to replay
-        the run exactly. Exit status: 0 no finding, 1 a finding, 64 usage error,
-        65 script error.
-        """
+            Every run prints the schedule it took; pass it back with --schedule to replay
+            the run exactly. Exit status: 0 no finding, 1 a finding, 64 usage error,
+            65 script error.
+            """
     )
 
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {

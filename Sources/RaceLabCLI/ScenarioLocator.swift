@@ -23,7 +23,8 @@ struct ScenarioLocator {
         for candidate in candidates {
             let scenarios = candidate.appendingPathComponent("Scenarios")
             if fileManager.fileExists(atPath: candidate.appendingPathComponent("Package.swift").path),
-               fileManager.fileExists(atPath: scenarios.path) {
+                fileManager.fileExists(atPath: scenarios.path)
+            {
                 return scenarios
             }
         }

@@ -20,19 +20,21 @@ struct StepCommand {
         options: [
             .init(name: "fix", value: "fix", help: "Step through a fix instead of the broken version."),
             .init(name: "challenge", value: nil, help: "Play to reach the scenario's goal (\"make two MySingle\nobjects exist\"); a debrief follows."),
-            .init(name: "schedule", value: "schedule", help: "Start after these steps (\"A B B\", or a schedule named in\nthe scenario, like 'story'), for example a counterexample."),
+            .init(
+                name: "schedule", value: "schedule",
+                help: "Start after these steps (\"A B B\", or a schedule named in\nthe scenario, like 'story'), for example a counterexample."),
             .init(name: "seed", value: "n", help: "Seed for x (run the rest by random choice); default 1."),
         ],
         discussion: """
-        KEYS:
-          1-9 run that thread's next step   Enter the default choice   u undo   r restart
-          e explain the last step   s the schedule so far   x run the rest at random
-          ? help   q quit (Ctrl-C and the end of input quit too)
+            KEYS:
+              1-9 run that thread's next step   Enter the default choice   u undo   r restart
+              e explain the last step   s the schedule so far   x run the rest at random
+              ? help   q quit (Ctrl-C and the end of input quit too)
 
-        When standard input is not a terminal, each line is one command: a thread's
-        number or name, an empty line for Enter, or u, r, e, s, x, ?, q. The screen
-        honours NO_COLOR and the terminal's width (COLUMNS when not a terminal).
-        """
+            When standard input is not a terminal, each line is one command: a thread's
+            number or name, an empty line for Enter, or u, r, e, s, x, ?, q. The screen
+            honours NO_COLOR and the terminal's width (COLUMNS when not a terminal).
+            """
     )
 
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
@@ -61,8 +63,9 @@ struct StepCommand {
             for (index, name) in names.enumerated() {
                 guard let thread = session.world.thread(named: name) else {
                     let known = session.world.threadNames
-                    return CommandOutput(stderr: "error: step \(index + 1) of the schedule: there is no thread '\(name)' at this point"
-                                         + suggestion(name, known) + "\n", exitCode: ExitCode.usage)
+                    return CommandOutput(
+                        stderr: "error: step \(index + 1) of the schedule: there is no thread '\(name)' at this point"
+                            + suggestion(name, known) + "\n", exitCode: ExitCode.usage)
                 }
                 do throws(StepSession.Refusal) {
                     try session.step(thread)
@@ -71,8 +74,9 @@ struct StepCommand {
                 }
             }
         }
-        var controller = StepController(session: session, scenario: scenario, fix: fix, challenge: parsed.flags.contains("challenge"),
-                                        seed: seed, argument: parsed.positionals[0])
+        var controller = StepController(
+            session: session, scenario: scenario, fix: fix, challenge: parsed.flags.contains("challenge"),
+            seed: seed, argument: parsed.positionals[0])
         let color = environment["NO_COLOR"].map(\.isEmpty) ?? true
         if let terminal {
             return interactive(&controller, terminal, color: color)
@@ -107,7 +111,8 @@ struct StepCommand {
         while true {
             let width = terminal.width
             let screen = controller.screen(width: width, color: color)
-            let hint = "Keys: 1-\(min(9, controller.names.count)) run a thread, Enter default, u undo, r restart, e explain, s schedule, x random, ? help, q quit"
+            let hint =
+                "Keys: 1-\(min(9, controller.names.count)) run a thread, Enter default, u undo, r restart, e explain, s schedule, x random, ? help, q quit"
             terminal.draw(screen + "\n" + wrap(message.isEmpty ? hint : message, width) + "\n")
             guard let key = terminal.readKey() else { break }
             if key == 27 { terminal.discardPending() }

@@ -57,8 +57,9 @@ struct StepController {
 
     func screen(width: Int, color: Bool) -> String {
         let version = describe(fix, in: scenario)
-        let screen = StepScreen(title: "\(scenario.name): \(scenario.title) (\(version))", goal: challenge ? goal : nil,
-                                width: width, color: color)
+        let screen = StepScreen(
+            title: "\(scenario.name): \(scenario.title) (\(version))", goal: challenge ? goal : nil,
+            width: width, color: color)
         return screen.render(session)
     }
 
@@ -220,9 +221,10 @@ struct StepController {
         text += "."
         let accesses = events.flatMap(\.accesses)
         func touches(_ earlier: Int, conflicting: Bool) -> Bool {
-            session.schedule[earlier] != thread && session.steps[earlier].flatMap(\.accesses).contains { a in
-                accesses.contains { b in (!conflicting || a.kind != .read || b.kind != .read) && a.target.overlaps(b.target) }
-            }
+            session.schedule[earlier] != thread
+                && session.steps[earlier].flatMap(\.accesses).contains { a in
+                    accesses.contains { b in (!conflicting || a.kind != .read || b.kind != .read) && a.target.overlaps(b.target) }
+                }
         }
         if let earlier = (0..<last).last(where: { touches($0, conflicting: true) }) {
             text += "\nIt touches what step \(earlier + 1) touched (\(stepText(earlier))), and one of the two writes: "
@@ -242,10 +244,10 @@ struct StepController {
         guard !session.schedule.isEmpty else { return "no steps yet: the schedule is empty" }
         let text = session.scheduleNames.joined(separator: " ")
         return """
-        Schedule so far (\(session.schedule.count) step\(session.schedule.count == 1 ? "" : "s")): \(text)
-        Replay it:   racelab run \(argument)\(fixFlag) --schedule "\(text)"
-        Continue it: racelab step \(argument)\(fixFlag) --schedule "\(text)"
-        """
+            Schedule so far (\(session.schedule.count) step\(session.schedule.count == 1 ? "" : "s")): \(text)
+            Replay it:   racelab run \(argument)\(fixFlag) --schedule "\(text)"
+            Continue it: racelab step \(argument)\(fixFlag) --schedule "\(text)"
+            """
     }
 
     func quitText() -> String {

@@ -14,9 +14,9 @@ struct VerifyCommand {
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [.textOrJSON] + ExploreCommand.boundOptions,
         discussion: """
-        Exit status: 0 only if every fix is proven (and every fix marked as failing
-        does fail), 1 otherwise, 2 if a bound cut a search, 64 usage error, 65 script error.
-        """
+            Exit status: 0 only if every fix is proven (and every fix marked as failing
+            does fail), 1 otherwise, 2 if a bound cut a search, 64 usage error, 65 script error.
+            """
     )
 
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
@@ -53,21 +53,26 @@ struct VerifyCommand {
             }
             let words = Self.words(verdict, role)
             let name = fix.map { role == .variant ? "\($0) (variant)" : $0 } ?? "broken"
-            let counts = ExplorationJSON.fields("interleavings", result.interleavings) + [("executions", .int(result.executions))]
+            let counts =
+                ExplorationJSON.fields("interleavings", result.interleavings) + [("executions", .int(result.executions))]
                 + ExplorationJSON.fields("failingInterleavings", failing)
-            versions.append(.object([
-                ("version", .string(fix ?? "broken")),
-                ("role", .string(role.rawValue)),
-            ] + counts + [
-                ("outcomes", .int(result.outcomes.count)),
-                ("dataRaces", .int(result.dataRaces.count)),
-                ("findings", .array(kinds.map(JSON.string))),
-                ("exhaustive", .bool(result.isExhaustive)),
-                ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
-                ("verdict", .string(words)),
-            ]))
-            rows.append([name, result.interleavings.description, String(result.executions), failing.description,
-                         String(result.outcomes.count), String(result.dataRaces.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), words])
+            versions.append(
+                .object(
+                    [
+                        ("version", .string(fix ?? "broken")),
+                        ("role", .string(role.rawValue)),
+                    ] + counts + [
+                        ("outcomes", .int(result.outcomes.count)),
+                        ("dataRaces", .int(result.dataRaces.count)),
+                        ("findings", .array(kinds.map(JSON.string))),
+                        ("exhaustive", .bool(result.isExhaustive)),
+                        ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
+                        ("verdict", .string(words)),
+                    ]))
+            rows.append([
+                name, result.interleavings.description, String(result.executions), failing.description,
+                String(result.outcomes.count), String(result.dataRaces.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), words,
+            ])
         }
         if wantsJSON {
             let json = JSON.object([
@@ -75,8 +80,15 @@ struct VerifyCommand {
                 ("reduction", .string(config.reduction.rawValue)),
                 // The exit status in words: every fix proven (and every fix marked as
                 // failing fails), or a fix fails, or a bound cut a search.
-                ("verdict", .string(exit == ExitCode.notExhaustive ? "not exhaustive" : exit != ExitCode.success ? "a fix fails"
-                    : scenario.fixes.isEmpty ? "no fixes" : "fixes proven")),
+                (
+                    "verdict",
+                    .string(
+                        exit == ExitCode.notExhaustive
+                            ? "not exhaustive"
+                            : exit != ExitCode.success
+                                ? "a fix fails"
+                                : scenario.fixes.isEmpty ? "no fixes" : "fixes proven")
+                ),
                 ("versions", .array(versions)),
             ])
             return CommandOutput(stdout: json.serialized() + "\n", exitCode: exit)

@@ -45,7 +45,9 @@ public struct GradeReport: Sendable {
             out += head + "\n"
             for line in grade.reason.wordWrapped(88, hanging: 0) { out += "      \(line)\n" }
             if !grade.details.isEmpty {
-                out += "\n" + grade.details.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "      \($0)" }
+                out +=
+                    "\n"
+                    + grade.details.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "      \($0)" }
                     .joined(separator: "\n")
                 if !grade.details.hasSuffix("\n") { out += "\n" }
             }
@@ -64,27 +66,33 @@ public struct GradeReport: Sendable {
             ("passed", .int(passed)),
             ("points", .int(grades.map(\.points).reduce(0, +))),
             ("maxPoints", .int(grades.map(\.maxPoints).reduce(0, +))),
-            ("grades", .array(grades.map { grade in
-                .object([
-                    ("student", .string(grade.student)),
-                    ("file", .string(grade.file)),
-                    ("exercise", grade.exercise.map(JSON.string) ?? .null),
-                    ("kind", grade.kind.map { .string($0.rawValue) } ?? .null),
-                    ("status", .string(grade.status.rawValue)),
-                    ("points", .int(grade.points)),
-                    ("maxPoints", .int(grade.maxPoints)),
-                    ("reason", .string(grade.reason)),
-                    ("details", .string(grade.details)),
-                ])
-            })),
+            (
+                "grades",
+                .array(
+                    grades.map { grade in
+                        .object([
+                            ("student", .string(grade.student)),
+                            ("file", .string(grade.file)),
+                            ("exercise", grade.exercise.map(JSON.string) ?? .null),
+                            ("kind", grade.kind.map { .string($0.rawValue) } ?? .null),
+                            ("status", .string(grade.status.rawValue)),
+                            ("points", .int(grade.points)),
+                            ("maxPoints", .int(grade.maxPoints)),
+                            ("reason", .string(grade.reason)),
+                            ("details", .string(grade.details)),
+                        ])
+                    })
+            ),
         ])
     }
 
     func csv() -> String {
         var out = CSV.row(["student", "exercise", "kind", "file", "status", "points", "max_points", "reason"])
         for grade in grades {
-            out += CSV.row([grade.student, grade.exercise ?? "", grade.kind?.rawValue ?? "", grade.file, grade.status.rawValue,
-                            String(grade.points), String(grade.maxPoints), grade.reason])
+            out += CSV.row([
+                grade.student, grade.exercise ?? "", grade.kind?.rawValue ?? "", grade.file, grade.status.rawValue,
+                String(grade.points), String(grade.maxPoints), grade.reason,
+            ])
         }
         return out
     }
@@ -95,8 +103,10 @@ public struct GradeReport: Sendable {
         var students: [String] = []
         for grade in grades where !students.contains(grade.student) { students.append(grade.student) }
         func counts(_ list: [Grade]) -> [(String, String)] {
-            [("tests", String(list.count)), ("failures", String(list.filter { $0.status == .failed }.count)),
-             ("errors", String(list.filter { $0.status == .invalid }.count))]
+            [
+                ("tests", String(list.count)), ("failures", String(list.filter { $0.status == .failed }.count)),
+                ("errors", String(list.filter { $0.status == .invalid }.count)),
+            ]
         }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites\(XML.attributes([("name", "racelab grade")] + counts(grades)))>\n"

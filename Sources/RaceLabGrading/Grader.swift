@@ -33,8 +33,9 @@ public struct Grader: Sendable {
     ///   - student: who handed it in (shown in every format).
     ///   - expected: the exercise the file must be for, when the caller knows it.
     public func grade(_ file: SourceFile, student: String, expected: String? = nil) -> Grade {
-        var grade = Grade(file: file.name, student: student, exercise: nil, kind: nil, status: .invalid,
-                          points: 0, maxPoints: expected.flatMap { exercise($0)?.points } ?? 0, reason: "", details: "")
+        var grade = Grade(
+            file: file.name, student: student, exercise: nil, kind: nil, status: .invalid,
+            points: 0, maxPoints: expected.flatMap { exercise($0)?.points } ?? 0, reason: "", details: "")
         /// The grade as it stands (invalid, or failed once the exercise is known), with its reason.
         func finish(_ reason: String, _ details: String = "") -> Grade {
             grade.reason = reason
@@ -114,15 +115,22 @@ public struct Grader: Sendable {
         }
         if let cut = result.cut {
             if let endless = result.outcomes.first(where: { $0.outcome.end == .stepLimit }) {
-                return (false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
-                        "Replay: racelab run \(file.name) --schedule \"\(Schedule(endless.schedule).text)\"\n")
+                return (
+                    false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
+                    "Replay: racelab run \(file.name) --schedule \"\(Schedule(endless.schedule).text)\"\n"
+                )
             }
-            return (false, "not exhaustive: \(cut): a fix must be proven in every interleaving, so this does not pass",
-                    "Make the program smaller, or ask your teacher about the bounds.\n")
+            return (
+                false, "not exhaustive: \(cut): a fix must be proven in every interleaving, so this does not pass",
+                "Make the program smaller, or ask your teacher about the bounds.\n"
+            )
         }
         if let race = result.dataRaces.first {
-            return (false, "every interleaving passes, but \(race.target) has a data race: \(ExplorationRenderer.side(race.first)) and \(ExplorationRenderer.side(race.second)), with nothing ordering them",
-                    "Protect every access to \(race.target) the same way (one lock, one queue, or one thread).\n")
+            return (
+                false,
+                "every interleaving passes, but \(race.target) has a data race: \(ExplorationRenderer.side(race.first)) and \(ExplorationRenderer.side(race.second)), with nothing ordering them",
+                "Protect every access to \(race.target) the same way (one lock, one queue, or one thread).\n"
+            )
         }
         return (true, "every one of \(result.interleavings) interleavings passes (\(result.executions) executions explored)", "")
     }
@@ -133,7 +141,8 @@ public struct Grader: Sendable {
     func gradeBreak(_ exercise: Exercise, _ scenario: Scenario, _ file: SourceFile) -> (Bool, String, String) {
         let program = exercise.program
         guard let steps = scenario.schedules(fix: nil).first(where: { $0.name == Exercise.answerSchedule })?.steps,
-              !steps.allSatisfy(\.isWhitespace) else {
+            !steps.allSatisfy(\.isWhitespace)
+        else {
             return (false, "no answer: write your schedule in 'schedule \(Exercise.answerSchedule) \"…\"'", "")
         }
         let run: Run
@@ -185,7 +194,10 @@ public struct Grader: Sendable {
                 return (true, "right: \(deadlock == nil ? "no" : "some") interleaving deadlocks (\(result.interleavings) explored)", "")
             }
             if let deadlock {
-                return (false, "wrong: it can deadlock", "This schedule deadlocks: racelab run \(file.name) --schedule \"\(deadlock.schedule.joined(separator: " "))\"\n")
+                return (
+                    false, "wrong: it can deadlock",
+                    "This schedule deadlocks: racelab run \(file.name) --schedule \"\(deadlock.schedule.joined(separator: " "))\"\n"
+                )
             }
             return (false, "wrong: none of its \(result.interleavings) interleavings deadlocks", "")
         case .values(let variable):
@@ -272,7 +284,8 @@ public struct Grader: Sendable {
             out += ColumnTrace(run: run).render(highlight: why.map { [$0.first, $0.second] } ?? [])
         }
         if let why {
-            out += "Why: \(ExplorationRenderer.stepText(run, why.first)) (step \(why.first + 1)) came before \(ExplorationRenderer.stepText(run, why.second)) (step \(why.second + 1)).\n"
+            out +=
+                "Why: \(ExplorationRenderer.stepText(run, why.first)) (step \(why.first + 1)) came before \(ExplorationRenderer.stepText(run, why.second)) (step \(why.second + 1)).\n"
         }
         out += "Replay: racelab run \(file.name)" + (run.schedule.isEmpty ? "\n" : " --schedule \"\(run.scheduleText)\"\n")
         return out

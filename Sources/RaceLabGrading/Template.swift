@@ -68,7 +68,9 @@ public struct Template: Sendable {
             throw GradingError("the editable markers are broken: \(error.message)")
         }
         guard handedIn.regions.count == original.regions.count else {
-            throw GradingError("the exercise has \(original.regions.count) editable region\(original.regions.count == 1 ? "" : "s") but the file has \(handedIn.regions.count): keep every '\(beginMarker)' and '\(endMarker)' line where it was")
+            throw GradingError(
+                "the exercise has \(original.regions.count) editable region\(original.regions.count == 1 ? "" : "s") but the file has \(handedIn.regions.count): keep every '\(beginMarker)' and '\(endMarker)' line where it was"
+            )
         }
         let expected = original.lockedParts(of: exercise)
         let found = handedIn.lockedParts(of: submission)
@@ -79,8 +81,9 @@ public struct Template: Sendable {
             let submissionLine = same < have.count ? have[same].range.start.line : nil
             // Past the end of a part, point at the marker that ends it.
             let fallback = part < original.regions.count ? original.regions[part].begin : exercise.lines.count
-            return LockedChange(exerciseLine: exerciseLine ?? fallback, submissionLine: submissionLine,
-                                added: exerciseLine == nil)
+            return LockedChange(
+                exerciseLine: exerciseLine ?? fallback, submissionLine: submissionLine,
+                added: exerciseLine == nil)
         }
         return nil
     }

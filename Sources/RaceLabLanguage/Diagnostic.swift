@@ -40,7 +40,9 @@ public struct Diagnostic: Hashable, Sendable, Error {
         // Control characters (an ESC, a CR) must not reach the terminal as they are.
         let shown = text.map { Self.printable($0) }
         out += prefix + shown.joined() + suffix + "\n"
-        let indent = (prefix.isEmpty ? [] : [" "]) + shown.prefix(max(0, column - 1 - (prefix.isEmpty ? 0 : 1))).map { $0 == "\t" ? "\t" : String(repeating: " ", count: $0.unicodeScalars.count) }
+        let indent =
+            (prefix.isEmpty ? [] : [" "])
+            + shown.prefix(max(0, column - 1 - (prefix.isEmpty ? 0 : 1))).map { $0 == "\t" ? "\t" : String(repeating: " ", count: $0.unicodeScalars.count) }
         out += indent.joined() + "^" + String(repeating: "~", count: width - 1) + "\n"
         if let note { out += "note: \(note)\n" }
         return out

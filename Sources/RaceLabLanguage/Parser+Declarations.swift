@@ -44,8 +44,9 @@ extension Parser {
             try consume("=", "a shared variable needs an initial value: expected '='")
             let value = try parseExpression()
             try endOfStatement()
-            return Declaration(.global(isLet: isLet, name: name(of: nameToken), type: type, value: value),
-                               start.joined(value.range), nameRange: nameToken.range)
+            return Declaration(
+                .global(isLet: isLet, name: name(of: nameToken), type: type, value: value),
+                start.joined(value.range), nameRange: nameToken.range)
         case .keyword(.func):
             return try parseFunction(start: start)
         case .keyword(.thread):
@@ -82,8 +83,10 @@ extension Parser {
         case .identifier("remove") where inFix:
             _ = advance()
             let whatToken = advance()
-            let kinds: [Keyword: String] = [.thread: "thread", .func: "function", .var: "variable", .let: "variable",
-                                            .class: "class", .schedule: "schedule"]
+            let kinds: [Keyword: String] = [
+                .thread: "thread", .func: "function", .var: "variable", .let: "variable",
+                .class: "class", .schedule: "schedule",
+            ]
             guard case .keyword(let keyword) = whatToken.kind, let what = kinds[keyword] else {
                 throw error("expected what to remove: 'thread', 'func', 'var', 'class' or 'schedule', found \(whatToken.quoted)", at: whatToken.range)
             }
@@ -176,8 +179,9 @@ extension Parser {
         try consume(")", "expected ')' after the parameters")
         if match("->") { _ = try parseOptionalTypeName() }
         let body = try parseBlock()
-        return Declaration(.function(FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)),
-                           start.joined(previous.range), nameRange: nameToken.range)
+        return Declaration(
+            .function(FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)),
+            start.joined(previous.range), nameRange: nameToken.range)
     }
 
     private mutating func parseOptionalTypeName() throws(Failure) -> String {

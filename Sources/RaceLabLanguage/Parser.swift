@@ -111,7 +111,9 @@ public struct Parser {
 
     /// The diagnostic for a construct that nests past `maxNesting`.
     mutating func tooDeep(at range: SourceRange) -> Failure {
-        error("this nests more than \(Parser.maxNesting) levels deep (blocks, parentheses, closures and chained operators all count); split it into smaller parts", at: range)
+        error(
+            "this nests more than \(Parser.maxNesting) levels deep (blocks, parentheses, closures and chained operators all count); split it into smaller parts",
+            at: range)
     }
 
     /// An expression node, checked against `maxNesting` (chains like `a + b + …` or

@@ -19,35 +19,42 @@ public struct ExplorationJSON: Sendable {
     public func render(_ result: Exploration, version: String?, counterexample: Counterexample?) -> JSON {
         let verdict = result.failingExecutions > 0 ? "fails" : result.isExhaustive ? "proven" : "not exhaustive"
         let outcomes: [JSON] = result.outcomes.map { count in
-            .object([
-                ("state", .string(count.outcome.state)),
-                ("end", .string(count.outcome.end.rawValue)),
-                ("findings", .array(count.outcome.findings.map { .string($0.rawValue) })),
-                ("failedChecks", .array(count.outcome.failedChecks.map { .string(program.expectations[$0].message) })),
-                ("executions", .int(count.executions)),
-            ] + Self.fields("interleavings", count.interleavings) + [
-                ("schedule", .string(count.schedule.joined(separator: " "))),
-            ])
+            .object(
+                [
+                    ("state", .string(count.outcome.state)),
+                    ("end", .string(count.outcome.end.rawValue)),
+                    ("findings", .array(count.outcome.findings.map { .string($0.rawValue) })),
+                    ("failedChecks", .array(count.outcome.failedChecks.map { .string(program.expectations[$0].message) })),
+                    ("executions", .int(count.executions)),
+                ] + Self.fields("interleavings", count.interleavings) + [
+                    ("schedule", .string(count.schedule.joined(separator: " ")))
+                ])
         }
         let checks: [JSON] = program.expectations.indices.map { index in
             let failing = result.interleavings { $0.failedChecks.contains(index) }
-            return .object([
-                ("check", .string(program.expectations[index].message)),
-                ("holds", .bool(failing == .zero)),
-            ] + Self.fields("failingInterleavings", failing))
+            return .object(
+                [
+                    ("check", .string(program.expectations[index].message)),
+                    ("holds", .bool(failing == .zero)),
+                ] + Self.fields("failingInterleavings", failing))
         }
         let races: [JSON] = result.dataRaces.map { race in
             func side(_ side: DataRace.Side) -> JSON {
-                .object([("thread", .string(side.thread)), ("kind", .string(side.kind.rawValue)),
-                         ("line", side.line.map(JSON.int) ?? .null), ("step", .int(side.step))])
+                .object([
+                    ("thread", .string(side.thread)), ("kind", .string(side.kind.rawValue)),
+                    ("line", side.line.map(JSON.int) ?? .null), ("step", .int(side.step)),
+                ])
             }
             return .object([("target", .string(race.target)), ("first", side(race.first)), ("second", side(race.second))])
         }
         let inversions: [JSON] = result.lockInversions.map { inversion in
-            .array(inversion.edges.map { edge in
-                .object([("held", .string(edge.held)), ("taken", .string(edge.taken)), ("thread", .string(edge.thread)),
-                         ("line", edge.line.map(JSON.int) ?? .null)])
-            })
+            .array(
+                inversion.edges.map { edge in
+                    .object([
+                        ("held", .string(edge.held)), ("taken", .string(edge.taken)), ("thread", .string(edge.thread)),
+                        ("line", edge.line.map(JSON.int) ?? .null),
+                    ])
+                })
         }
         var example = JSON.null
         if let counterexample {
@@ -58,22 +65,23 @@ public struct ExplorationJSON: Sendable {
                 ("decisiveSteps", why),
             ])
         }
-        return .object([
-            ("version", version.map(JSON.string) ?? .null),
-            ("reduction", .string(result.reduction.rawValue)),
-            ("verdict", .string(verdict)),
-            ("exhaustive", .bool(result.isExhaustive)),
-            ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
-            ("cutBound", result.cut.map { .string($0.bound) } ?? .null),
-            ("executions", .int(result.executions)),
-            ("sleepBlocked", .int(result.sleepBlocked)),
-        ] + Self.fields("interleavings", result.interleavings) + [
-            ("findings", .array(result.findingKinds.map { .string($0.rawValue) })),
-            ("checks", .array(checks)),
-            ("outcomes", .array(outcomes)),
-            ("dataRaces", .array(races)),
-            ("lockInversions", .array(inversions)),
-            ("counterexample", example),
-        ])
+        return .object(
+            [
+                ("version", version.map(JSON.string) ?? .null),
+                ("reduction", .string(result.reduction.rawValue)),
+                ("verdict", .string(verdict)),
+                ("exhaustive", .bool(result.isExhaustive)),
+                ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
+                ("cutBound", result.cut.map { .string($0.bound) } ?? .null),
+                ("executions", .int(result.executions)),
+                ("sleepBlocked", .int(result.sleepBlocked)),
+            ] + Self.fields("interleavings", result.interleavings) + [
+                ("findings", .array(result.findingKinds.map { .string($0.rawValue) })),
+                ("checks", .array(checks)),
+                ("outcomes", .array(outcomes)),
+                ("dataRaces", .array(races)),
+                ("lockInversions", .array(inversions)),
+                ("counterexample", example),
+            ])
     }
 }

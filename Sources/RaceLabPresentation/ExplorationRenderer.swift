@@ -36,7 +36,8 @@ public struct ExplorationRenderer: Sendable {
         out += "\nChecks\n"
         for (index, expectation) in program.expectations.enumerated() {
             let failing = result.interleavings { $0.failedChecks.contains(index) }
-            let verdict = failing == .zero ? (result.isExhaustive ? "holds" : "held where searched") : "FAILS in \(failing) of \(result.interleavings) interleavings"
+            let verdict =
+                failing == .zero ? (result.isExhaustive ? "holds" : "held where searched") : "FAILS in \(failing) of \(result.interleavings) interleavings"
             out += "  [\(verdict)] \(expectation.message)\n"
         }
         out += "\nFindings\n"
@@ -133,7 +134,8 @@ public struct ColumnTrace: Sendable {
         return trace.rows(threads, highlight)
     }
 
-    func rows(_ threads: [ThreadID], _ highlight: [Int]) -> String {        var header = "  step  " + threads.map { fit(run.world.threadNames[$0]) }.joined(separator: " ")
+    func rows(_ threads: [ThreadID], _ highlight: [Int]) -> String {
+        var header = "  step  " + threads.map { fit(run.world.threadNames[$0]) }.joined(separator: " ")
         while header.last == " " { header.removeLast() }
         var out = header + "\n"
         var lastStep = 0

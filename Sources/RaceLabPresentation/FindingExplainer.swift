@@ -7,7 +7,8 @@ public enum FindingExplainer {
         case .assertion:
             return "An assertion in the code did not hold at this step: the threads' steps interleaved in an order the code did not expect."
         case .expectation:
-            return "The final state is wrong. No single step is wrong on its own: the order the threads' steps interleaved in produced a result that no one-thread-at-a-time order would."
+            return
+                "The final state is wrong. No single step is wrong on its own: the order the threads' steps interleaved in produced a result that no one-thread-at-a-time order would."
         case .crash:
             return "The program crashed. On a device this kills the app; here the run stops at the step that crashed."
         case .mainThread:

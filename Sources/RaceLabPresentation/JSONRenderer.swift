@@ -19,9 +19,13 @@ public struct JSONRenderer: Sendable {
                 ("thread", .string(names[event.thread])),
                 ("line", event.range.map { .int($0.start.line) } ?? .null),
                 ("text", .string("\(names[event.thread]) \(event.text)")),
-                ("accesses", .array(event.accesses.map { access in
-                    .object([("target", .string(target(access.target, run))), ("kind", .string(access.kind.rawValue))])
-                })),
+                (
+                    "accesses",
+                    .array(
+                        event.accesses.map { access in
+                            .object([("target", .string(target(access.target, run))), ("kind", .string(access.kind.rawValue))])
+                        })
+                ),
             ])
         }
         let globals: [(String, JSON)] = run.program.globals.enumerated().map { index, global in
@@ -34,18 +38,26 @@ public struct JSONRenderer: Sendable {
             ("schedule", .string(run.scheduleText)),
             ("events", .array(steps)),
             ("globals", .object(globals)),
-            ("checks", .array(run.expectations.map { check in
-                .object([("message", .string(check.message)), ("passed", check.passed.map { .bool($0) } ?? .null)])
-            })),
-            ("findings", .array(run.findings.map { finding in
-                .object([
-                    ("kind", .string(finding.kind.rawValue)),
-                    ("step", .int(finding.step)),
-                    ("thread", finding.thread.map { .string(names[$0]) } ?? .null),
-                    ("line", finding.range.map { .int($0.start.line) } ?? .null),
-                    ("message", .string(finding.message)),
-                ])
-            })),
+            (
+                "checks",
+                .array(
+                    run.expectations.map { check in
+                        .object([("message", .string(check.message)), ("passed", check.passed.map { .bool($0) } ?? .null)])
+                    })
+            ),
+            (
+                "findings",
+                .array(
+                    run.findings.map { finding in
+                        .object([
+                            ("kind", .string(finding.kind.rawValue)),
+                            ("step", .int(finding.step)),
+                            ("thread", finding.thread.map { .string(names[$0]) } ?? .null),
+                            ("line", finding.range.map { .int($0.start.line) } ?? .null),
+                            ("message", .string(finding.message)),
+                        ])
+                    })
+            ),
         ])
         return json.serialized() + "\n"
     }

@@ -124,8 +124,10 @@ public struct StepScreen: Sendable {
             let source = file.line(number).trimmingCharacters(in: " \t")
             let mark = number == marker ? ">" : " "
             let numberText = String(number)
-            cells.append(Cell("\(mark)\(String(repeating: " ", count: max(0, 3 - numberText.count)))\(numberText) \(source)",
-                              number == marker ? .marker : .plain))
+            cells.append(
+                Cell(
+                    "\(mark)\(String(repeating: " ", count: max(0, 3 - numberText.count)))\(numberText) \(source)",
+                    number == marker ? .marker : .plain))
         }
         return cells
     }

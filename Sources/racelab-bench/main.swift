@@ -46,8 +46,9 @@ func philosophers(_ n: Int) -> Case {
 /// benchmark replaces that process.
 func peakMemoryMB() -> Double {
     if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-       let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") {
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+    {
         return kilobytes / 1024
     }
     var usage = rusage()
@@ -56,8 +57,10 @@ func peakMemoryMB() -> Double {
 }
 
 let quick = CommandLine.arguments.contains("--quick")
-var cases = [singleton(2), singleton(3), singleton(4), counter(2, 2), counter(2, 3), counter(3, 2),
-             philosophers(2), philosophers(3), philosophers(4)]
+var cases = [
+    singleton(2), singleton(3), singleton(4), counter(2, 2), counter(2, 3), counter(3, 2),
+    philosophers(2), philosophers(3), philosophers(4),
+]
 if !quick { cases += [singleton(5), counter(2, 5), philosophers(5)] }
 // Any other argument keeps only the rows whose family and size contain it ("counter N=3").
 let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
@@ -81,8 +84,10 @@ func engineOnly(_ program: Program) -> (steps: Int, perSecond: Double) {
 }
 
 let engineMode = CommandLine.arguments.contains("--engine-only")
-print(engineMode ? "family               size            steps     steps/s"
-    : "family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
+print(
+    engineMode
+        ? "family               size            steps     steps/s"
+        : "family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
 for item in cases {
     let program: Program
     do {
@@ -93,8 +98,11 @@ for item in cases {
     }
     if engineMode {
         let (steps, perSecond) = engineOnly(program)
-        print([item.family.padding(toLength: 20, withPad: " ", startingAt: 0), item.size.padding(toLength: 9, withPad: " ", startingAt: 0),
-               String(format: "%12d", steps), String(format: "%11.0f", perSecond)].joined(separator: " "))
+        print(
+            [
+                item.family.padding(toLength: 20, withPad: " ", startingAt: 0), item.size.padding(toLength: 9, withPad: " ", startingAt: 0),
+                String(format: "%12d", steps), String(format: "%11.0f", perSecond),
+            ].joined(separator: " "))
         continue
     }
     var config = ExploreConfig()

@@ -68,30 +68,32 @@ func check(_ text: String) {
 }
 
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    fuzzOne(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
-                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
-/// SwiftPM names an executable's entry point `<target>_main`; with libFuzzer linked
-/// in (`-sanitize=fuzzer`), it starts libFuzzer's driver.
-@_cdecl("racelab_fuzz_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv, fuzzTestOneInput)
-}
-#else
-@main
-enum FuzzUsage {
-    static func main() {
-        print("racelab-fuzz is built for libFuzzer by .ci/fuzz (see docs/TESTING.md).")
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+        fuzzOne(UnsafeBufferPointer(start: data, count: size))
+        return 0
     }
-}
+
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+    ) -> CInt
+
+    /// SwiftPM names an executable's entry point `<target>_main`; with libFuzzer linked
+    /// in (`-sanitize=fuzzer`), it starts libFuzzer's driver.
+    @_cdecl("racelab_fuzz_main")
+    public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        var argc = argc
+        var argv = argv
+        return runFuzzerDriver(&argc, &argv, fuzzTestOneInput)
+    }
+#else
+    @main
+    enum FuzzUsage {
+        static func main() {
+            print("racelab-fuzz is built for libFuzzer by .ci/fuzz (see docs/TESTING.md).")
+        }
+    }
 #endif

@@ -13,7 +13,8 @@ struct CLITests {
     }
 
     @Test func unknownScenarioAndFix() {
-        #expect(racelab.main(["run", "singelton-race"]).stderr == "error: unknown scenario 'singelton-race'. Did you mean 'singleton-race'? (see 'racelab list')\n")
+        #expect(
+            racelab.main(["run", "singelton-race"]).stderr == "error: unknown scenario 'singelton-race'. Did you mean 'singleton-race'? (see 'racelab list')\n")
         let fix = racelab.main(["run", "singleton-race", "--fix", "mutx"])
         #expect(fix.exitCode == 64)
         #expect(fix.stderr.contains("has no fix 'mutx'. Did you mean 'mutex'?"))
@@ -52,8 +53,9 @@ struct CLITests {
     }
 
     @Test func sameInputSameOutput() {
-        #expect(racelab.main(["run", "stale-results", "--seed", "9", "--format", "json"])
-            == racelab.main(["run", "stale-results", "--seed", "9", "--format", "json"]))
+        #expect(
+            racelab.main(["run", "stale-results", "--seed", "9", "--format", "json"])
+                == racelab.main(["run", "stale-results", "--seed", "9", "--format", "json"]))
     }
 
     @Test func helpTopicAndHelpFlagAgree() {

@@ -18,38 +18,39 @@ struct GoldenTests {
             + (["confinement", "mutex", "operations"] + (variants[name] ?? [])).map { ["run", name, "--fix", $0, "--schedule", "story"] }
     }
 
-    static let screens: [[String]] = [
-        [], ["--help"], ["help", "list"], ["help", "show"], ["help", "run"], ["run", "--help"], ["--version"],
-        ["list"],
-        ["show", "singleton-race"], ["show", "array-mutation"], ["show", "stale-results"],
-        ["show", "dealloc-wrong-thread"], ["show", "deadlock"],
-        ["run", "singleton-race", "--schedule", "story", "--format", "json"],
-        ["run", "deadlock", "--seed", "3"],
-        ["run", "stale-results", "--fix", "operations", "--strategy", "pct", "--seed", "7"],
-        ["run", "singleton-race", "--strategy", "round-robin"],
-        // Wrong input: each gets a clear message and its exit code.
-        ["runn"], ["run"], ["run", "singleton-race", "--schedul", "story"], ["run", "singleton-race", "--fix", "mutx"],
-        ["run", "singleton-race", "--schedule", "A A Q"], ["run", "singleton-race", "--schedule", "main"],
-        ["run", "singleton-race", "--strategy", "fastest"], ["run", "singleton-race", "--seed", "x"],
-        ["run", "singleton-race", "--format", "xml"], ["run", "singleton-race", "--max-steps", "0"],
-        ["run", "singleton-race", "--schedule", "story", "--seed", "1"], ["show"], ["help", "explode"],
-        ["run", "no/such/file.race"],
-        // Exploration.
-        ["help", "explore"], ["help", "verify"],
-        ["explore", "singleton-race", "--reduction", "none"], ["explore", "singleton-race", "--fix", "mutex"],
-        ["explore", "deadlock", "--all-fixes"], ["explore", "stale-results", "--fix", "mutex"],
-        ["explore", "singleton-race", "--reduction", "partial"], ["explore", "singleton-race", "--max-executions", "0"],
-        ["explore", "singleton-race", "--max-steps", "-5"], ["explore", "singleton-race", "--preemption-bound", "99999999999999999999"],
-        ["explore", "singleton-race", "--fix", "mutex", "--all-fixes"], ["explore", "singleton-race", "--fix", "mutx"],
-        ["explore", "singleton-race", "--max-executions", "3"], ["explore", "singleton-race", "--fix", "mutex", "--preemption-bound", "0"],
-        ["explore", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "500"],
-        ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200"],
-        ["explore", "singleton-race", "--format", "json"], ["explore", "deadlock", "--all-fixes", "--format", "json"],
-        ["explore", "singleton-race", "--format", "yaml"], ["help", "step"], ["help", "grade"], ["help", "hint"],
-        ["verify", "deadlock", "--format", "json"], ["verify", "stale-results", "--format", "json"],
-        ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200", "--format", "json"],
-        ["verify", "deadlock", "--format", "xml"],
-    ] + scenarios.flatMap { [["explore", $0], ["verify", $0]] }
+    static let screens: [[String]] =
+        [
+            [], ["--help"], ["help", "list"], ["help", "show"], ["help", "run"], ["run", "--help"], ["--version"],
+            ["list"],
+            ["show", "singleton-race"], ["show", "array-mutation"], ["show", "stale-results"],
+            ["show", "dealloc-wrong-thread"], ["show", "deadlock"],
+            ["run", "singleton-race", "--schedule", "story", "--format", "json"],
+            ["run", "deadlock", "--seed", "3"],
+            ["run", "stale-results", "--fix", "operations", "--strategy", "pct", "--seed", "7"],
+            ["run", "singleton-race", "--strategy", "round-robin"],
+            // Wrong input: each gets a clear message and its exit code.
+            ["runn"], ["run"], ["run", "singleton-race", "--schedul", "story"], ["run", "singleton-race", "--fix", "mutx"],
+            ["run", "singleton-race", "--schedule", "A A Q"], ["run", "singleton-race", "--schedule", "main"],
+            ["run", "singleton-race", "--strategy", "fastest"], ["run", "singleton-race", "--seed", "x"],
+            ["run", "singleton-race", "--format", "xml"], ["run", "singleton-race", "--max-steps", "0"],
+            ["run", "singleton-race", "--schedule", "story", "--seed", "1"], ["show"], ["help", "explode"],
+            ["run", "no/such/file.race"],
+            // Exploration.
+            ["help", "explore"], ["help", "verify"],
+            ["explore", "singleton-race", "--reduction", "none"], ["explore", "singleton-race", "--fix", "mutex"],
+            ["explore", "deadlock", "--all-fixes"], ["explore", "stale-results", "--fix", "mutex"],
+            ["explore", "singleton-race", "--reduction", "partial"], ["explore", "singleton-race", "--max-executions", "0"],
+            ["explore", "singleton-race", "--max-steps", "-5"], ["explore", "singleton-race", "--preemption-bound", "99999999999999999999"],
+            ["explore", "singleton-race", "--fix", "mutex", "--all-fixes"], ["explore", "singleton-race", "--fix", "mutx"],
+            ["explore", "singleton-race", "--max-executions", "3"], ["explore", "singleton-race", "--fix", "mutex", "--preemption-bound", "0"],
+            ["explore", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "500"],
+            ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200"],
+            ["explore", "singleton-race", "--format", "json"], ["explore", "deadlock", "--all-fixes", "--format", "json"],
+            ["explore", "singleton-race", "--format", "yaml"], ["help", "step"], ["help", "grade"], ["help", "hint"],
+            ["verify", "deadlock", "--format", "json"], ["verify", "stale-results", "--format", "json"],
+            ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200", "--format", "json"],
+            ["verify", "deadlock", "--format", "xml"],
+        ] + scenarios.flatMap { [["explore", $0], ["verify", $0]] }
 
     @Test(arguments: stories + screens)
     func output(arguments: [String]) throws {

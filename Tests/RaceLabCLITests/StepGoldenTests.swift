@@ -16,27 +16,36 @@ struct StepGoldenTests {
 
     static let sessions: [Session] = [
         // Win the singleton challenge (after trying what cannot be done), undo, lose, quit.
-        Session(name: "singleton-challenge", arguments: ["singleton-race", "--challenge"],
-                input: ["?", "e", "u", "zz", "9", "main", "a", "2", "3", "e", "2", "3", "2", "s", "3", "e", "2", "3", "2", "3",
-                        "u", "u", "u", "u", "u", "u", "u", "u", "u", "u", "A", "A", "A", "A", "A", "B", "B", "B", "q"]),
+        Session(
+            name: "singleton-challenge", arguments: ["singleton-race", "--challenge"],
+            input: [
+                "?", "e", "u", "zz", "9", "main", "a", "2", "3", "e", "2", "3", "2", "s", "3", "e", "2", "3", "2", "3",
+                "u", "u", "u", "u", "u", "u", "u", "u", "u", "u", "A", "A", "A", "A", "A", "B", "B", "B", "q",
+            ]),
         // Undo, restart, Enter, thread names, the random rest, and keys after the end.
-        Session(name: "array-mutation-keys", arguments: ["array-mutation"],
-                input: ["worker", "", "", "u", "u", "u", "u", "main", "r", "2", "x", "1", "e", "s", "u", "q", "never read"]),
+        Session(
+            name: "array-mutation-keys", arguments: ["array-mutation"],
+            input: ["worker", "", "", "u", "u", "u", "u", "main", "r", "2", "x", "1", "e", "s", "u", "q", "never read"]),
         // A proven fix: the challenge cannot be won, and the debrief says why.
-        Session(name: "stale-operations-challenge", arguments: ["stale-results", "--fix", "operations", "--challenge"],
-                input: ["x", "s", "q"]),
+        Session(
+            name: "stale-operations-challenge", arguments: ["stale-results", "--fix", "operations", "--challenge"],
+            input: ["x", "s", "q"]),
         // Start from the story's schedule; end of input in the middle of a run.
-        Session(name: "dealloc-from-story", arguments: ["dealloc-wrong-thread", "--challenge", "--schedule", "worker main main"],
-                input: ["e", "s", "2"]),
+        Session(
+            name: "dealloc-from-story", arguments: ["dealloc-wrong-thread", "--challenge", "--schedule", "worker main main"],
+            input: ["e", "s", "2"]),
         // Deadlock both threads; a blocked thread says why it cannot run.
-        Session(name: "deadlock-challenge", arguments: ["deadlock", "--challenge"],
-                input: ["A", "B", "B", "B", "e", "A"]),
+        Session(
+            name: "deadlock-challenge", arguments: ["deadlock", "--challenge"],
+            input: ["A", "B", "B", "B", "e", "A"]),
         // A terminal too narrow for columns: the threads are listed one under another.
-        Session(name: "singleton-narrow", arguments: ["singleton-race", "--fix", "mutex"],
-                input: ["2", "3", "3"], environment: ["COLUMNS": "40"]),
+        Session(
+            name: "singleton-narrow", arguments: ["singleton-race", "--fix", "mutex"],
+            input: ["2", "3", "3"], environment: ["COLUMNS": "40"]),
         // The meant-to-fail fix can be won; x uses the seed.
-        Session(name: "deadlock-mainsync-random", arguments: ["deadlock", "--fix", "mainSync", "--challenge", "--seed", "5"],
-                input: ["x", "x", "q"]),
+        Session(
+            name: "deadlock-mainsync-random", arguments: ["deadlock", "--fix", "mainSync", "--challenge", "--seed", "5"],
+            input: ["x", "x", "q"]),
         // Wrong input on the command line.
         Session(name: "step-errors-schedule", arguments: ["singleton-race", "--schedule", "A A Q"], input: []),
         Session(name: "step-errors-blocked", arguments: ["deadlock", "--schedule", "A B B B"], input: []),

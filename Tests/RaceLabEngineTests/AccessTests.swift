@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceLabEngine
 
 /// An access is stored as one word; what it reads back, and how two of them overlap,

@@ -6,9 +6,10 @@ struct EngineTests {
     @Test func countPlusEqualsIsAReadThenAWrite() throws {
         let source = "var count = 0\nthread A { count += 1 }\nthread B { count += 1 }\nexpect count == 2, \"no lost update\""
         let result = try run(source, schedule: "A B A B")
-        #expect(lines(result) == [
-            "A reads count: 0", "B reads count: 0", "A writes count = 1", "A finishes", "B writes count = 1", "B finishes",
-        ])
+        #expect(
+            lines(result) == [
+                "A reads count: 0", "B reads count: 0", "A writes count = 1", "A finishes", "B writes count = 1", "B finishes",
+            ])
         #expect(result.findings.map(\.kind) == [.expectation])
     }
 
@@ -45,23 +46,27 @@ struct EngineTests {
     }
 
     @Test func crashesAreFindings() throws {
-        #expect(try run("var a = [1]\nthread A { let x = a[3] }").findings.first?.message
-            == "index out of range: a[3], but a has 1 element")
-        #expect(try run("var a: Int? = nil\nthread A { let x = a! }").findings.first?.message
-            == "unexpectedly found nil while unwrapping an optional")
+        #expect(
+            try run("var a = [1]\nthread A { let x = a[3] }").findings.first?.message
+                == "index out of range: a[3], but a has 1 element")
+        #expect(
+            try run("var a: Int? = nil\nthread A { let x = a! }").findings.first?.message
+                == "unexpectedly found nil while unwrapping an optional")
         #expect(try run("thread A { let x = 1 / 0 }").findings.first?.kind == .crash)
     }
 
     @Test func deadlockNamesTheCycle() throws {
         let result = try run(try String(contentsOf: scenariosFolder.appendingPathComponent("deadlock.race"), encoding: .utf8), schedule: "A B A B")
         #expect(result.end == .deadlocked)
-        #expect(result.findings.first?.message
-            == "a wait-for cycle: A holds lock1 and waits for lock2, held by B; B holds lock2 and waits for lock1, held by A")
+        #expect(
+            result.findings.first?.message
+                == "a wait-for cycle: A holds lock1 and waits for lock2, held by B; B holds lock2 and waits for lock1, held by A")
     }
 
     @Test func deinitRunsOnTheReleasingThread() throws {
-        let result = try run(try String(contentsOf: scenariosFolder.appendingPathComponent("dealloc-wrong-thread.race"), encoding: .utf8),
-                             schedule: "main main worker worker main main main worker worker")
+        let result = try run(
+            try String(contentsOf: scenariosFolder.appendingPathComponent("dealloc-wrong-thread.race"), encoding: .utf8),
+            schedule: "main main worker worker main main main worker worker")
         #expect(result.findings.map(\.kind) == [.mainThread])
         #expect(lines(result).last == "worker releases the last reference to ViewController#1, which is deallocated on worker, not on main")
     }

@@ -1,10 +1,13 @@
-@testable import RaceLabEngine
 import RaceLabLanguage
 import Testing
 
+@testable import RaceLabEngine
+
 struct ExplorerTests {
-    func explore(_ program: Program, _ reduction: ExploreConfig.Reduction, maxExecutions: Int = 1_000_000,
-                 visit: ((Trace) -> Void)? = nil) -> Exploration {
+    func explore(
+        _ program: Program, _ reduction: ExploreConfig.Reduction, maxExecutions: Int = 1_000_000,
+        visit: ((Trace) -> Void)? = nil
+    ) -> Exploration {
         var config = ExploreConfig()
         config.maxExecutions = maxExecutions
         config.reduction = reduction
@@ -62,14 +65,23 @@ struct ExplorerTests {
         // releases nothing (singleton), loops (counter), threads block on locks
         // (philosophers).
         let families = [
-            ("lazy singleton N=3", "class S {}\nvar shared: S? = nil\n"
-                + ["T1", "T2", "T3"].map { "thread \($0) { if shared == nil { shared = S() } }\n" }.joined()),
-            ("counter N=2 K=2", "var count = 0\n"
-                + ["T1", "T2"].map { "thread \($0) { var i = 0\n while i < 2 { let c = count\n count = c + 1\n i += 1 } }\n" }.joined()),
-            ("dining philosophers N=3", "let f0 = Lock()\nlet f1 = Lock()\nlet f2 = Lock()\nvar meals = 0\n"
-                + "thread P0 { synchronized(f0) { synchronized(f1) { meals += 1 } } }\n"
-                + "thread P1 { synchronized(f1) { synchronized(f2) { meals += 1 } } }\n"
-                + "thread P2 { synchronized(f2) { synchronized(f0) { meals += 1 } } }\n"),
+            (
+                "lazy singleton N=3",
+                "class S {}\nvar shared: S? = nil\n"
+                    + ["T1", "T2", "T3"].map { "thread \($0) { if shared == nil { shared = S() } }\n" }.joined()
+            ),
+            (
+                "counter N=2 K=2",
+                "var count = 0\n"
+                    + ["T1", "T2"].map { "thread \($0) { var i = 0\n while i < 2 { let c = count\n count = c + 1\n i += 1 } }\n" }.joined()
+            ),
+            (
+                "dining philosophers N=3",
+                "let f0 = Lock()\nlet f1 = Lock()\nlet f2 = Lock()\nvar meals = 0\n"
+                    + "thread P0 { synchronized(f0) { synchronized(f1) { meals += 1 } } }\n"
+                    + "thread P1 { synchronized(f1) { synchronized(f2) { meals += 1 } } }\n"
+                    + "thread P2 { synchronized(f2) { synchronized(f0) { meals += 1 } } }\n"
+            ),
         ]
         for (index, source) in small.enumerated() { programs.append(("small \(index)", try! compile(source))) }
         for (name, source) in families { programs.append((name, try! compile(source))) }

@@ -60,15 +60,21 @@ struct NestingLimitTests {
     }
 
     static func flat(_ terms: Int) -> String { "var x = " + Array(repeating: "1", count: terms).joined(separator: " + ") + "\nthread A { x = x + 1 }" }
-    static func parens(_ depth: Int) -> String { "var x = " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth) + "\nthread A { x = 2 }" }
+    static func parens(_ depth: Int) -> String {
+        "var x = " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth) + "\nthread A { x = 2 }"
+    }
     static func whiles(_ depth: Int) -> String {
         "var x = 0\nthread A {\n" + String(repeating: "while x < 1 {\n", count: depth) + "x = 1\n" + String(repeating: "}\n", count: depth) + "}"
     }
-    static func closures(_ depth: Int) -> String { "thread A {\n let f = " + String(repeating: "{ ", count: depth) + String(repeating: "}", count: depth) + "\n}" }
+    static func closures(_ depth: Int) -> String {
+        "thread A {\n let f = " + String(repeating: "{ ", count: depth) + String(repeating: "}", count: depth) + "\n}"
+    }
     static func elseIfs(_ count: Int) -> String {
         "var x = 0\nthread A {\n if x == 0 { x = 1 }" + String(repeating: " else if x == 1 { x = 2 }", count: count) + "\n}"
     }
-    static func members(_ count: Int) -> String { "var x = [1]\nthread A { let n = x" + String(repeating: ".count", count: 1) + String(repeating: "!", count: count) + " }" }
+    static func members(_ count: Int) -> String {
+        "var x = [1]\nthread A { let n = x" + String(repeating: ".count", count: 1) + String(repeating: "!", count: count) + " }"
+    }
     static func negations(_ count: Int) -> String { "var b = true\nthread A { b = " + String(repeating: "!", count: count) + "b }" }
     static func coalescing(_ count: Int) -> String { "var x: Int? = nil\nthread A { let n = x" + String(repeating: " ?? x", count: count) + " ?? 1 }" }
 
@@ -105,14 +111,14 @@ struct NestingLimitTests {
 struct LinearCostTests {
     @Test func droppingA20000NodeListDeallocatesIterativelyInOrder() throws {
         let source = """
-        class Node { var next: Node? = nil }
-        var head: Node? = nil
-        thread A {
-            for i in 0..<20000 { let n = Node(); n.next = head; head = n }
-            head = nil
-        }
-        expect alive(Node) == 0, "every node is freed"
-        """
+            class Node { var next: Node? = nil }
+            var head: Node? = nil
+            thread A {
+                for i in 0..<20000 { let n = Node(); n.next = head; head = n }
+                head = nil
+            }
+            expect alive(Node) == 0, "every node is freed"
+            """
         let program = try compile(source)
         var scheduler = RoundRobinScheduler()
         let result = try Runner(program: program, maxSteps: 200_000).run(&scheduler)
@@ -183,7 +189,10 @@ struct MemoryBudgetTests {
     func doublingStopsAtTheBudget(source: String, size: String) throws {
         let result = try run(source)
         #expect(result.end == .crashed)
-        #expect(result.findings.map(\.message) == ["memory budget: \(size) (elements and characters, nested ones too); a value may hold 1000000, a world 20000000: does a value double every step?"])
+        #expect(
+            result.findings.map(\.message) == [
+                "memory budget: \(size) (elements and characters, nested ones too); a value may hold 1000000, a world 20000000: does a value double every step?"
+            ])
     }
 
     @Test func manyHeavyValuesStopAtTheWorldBudget() throws {

@@ -8,12 +8,14 @@ import Testing
 /// must run to an end under a bounded step budget. A Swift trap here kills the test
 /// process, so the test cannot pass by accident.
 struct MutationFuzzTests {
-    static let vocabulary = ["{", "}", "(", ")", "[", "]", ",", ".", "!", "=", "+=", "==", "&&", "..<", "0", "-1",
-                             "nil", "\"s\"", "\"\"\"", "let", "var", "func", "class", "thread", "main", "spawn",
-                             "synchronized", "while", "for", "in", "return", "break", "self", "deinit", "fix x {",
-                             "remove thread", "schedule", "expect", "@mainThreadOnly", "x", "op", "lock", "\n",
-                             "main.sync", "main.async", "work(3)", "Lock()", "OperationQueue()", "cancel()",
-                             "waitUntilFinished()", "removeLast()", "copy()", "[]", "count", "99999999999"]
+    static let vocabulary = [
+        "{", "}", "(", ")", "[", "]", ",", ".", "!", "=", "+=", "==", "&&", "..<", "0", "-1",
+        "nil", "\"s\"", "\"\"\"", "let", "var", "func", "class", "thread", "main", "spawn",
+        "synchronized", "while", "for", "in", "return", "break", "self", "deinit", "fix x {",
+        "remove thread", "schedule", "expect", "@mainThreadOnly", "x", "op", "lock", "\n",
+        "main.sync", "main.async", "work(3)", "Lock()", "OperationQueue()", "cancel()",
+        "waitUntilFinished()", "removeLast()", "copy()", "[]", "count", "99999999999",
+    ]
 
     @Test(arguments: ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"])
     func mutantsNeverCrash(name: String) throws {

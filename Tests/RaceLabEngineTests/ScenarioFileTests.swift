@@ -100,28 +100,32 @@ struct ScenarioProofTests {
 struct RaceDetectorTests {
     @Test func theSingletonRaceIsReportedWithBothAccesses() throws {
         let result = Explorer(program: try loadShipped("singleton-race").program(fix: nil)).explore()
-        let lines = result.dataRaces.map { "\($0.target): \($0.first.thread) \($0.first.kind) \($0.first.line ?? 0), \($0.second.thread) \($0.second.kind) \($0.second.line ?? 0)" }
-        #expect(lines == [
-            "singleton: A write 24, B read 23",
-            "singleton: A write 24, B read 26",
-            "singleton: B write 24, A write 24",
-            "singleton: B write 24, A read 26",
-            "singleton: A read 23, B write 24",
-        ])
+        let lines = result.dataRaces.map {
+            "\($0.target): \($0.first.thread) \($0.first.kind) \($0.first.line ?? 0), \($0.second.thread) \($0.second.kind) \($0.second.line ?? 0)"
+        }
+        #expect(
+            lines == [
+                "singleton: A write 24, B read 23",
+                "singleton: A write 24, B read 26",
+                "singleton: B write 24, A write 24",
+                "singleton: B write 24, A read 26",
+                "singleton: A read 23, B write 24",
+            ])
     }
 
     @Test func opposedLockOrdersAreReportedEvenWhenNoRunDeadlocks() throws {
         let gated = """
-        let gate = Lock()
-        let lock1 = Lock()
-        let lock2 = Lock()
-        thread A { synchronized(gate) { synchronized(lock1) { synchronized(lock2) { } } } }
-        thread B { synchronized(gate) { synchronized(lock2) { synchronized(lock1) { } } } }
-        """
+            let gate = Lock()
+            let lock1 = Lock()
+            let lock2 = Lock()
+            thread A { synchronized(gate) { synchronized(lock1) { synchronized(lock2) { } } } }
+            thread B { synchronized(gate) { synchronized(lock2) { synchronized(lock1) { } } } }
+            """
         let result = Explorer(program: try compile(gated)).explore()
         #expect(!result.findingKinds.contains(.deadlock))
-        #expect(result.lockInversions.map { $0.edges.map { "\($0.thread): \($0.held) then \($0.taken), line \($0.line ?? 0)" } }
-            == [["A: lock1 then lock2, line 4", "B: lock2 then lock1, line 5"]])
+        #expect(
+            result.lockInversions.map { $0.edges.map { "\($0.thread): \($0.held) then \($0.taken), line \($0.line ?? 0)" } }
+                == [["A: lock1 then lock2, line 4", "B: lock2 then lock1, line 5"]])
         let deadlock = Explorer(program: try loadShipped("deadlock").program(fix: nil)).explore()
         #expect(deadlock.lockInversions.count == 1)
     }

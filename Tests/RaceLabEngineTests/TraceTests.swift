@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceLabEngine
 
 /// The trace's bookkeeping past 64 steps, where its bit sets need more than one word.

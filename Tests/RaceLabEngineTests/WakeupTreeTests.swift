@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceLabEngine
 
 @Suite struct WakeupTreeTests {

@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import RaceLabCLI
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// A teacher grading a whole class in one command: 30 submissions by ten students
 /// (right answers, wrong ones, cheats and broken files) in `Submissions/`.
@@ -43,7 +44,10 @@ struct ClassGradingTests {
             #expect(row[3] == "\(Self.folder)/\(student)/\(file).race")
             #expect(row[4] == status, "\(student)/\(file): \(row.dropFirst(7).joined(separator: ","))")
         }
-        #expect(output.stdout.contains(",failed,0,10,\"every interleaving passes, but singleton has a data race: A writes it (line 34) and B reads it (line 31), with nothing ordering them\"\r\n"))
+        #expect(
+            output.stdout.contains(
+                ",failed,0,10,\"every interleaving passes, but singleton has a data race: A writes it (line 34) and B reads it (line 31), with nothing ordering them\"\r\n"
+            ))
         try Self.compare(output.stdout, "class.csv")
     }
 
@@ -150,8 +154,10 @@ struct ClassGradingTests {
 final class ElementCounter: NSObject, XMLParserDelegate {
     var counts: [String: Int] = [:]
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         counts[name, default: 0] += 1
     }
 }

@@ -20,7 +20,8 @@ struct GraderTests {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: exerciseFolder.path)) ?? []
         return names.filter { $0.hasSuffix(".race") }.sorted().compactMap { name in
             guard let source = try? file(exerciseFolder.appendingPathComponent(name)),
-                  let scenario = try? Scenario.load(name: name, file: source) else { return nil }
+                let scenario = try? Scenario.load(name: name, file: source)
+            else { return nil }
             return try? Exercise(scenario)
         }
     }()
@@ -79,10 +80,12 @@ struct GraderTests {
         #expect(failed.details.contains("Why: B reads singleton: nil (step 3) came before A writes singleton = MySingle#1 (step 8)."))
         // The last hint says what to write; writing exactly that passes.
         var text = starter.text
-        text = text.replacingOccurrences(of: "// begin editable: you may declare things here (a lock, say)\n",
-                                         with: "// begin editable: you may declare things here (a lock, say)\nlet token = Lock()\n")
-        text = text.replacingOccurrences(of: "    if singleton == nil {\n        singleton = MySingle()\n    }\n",
-                                         with: "    synchronized(token) {\n    if singleton == nil {\n        singleton = MySingle()\n    }\n    }\n")
+        text = text.replacingOccurrences(
+            of: "// begin editable: you may declare things here (a lock, say)\n",
+            with: "// begin editable: you may declare things here (a lock, say)\nlet token = Lock()\n")
+        text = text.replacingOccurrences(
+            of: "    if singleton == nil {\n        singleton = MySingle()\n    }\n",
+            with: "    synchronized(token) {\n    if singleton == nil {\n        singleton = MySingle()\n    }\n    }\n")
         let fixed = Self.grader.grade(SourceFile(name: "singleton-fix.race", text: text), student: "sam")
         #expect(fixed.status == .passed, "\(fixed.reason)")
         #expect(fixed.reason == "every one of 210 interleavings passes (8 executions explored)")
@@ -94,10 +97,16 @@ struct GraderTests {
         let slowFix = try Self.cheat("singleton-fix", ("    synchronized(token) {\n        if", "    work(40)\n    synchronized(token) {\n        if"))
         #expect(slowFix.status == .passed)
         #expect(slowFix.reason.hasPrefix("every one of more than 9,223,372,036,854,775,807 interleavings passes"))
-        let slowRace = try Self.cheat("singleton-fix", ("    synchronized(token) {\n        if singleton == nil {\n            singleton = MySingle()\n        }\n    }",
-                                                        "    work(40)\n    if singleton == nil { singleton = MySingle() }"))
+        let slowRace = try Self.cheat(
+            "singleton-fix",
+            (
+                "    synchronized(token) {\n        if singleton == nil {\n            singleton = MySingle()\n        }\n    }",
+                "    work(40)\n    if singleton == nil { singleton = MySingle() }"
+            ))
         #expect(slowRace.status == .failed)
-        #expect(slowRace.reason.hasPrefix("fails in more than 9,223,372,036,854,775,807 of more than 9,223,372,036,854,775,807 interleavings"), "\(slowRace.reason)")
+        #expect(
+            slowRace.reason.hasPrefix("fails in more than 9,223,372,036,854,775,807 of more than 9,223,372,036,854,775,807 interleavings"), "\(slowRace.reason)"
+        )
     }
 
     /// A submission built from a reference solution by text changes.
@@ -118,37 +127,65 @@ struct GraderTests {
     @Test func cheatingIsRejectedWithAClearReason() throws {
         var cases: [(Grade, String)] = [
             (try Self.cheat("singleton-fix", ("thread B {\n    gotB = sharedInstance()\n}\n", "")), "thread B was deleted"),
-            (try Self.cheat("singleton-fix", ("expect gotA === gotB, \"A and B end up with the same MySingle\"\n", "")),
-             "the check \"A and B end up with the same MySingle\" was removed or changed"),
+            (
+                try Self.cheat("singleton-fix", ("expect gotA === gotB, \"A and B end up with the same MySingle\"\n", "")),
+                "the check \"A and B end up with the same MySingle\" was removed or changed"
+            ),
             (try Self.cheat("deadlock-fix", ("expect counter == 2,", "expect counter >= 0,")), "the check \"both threads do their work\" was changed"),
-            (try Self.cheat("array-fix", ("    numbers.removeLast()\n", "    numbers = [1, 2, 3, 4]\n")),
-             "a locked line of the main thread was changed (line 42 of the exercise)"),
-            (try Self.cheat("deadlock-fix", ("    // end editable\n    counter += 1\n", "    // end editable\n    counter += 1\n    counter += 1\n")),
-             "a locked line of thread B has code added to it (line 35 of the exercise)"),
+            (
+                try Self.cheat("array-fix", ("    numbers.removeLast()\n", "    numbers = [1, 2, 3, 4]\n")),
+                "a locked line of the main thread was changed (line 42 of the exercise)"
+            ),
+            (
+                try Self.cheat("deadlock-fix", ("    // end editable\n    counter += 1\n", "    // end editable\n    counter += 1\n    counter += 1\n")),
+                "a locked line of thread B has code added to it (line 35 of the exercise)"
+            ),
             (try Self.cheat("deadlock-fix", ("points 10", "points 100")), "the locked 'points' line was changed"),
-            (try Self.cheat("deadlock-fix", ("    // begin editable: take the locks\n", "")),
-             "the editable markers are broken: line 32: '// end editable' without a '// begin editable' before it"),
-            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    lock1.lock(\n")), "the file does not compile: line 33: expected ')' after the arguments, found '+='"),
+            (
+                try Self.cheat("deadlock-fix", ("    // begin editable: take the locks\n", "")),
+                "the editable markers are broken: line 32: '// end editable' without a '// begin editable' before it"
+            ),
+            (
+                try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    lock1.lock(\n")),
+                "the file does not compile: line 33: expected ')' after the arguments, found '+='"
+            ),
             // Serialising the work away: the checks see that it never happened.
-            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    if counter == 5 {\n"), (Self.giveBack, "    // begin editable\n    }\n")),
-             "fails in 7 of 7 interleavings: the check \"both threads do their work\" fails"),
+            (
+                try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    if counter == 5 {\n"), (Self.giveBack, "    // begin editable\n    }\n")),
+                "fails in 7 of 7 interleavings: the check \"both threads do their work\" fails"
+            ),
             // An endless loop, a loop that outlasts the step bound, a deliberate deadlock.
-            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while true { }\n")),
-             "fails in 1 of 1 interleavings: runaway loop: B looped 100000 instructions without a visible step (line 31); is a loop missing its exit?"),
-            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while counter < 5 { work(1) }\n")),
-             "a run never ends: after 2000 steps a thread was still going (a loop that never stops?)"),
-            (try Self.cheat("deadlock-fix", (Self.takeLocks, Self.takeLocks + "    lock1.lock()\n")),
-             "fails in 9 of 9 interleavings: deadlock: a wait-for cycle: B holds lock1, lock2 and waits for lock1, held by itself"),
+            (
+                try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while true { }\n")),
+                "fails in 1 of 1 interleavings: runaway loop: B looped 100000 instructions without a visible step (line 31); is a loop missing its exit?"
+            ),
+            (
+                try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while counter < 5 { work(1) }\n")),
+                "a run never ends: after 2000 steps a thread was still going (a loop that never stops?)"
+            ),
+            (
+                try Self.cheat("deadlock-fix", (Self.takeLocks, Self.takeLocks + "    lock1.lock()\n")),
+                "fails in 9 of 9 interleavings: deadlock: a wait-for cycle: B holds lock1, lock2 and waits for lock1, held by itself"
+            ),
             // Passing every check is not enough when an access races (double-checked locking).
-            (try Self.cheat("singleton-fix", ("    synchronized(token) {\n        if singleton == nil {\n            singleton = MySingle()\n        }\n    }",
-                                              "    if singleton == nil {\n        synchronized(token) {\n            if singleton == nil { singleton = MySingle() }\n        }\n    }")),
-             "every interleaving passes, but singleton has a data race: A writes it (line 33) and B reads it (line 31), with nothing ordering them"),
+            (
+                try Self.cheat(
+                    "singleton-fix",
+                    (
+                        "    synchronized(token) {\n        if singleton == nil {\n            singleton = MySingle()\n        }\n    }",
+                        "    if singleton == nil {\n        synchronized(token) {\n            if singleton == nil { singleton = MySingle() }\n        }\n    }"
+                    )),
+                "every interleaving passes, but singleton has a data race: A writes it (line 33) and B reads it (line 31), with nothing ordering them"
+            ),
         ]
         // A break-it or predict-it answer is graded on the exercise's program: code
         // added beside the answer changes nothing.
         let crasher = "thread C { assert(false, \"boom\") }\nschedule answer \"A\""
-        cases.append((try Self.cheat("deadlock-break", ("schedule answer \"A B A B\"", crasher)),
-                      "your schedule runs to the end (completed) and breaks nothing"))
+        cases.append(
+            (
+                try Self.cheat("deadlock-break", ("schedule answer \"A B A B\"", crasher)),
+                "your schedule runs to the end (completed) and breaks nothing"
+            ))
         let rigged = "thread X { count = 99 }\nanswer \"99\""
         cases.append((try Self.cheat("counter-predict", ("answer \"2, 3, 4\"", rigged)), "wrong: no run ends with count = 99, and 3 values are missing"))
         for (grade, reason) in cases {

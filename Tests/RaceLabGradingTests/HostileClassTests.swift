@@ -20,20 +20,35 @@ struct HostileClassTests {
         let deep = "    let n = " + String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300) + "\n"
         return [
             ("honest", "singleton-fix", singleton, "passed", "every one of "),
-            ("overflow", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + "    var n = 9223372036854775807\n    n = n + 1\n"),
-             "failed", "fails in "),
-            ("trap", "singleton-fix", singleton.replacingOccurrences(of: "let token = Lock()\n", with: "let token = Lock()\nvar a = 1\nclass a { deinit { } }\n"),
-             "failed", "the file does not compile: line 28: 'a' is already declared as a"),
-            ("nesting", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + deep),
-             "failed", "the file does not compile: line 36: this nests more than 256 levels deep"),
-            ("bomb", "deadlock-break", breakIt.replacingOccurrences(of: "schedule answer \"A B A B\"",
-                                                                     with: "schedule answer \"" + Array(repeating: "A*100000", count: 2_000).joined(separator: " ") + "\""),
-             "failed", "the schedule cannot be followed: the schedule has more than 2000 steps"),
-            ("doubling", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + "    var s = \"ab\"\n    while true { s = s + s }\n"),
-             "failed", "fails in "),
+            (
+                "overflow", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + "    var n = 9223372036854775807\n    n = n + 1\n"),
+                "failed", "fails in "
+            ),
+            (
+                "trap", "singleton-fix",
+                singleton.replacingOccurrences(of: "let token = Lock()\n", with: "let token = Lock()\nvar a = 1\nclass a { deinit { } }\n"),
+                "failed", "the file does not compile: line 28: 'a' is already declared as a"
+            ),
+            (
+                "nesting", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + deep),
+                "failed", "the file does not compile: line 36: this nests more than 256 levels deep"
+            ),
+            (
+                "bomb", "deadlock-break",
+                breakIt.replacingOccurrences(
+                    of: "schedule answer \"A B A B\"",
+                    with: "schedule answer \"" + Array(repeating: "A*100000", count: 2_000).joined(separator: " ") + "\""),
+                "failed", "the schedule cannot be followed: the schedule has more than 2000 steps"
+            ),
+            (
+                "doubling", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + "    var s = \"ab\"\n    while true { s = s + s }\n"),
+                "failed", "fails in "
+            ),
             ("crlf", "singleton-fix", singleton.replacingOccurrences(of: "\n", with: "\r\n"), "passed", "every one of "),
-            ("escapes", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + "    print(\"\u{1B}[2J\u{1B}[H\u{7}all passed\")\n"),
-             "passed", "every one of "),
+            (
+                "escapes", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + "    print(\"\u{1B}[2J\u{1B}[H\u{7}all passed\")\n"),
+                "passed", "every one of "
+            ),
             ("honest", "deadlock-break", breakIt, "passed", "your schedule breaks it"),
         ]
     }

@@ -6,8 +6,10 @@ import Testing
 /// `RACELAB_SUBMISSIONS=path/to/my/files swift test --filter StudentWork` grades every
 /// `.race` file there and fails with the grader's reason and trace for each one
 /// that does not pass. Skipped when the variable is not set.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["RACELAB_SUBMISSIONS"] != nil,
-                "set RACELAB_SUBMISSIONS to a file or folder of submissions"))
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["RACELAB_SUBMISSIONS"] != nil,
+        "set RACELAB_SUBMISSIONS to a file or folder of submissions"))
 struct StudentWorkTests {
     @Test func everySubmissionPasses() {
         let target = ProcessInfo.processInfo.environment["RACELAB_SUBMISSIONS"] ?? ""

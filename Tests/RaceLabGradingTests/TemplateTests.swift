@@ -4,16 +4,18 @@ import Testing
 
 /// Editable regions and the locked text around them.
 struct TemplateTests {
-    static let exercise = SourceFile(name: "e.race", text: """
-        var count = 0
-        thread A {
-            // begin editable: anything
-            count += 1
-            // end editable
-            count += 1
-        }
-        expect count >= 1, "work happened"
-        """)
+    static let exercise = SourceFile(
+        name: "e.race",
+        text: """
+            var count = 0
+            thread A {
+                // begin editable: anything
+                count += 1
+                // end editable
+                count += 1
+            }
+            expect count >= 1, "work happened"
+            """)
 
     func change(_ text: String) throws -> LockedChange? {
         try Template.firstChange(exercise: Self.exercise, submission: SourceFile(name: "s.race", text: text))
@@ -33,18 +35,20 @@ struct TemplateTests {
     @Test func editsInsideRegionsAndLayoutOutsideThemAreAllowed() throws {
         #expect(try change(Self.exercise.text) == nil)
         // Any code in the region; comments, blank lines and spacing elsewhere.
-        #expect(try change("""
-            var count = 0   // shared
-            thread A {
-            // begin editable
-                while count < 3 { count += 1 }
-                let x = 2
-            // end editable: done
+        #expect(
+            try change(
+                """
+                var count = 0   // shared
+                thread A {
+                // begin editable
+                    while count < 3 { count += 1 }
+                    let x = 2
+                // end editable: done
 
-                count   +=   1
-            }
-            expect count >= 1, "work happened"
-            """) == nil)
+                    count   +=   1
+                }
+                expect count >= 1, "work happened"
+                """) == nil)
     }
 
     @Test func lockedChangesAreFoundWithTheirLines() throws {
@@ -54,7 +58,10 @@ struct TemplateTests {
         #expect(deleted == LockedChange(exerciseLine: 6, submissionLine: 6, added: false))
         let added = try change(Self.exercise.text + "\nthread B { }")
         #expect(added == LockedChange(exerciseLine: 8, submissionLine: 9, added: true))
-        #expect(throws: GradingError("the exercise has 1 editable region but the file has 0: keep every '// begin editable' and '// end editable' line where it was")) {
+        #expect(
+            throws: GradingError(
+                "the exercise has 1 editable region but the file has 0: keep every '// begin editable' and '// end editable' line where it was")
+        ) {
             try change("var count = 0\nthread A { count += 1 }")
         }
     }

@@ -14,8 +14,9 @@ extension Compiler {
         case .member(let base, let method):
             if case .name("main") = base.kind, resolveLocal("main", level: builders.count - 1) == nil, globalIndex["main"] == nil {
                 guard method == "async" || method == "sync" else {
-                    throw error("the main queue has 'async' and 'sync', not '\(method)'", at: callee.range,
-                                note: Suggestion.note(for: method, in: ["async", "sync"]))
+                    throw error(
+                        "the main queue has 'async' and 'sync', not '\(method)'", at: callee.range,
+                        note: Suggestion.note(for: method, in: ["async", "sync"]))
                 }
                 let closure = try onlyClosure(arguments, trailing, range: range, what: "main.\(method)")
                 try compileClosure(closure, name: "main.\(method)", allowedParameters: 0)
@@ -93,7 +94,9 @@ extension Compiler {
             try expectArguments(arguments, 1...2, name, range: range)
             try compileExpression(arguments[0].value)
             if arguments.count == 2 {
-                guard case .string = arguments[1].value.kind else { throw error("an assertion's message must be a string literal", at: arguments[1].value.range) }
+                guard case .string = arguments[1].value.kind else {
+                    throw error("an assertion's message must be a string literal", at: arguments[1].value.range)
+                }
                 try compileExpression(arguments[1].value)
             } else {
                 emit(constant: .string("assertion failed"))
@@ -103,8 +106,9 @@ extension Compiler {
         case "created", "alive":
             try expectArguments(arguments, 1...1, name, range: range)
             guard case .name(let className) = arguments[0].value.kind, let index = program.classIndex(named: className) else {
-                throw error("'\(name)' takes a class name, like \(name)(MySingle)", at: arguments[0].value.range,
-                            note: Suggestion.note(for: "\(arguments[0].value.kind)", in: program.classes.map(\.name)))
+                throw error(
+                    "'\(name)' takes a class name, like \(name)(MySingle)", at: arguments[0].value.range,
+                    note: Suggestion.note(for: "\(arguments[0].value.kind)", in: program.classes.map(\.name)))
             }
             emit(.builtin(name == "created" ? .created : .alive, argc: 0, className: index))
         case "isMainThread":

@@ -181,7 +181,8 @@ extension Compiler {
         case .name(let name):
             if let local = resolveLocal(name, level: builders.count - 1) {
                 if local.isCapture {
-                    throw error("cannot assign to '\(name)': closures capture values, not variables; use a shared variable or an object's field", at: target.range)
+                    throw error(
+                        "cannot assign to '\(name)': closures capture values, not variables; use a shared variable or an object's field", at: target.range)
                 }
                 if local.isLet { throw error("cannot assign to '\(name)': it is a 'let' constant", at: target.range) }
                 if binary != nil { emit(.loadLocal(local.slot)) }

@@ -143,8 +143,10 @@ public struct Compiler {
                         _ = error("a field's default must be a literal; pass other values when creating: \(c.name)(\(field.name): …)", at: field.value.range)
                     }
                 }
-                program.classes.append(.init(name: c.name, fieldNames: c.fields.map(\.name), fieldIsLet: c.fields.map(\.isLet),
-                                             fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil))
+                program.classes.append(
+                    .init(
+                        name: c.name, fieldNames: c.fields.map(\.name), fieldIsLet: c.fields.map(\.isLet),
+                        fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil))
             default:
                 break
             }

@@ -138,7 +138,8 @@ public struct Engine: Sendable {
         }
         for (index, passed) in checks { results[index] = (passed, nil) }
         if let failure = copy.findings.last, copy.halted,
-           let pending = results.firstIndex(where: { $0.0 == nil }) {
+            let pending = results.firstIndex(where: { $0.0 == nil })
+        {
             results[pending] = (nil, failure.message)
         }
         return results
@@ -193,8 +194,9 @@ public struct Engine: Sendable {
         let parts = involved.map { "\(world.threadNames[$0]) \(waitDescription(world, $0)?.text ?? "waits")" }
         let kind = cycle.isEmpty ? "every thread left is blocked" : "a wait-for cycle"
         let step = world.stepCount
-        return Finding(kind: .deadlock, step: step, thread: nil, range: nil,
-                       message: "\(kind): " + parts.joined(separator: "; "))
+        return Finding(
+            kind: .deadlock, step: step, thread: nil, range: nil,
+            message: "\(kind): " + parts.joined(separator: "; "))
     }
 }
 

@@ -75,9 +75,13 @@ extension Machine {
             mutateArray(place, verb: "calls", added: added) { items, what in
                 Operators.mutate(&items, mutation, operands, what)
             } text: { machine, what, items in
-                let call = mutation == .append ? "append(\(machine.describe(operands[0])))" : mutation == .insert
-                    ? "insert(\(machine.describe(operands[0])), at: \(machine.describe(operands[1])))" : mutation == .removeAt
-                    ? "remove(at: \(machine.describe(operands[0])))" : "\(mutation.rawValue)()"
+                let call =
+                    mutation == .append
+                    ? "append(\(machine.describe(operands[0])))"
+                    : mutation == .insert
+                        ? "insert(\(machine.describe(operands[0])), at: \(machine.describe(operands[1])))"
+                        : mutation == .removeAt
+                            ? "remove(at: \(machine.describe(operands[0])))" : "\(mutation.rawValue)()"
                 return "\(what).\(call): now \(machine.describe(.array(items)))"
             }
         case .iterate(let place, let stateSlot, let element, let exit):

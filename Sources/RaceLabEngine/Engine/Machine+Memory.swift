@@ -49,7 +49,10 @@ extension Machine {
         emit(text(), Access(.object(id), .write))
         if wrongThread {
             let object = world.heap[id]
-            report(.mainThread, "deinit \(object.name) runs on \(threadName), not main: \(program.classes[classIndex!].name) is main-thread-only, but \(threadName) released the last reference")
+            report(
+                .mainThread,
+                "deinit \(object.name) runs on \(threadName), not main: \(program.classes[classIndex!].name) is main-thread-only, but \(threadName) released the last reference"
+            )
         }
         if hasDeinit {
             pendingDeinits.append(id)

@@ -106,8 +106,9 @@ extension Machine {
             if operation(id)!.phase == .finished {
                 let waited = state.waiting != nil
                 state.waiting = nil
-                done(waited ? "goes on: \(objectName) has finished" : "waits for \(objectName), which has already finished",
-                     [Access(.operation(id), .read)])
+                done(
+                    waited ? "goes on: \(objectName) has finished" : "waits for \(objectName), which has already finished",
+                    [Access(.operation(id), .read)])
             } else {
                 state.waiting = .operation(id)
                 emit("waits for operation \(objectName) to finish", Access(.operation(id), .read))
@@ -122,8 +123,11 @@ extension Machine {
                 opID = other
             }
             guard let op = operation(opID), op.phase == .created else {
-                fail(.type(operation(opID) == nil ? "addOperation needs an operation or a closure"
-                           : "operation \(world.heap[opID].name) was already added to a queue"))
+                fail(
+                    .type(
+                        operation(opID) == nil
+                            ? "addOperation needs an operation or a closure"
+                            : "operation \(world.heap[opID].name) was already added to a queue"))
                 return
             }
             retain(.object(opID))
@@ -196,7 +200,9 @@ extension Machine {
             completeOperation(id, on: nil)
             return
         }
-        updateOperation(id) { $0.phase = .executing; $0.closure = nil }
+        updateOperation(id) {
+            $0.phase = .executing; $0.closure = nil
+        }
         let worker = createThread(name: name, closure: op.closure!, kind: .operation(id), parameter: .object(id), operation: id)
         updateOperation(id) { $0.thread = worker }
         appendToLastEvent("operation \(name) starts on thread \(world.threadNames[worker])")

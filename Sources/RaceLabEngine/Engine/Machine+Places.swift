@@ -24,14 +24,16 @@ extension Machine {
 
     mutating func noSuchField(_ id: ObjectID, _ field: String) {
         let object = world.heap[id]
-        let kind = object.classIndex.map { program.classes[$0].name } ?? {
-            switch object.kind {
-            case .lock: return "Lock"
-            case .operation: return "Operation"
-            case .queue: return "OperationQueue"
-            case .instance: return "object"
-            }
-        }()
+        let kind =
+            object.classIndex.map { program.classes[$0].name }
+            ?? {
+                switch object.kind {
+                case .lock: return "Lock"
+                case .operation: return "Operation"
+                case .queue: return "OperationQueue"
+                case .instance: return "object"
+                }
+            }()
         fail(.type("\(kind) has no field '\(field)'"))
     }
 
@@ -145,8 +147,10 @@ extension Machine {
     /// and a local array is taken out of its slot while it changes, so appending to an
     /// array of n elements costs O(1), not O(n): a loop that grows a local array is
     /// linear. `text` builds the sentence (from the new elements) only when narrating.
-    mutating func mutateArray(_ place: Place, verb: String, pushes: Bool = true, added: [Value], _ transform: Transform,
-                              text: (Machine, String, ArrayValue) -> String) {
+    mutating func mutateArray(
+        _ place: Place, verb: String, pushes: Bool = true, added: [Value], _ transform: Transform,
+        text: (Machine, String, ArrayValue) -> String
+    ) {
         var objectID: ObjectID?
         if case .field(let nameIndex) = place {
             let field = program.names[nameIndex]

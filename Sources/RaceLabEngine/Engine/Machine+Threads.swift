@@ -125,8 +125,9 @@ extension Machine {
             _ = pop()
             advance()
             let depth = world.headers[id].depth
-            emit(verb(name) + (waited ? " (it was woken: \(name) is free)" : "") + (depth > 1 ? ", again (depth \(depth))" : ""),
-                 Access(.lock(id), .acquire))
+            emit(
+                verb(name) + (waited ? " (it was woken: \(name) is free)" : "") + (depth > 1 ? ", again (depth \(depth))" : ""),
+                Access(.lock(id), .acquire))
         } else {
             state.waiting = .lock(id, reentrant: reentrant)
             var holder: String { owner == thread ? "itself: \(name) is not re-entrant" : world.threadNames[owner!] }

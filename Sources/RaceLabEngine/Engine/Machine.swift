@@ -51,8 +51,10 @@ struct Machine {
     }
 
     /// Runs `body` with a machine for `thread` on `world`, which it changes in place.
-    static func run<Result>(_ program: Compiled, world: inout World, thread: ThreadID, localBudget: Int,
-                            log: EventLog = EventLog(narrate: true), _ body: (inout Machine) -> Result) -> Result {
+    static func run<Result>(
+        _ program: Compiled, world: inout World, thread: ThreadID, localBudget: Int,
+        log: EventLog = EventLog(narrate: true), _ body: (inout Machine) -> Result
+    ) -> Result {
         withUnsafeMutablePointer(to: &world) { pointer in
             var machine = Machine(program: program, world: pointer, thread: thread, localBudget: localBudget, log: log)
             let result = body(&machine)
@@ -154,7 +156,9 @@ struct Machine {
         if weight >= Self.heavyWeight { total = total &+ world.weight }
         guard weight > Value.maxWeight || total > Self.maxWorldWeight else { return true }
         let world = total > Self.maxWorldWeight ? "the world would hold \(total)" : "a value of \(weight)"
-        crash("memory budget: \(world) (elements and characters, nested ones too); a value may hold \(Value.maxWeight), a world \(Self.maxWorldWeight): does a value double every step?")
+        crash(
+            "memory budget: \(world) (elements and characters, nested ones too); a value may hold \(Value.maxWeight), a world \(Self.maxWorldWeight): does a value double every step?"
+        )
         return false
     }
 

@@ -85,7 +85,8 @@ enum Operators {
     /// Applies a mutation in place (so an array no one else holds is not copied);
     /// returns the removed elements. On failure `items` is unchanged.
     static func mutate(_ items: inout ArrayValue, _ mutation: ArrayMutation, _ operands: [Value], _ what: String)
-        -> Result<[Value], Failure> {
+        -> Result<[Value], Failure>
+    {
         switch mutation {
         case .append:
             items.append(operands[0])
@@ -103,7 +104,8 @@ enum Operators {
             guard case .int(let i) = indexValue else { return .failure(.type("an index must be Int, not \(indexValue.typeName)")) }
             let valid = mutation == .removeAt ? items.indices.contains(i) : (0...items.count).contains(i)
             guard valid else {
-                return .failure(.crash("index out of range: \(mutation.rawValue) at \(i), but \(what) has \(items.count) element\(items.count == 1 ? "" : "s")"))
+                return .failure(
+                    .crash("index out of range: \(mutation.rawValue) at \(i), but \(what) has \(items.count) element\(items.count == 1 ? "" : "s")"))
             }
             if mutation == .removeAt {
                 let removed = items.remove(at: i)

@@ -112,8 +112,9 @@ extension Explorer {
             guard let thread = world.thread(named: name) else { return nil }
             worlds.append(world)
             let (next, accesses) = engine.quietStep(world, thread: thread)
-            trace.append(thread: thread, accesses: accesses, halts: next.halted,
-                         creates: world.threads.count..<next.threads.count)
+            trace.append(
+                thread: thread, accesses: accesses, halts: next.halted,
+                creates: world.threads.count..<next.threads.count)
             world = next
         }
         for second in trace.threads.indices {

@@ -67,7 +67,9 @@ extension Explorer {
         let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
         let names = trace.threads.map { world.threadNames[$0] }
         result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
-        keys.append(OutcomeKey(atoms: variables.map { atom(world.globals[$0], in: world) }, end: end, findings: kinds,
-                               failedChecks: failedChecks))
+        keys.append(
+            OutcomeKey(
+                atoms: variables.map { atom(world.globals[$0], in: world) }, end: end, findings: kinds,
+                failedChecks: failedChecks))
     }
 }

@@ -146,15 +146,17 @@ public struct Explorer {
                 result.cut = .timeLimit(deadline.seconds)
                 break search
             }
-            trace.append(thread: thread, accesses: accesses, halts: world.halted,
-                         creates: threadCount..<world.threads.count, range: range, detectRaces: config.detectRaces)
+            trace.append(
+                thread: thread, accesses: accesses, halts: world.halted,
+                creates: threadCount..<world.threads.count, range: range, detectRaces: config.detectRaces)
             let step = trace.step(depth)
             stack[depth].current = step
             if config.detectRaces {
                 recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result)
                 if accesses.contains(where: { $0.kind == .acquire }) {
-                    recordLockOrder(heldBefore: stack[depth].world.headers, after: world, thread: thread, accesses: accesses,
-                                    line: range?.start.line, into: &result)
+                    recordLockOrder(
+                        heldBefore: stack[depth].world.headers, after: world, thread: thread, accesses: accesses,
+                        line: range?.start.line, into: &result)
                 }
             }
             if config.reduction == .dpor {
@@ -171,8 +173,9 @@ public struct Explorer {
                 if depth + 1 >= config.maxSteps && enabled != 0 && !world.halted {
                     result.cut = .stepBound(config.maxSteps)
                     if config.reduction == .dpor {
-                        addReversalsOfCut(world, enabled: enabled, trace: &trace, stack: &stack, sleeping: sleeping,
-                                          reversalSteps: &result.reversalSteps, log: log)
+                        addReversalsOfCut(
+                            world, enabled: enabled, trace: &trace, stack: &stack, sleeping: sleeping,
+                            reversalSteps: &result.reversalSteps, log: log)
                     }
                 }
                 if world.halted && config.reduction == .dpor {
@@ -241,8 +244,10 @@ public struct Explorer {
 
     /// The races of the step at `index` with earlier steps: each one's reversal goes
     /// into the wakeup tree where the race began, unless a sleeping step covers it.
-    func addReversals(for index: Int, trace: Trace, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int,
-                      log: EventLog) {
+    func addReversals(
+        for index: Int, trace: Trace, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int,
+        log: EventLog
+    ) {
         for race in trace.races(of: index) {
             let steps = trace.reversal(of: race, with: index)
             // Built by hand: a closure would capture (and so copy) the trace.
@@ -259,7 +264,10 @@ public struct Explorer {
             // go of) cannot run before it: the steps in between leave the lock alone.
             let thread = trace.threads[index]
             if let wait = stack[index].world.threads[thread].waiting, case .lock = wait,
-               !engine.isSatisfied(stack[race].world, wait, for: thread) { continue }
+                !engine.isSatisfied(stack[race].world, wait, for: thread)
+            {
+                continue
+            }
             // A thread that takes a lock another thread holds there blocks: no replay.
             if let blocked = blockingStep(at: index, race: race, trace: trace, stack: stack) {
                 assert(replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) == blocked)
@@ -293,7 +301,8 @@ public struct Explorer {
         guard access.kind == .acquire, case .lock(let lock) = access.target else { return nil }
         let thread = trace.threads[index]
         guard stack[index].world.threads[thread].waiting == nil,
-              let owner = stack[race].world.headers[lock].owner, owner != thread else { return nil }
+            let owner = stack[race].world.headers[lock].owner, owner != thread
+        else { return nil }
         return WakeupStep(thread: thread, accesses: [Access(.lock(lock), .read)], halts: false, spawns: 0)
     }
 
@@ -339,15 +348,18 @@ public struct Explorer {
     /// backtracks to try it earlier (a thread that loops forever must not hide a
     /// three-step failure of another). Each pending step goes on the trace and the
     /// final world on the stack for as long as its races are added.
-    func addReversalsOfCut(_ world: World, enabled: UInt64, trace: inout Trace, stack: inout [Node], sleeping: [WakeupStep],
-                           reversalSteps: inout Int, log: EventLog) {
+    func addReversalsOfCut(
+        _ world: World, enabled: UInt64, trace: inout Trace, stack: inout [Node], sleeping: [WakeupStep],
+        reversalSteps: inout Int, log: EventLog
+    ) {
         let depth = stack.count - 1
         stack.append(Node(world: world, enabled: enabled))
         for thread in stack[depth + 1].enabledThreads {
             var next = world
             engine.quietStep(&next, thread: thread, log: log)
-            trace.append(thread: thread, accesses: log.accesses, halts: next.halted,
-                         creates: world.threads.count..<next.threads.count, range: log.range, detectRaces: false)
+            trace.append(
+                thread: thread, accesses: log.accesses, halts: next.halted,
+                creates: world.threads.count..<next.threads.count, range: log.range, detectRaces: false)
             addReversals(for: depth + 1, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &reversalSteps, log: log)
             trace.truncate(to: depth + 1)
         }

@@ -18,13 +18,16 @@ extension Explorer {
     /// Records the lock-order edges of one step: the locks `thread` held before it
     /// (by the objects' headers then), each before a lock the step took (a re-entrant
     /// take is not an edge).
-    func recordLockOrder(heldBefore headers: [ObjectHeader], after: World, thread: ThreadID, accesses: [Access], line: Int?,
-                         into result: inout Exploration) {
+    func recordLockOrder(
+        heldBefore headers: [ObjectHeader], after: World, thread: ThreadID, accesses: [Access], line: Int?,
+        into result: inout Exploration
+    ) {
         for access in accesses where access.kind == .acquire {
             guard case .lock(let taken) = access.target, headers[taken].owner != thread else { continue }
             for held in headers.indices where headers[held].owner == thread && held != taken {
-                let edge = LockOrderEdge(held: after.heap[held].name, taken: after.heap[taken].name,
-                                         thread: after.threadNames[thread], line: line)
+                let edge = LockOrderEdge(
+                    held: after.heap[held].name, taken: after.heap[taken].name,
+                    thread: after.threadNames[thread], line: line)
                 if !result.lockOrder.contains(where: { $0.held == edge.held && $0.taken == edge.taken && $0.thread == edge.thread }) {
                     result.lockOrder.append(edge)
                 }

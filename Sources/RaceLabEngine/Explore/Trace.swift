@@ -63,8 +63,10 @@ struct Trace {
         syncBefore.removeLastRow()
     }
 
-    mutating func append(thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: Range<ThreadID> = 0..<0,
-                         range: SourceRange? = nil, detectRaces: Bool = false) {
+    mutating func append(
+        thread: ThreadID, accesses stepAccesses: [Access], halts halting: Bool, creates: Range<ThreadID> = 0..<0,
+        range: SourceRange? = nil, detectRaces: Bool = false
+    ) {
         let index = threads.count
         threads.append(thread)
         ranges.append(range)
@@ -76,8 +78,10 @@ struct Trace {
             let bit = Trace.bit(access)
             if access.isRead { reads |= bit } else { writes |= bit }
         }
-        info.append(StepInfo(accesses: start..<accessList.count, halts: halting, spawns: creates.reduce(0) { $0 | 1 << UInt64($1) },
-                             readMask: reads, writeMask: writes, syncMask: detectRaces ? Trace.syncMask(stepAccesses) : 0))
+        info.append(
+            StepInfo(
+                accesses: start..<accessList.count, halts: halting, spawns: creates.reduce(0) { $0 | 1 << UInt64($1) },
+                readMask: reads, writeMask: writes, syncMask: detectRaces ? Trace.syncMask(stepAccesses) : 0))
         direct.appendRow()
         before.appendRow()
         // The thread's previous step, then each dependent earlier step, latest first.
@@ -92,8 +96,10 @@ struct Trace {
             if ordered.contains(earlier) { continue }
             let other = info[earlier]
             // The masks first: most pairs stop there.
-            if halting || other.halts || (other.writeMask & (reads | writes)) | (writes & other.readMask) != 0
-                && dependent(earlier, index) {
+            if halting || other.halts
+                || (other.writeMask & (reads | writes)) | (writes & other.readMask) != 0
+                    && dependent(earlier, index)
+            {
                 addEdge(earlier, to: index, ordered: &ordered)
             }
         }

@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// Where a load or store goes. A `.field` place takes its object from the operand
 /// stack and names the field by its index in `Program.names`.
 public enum Place: Hashable, Sendable {
@@ -113,8 +115,6 @@ public struct Code: Hashable, Sendable {
         self.name = name
     }
 }
-
-import RaceLabLanguage
 
 /// A source range, or none for instructions the compiler invents.
 public typealias SourceRangeBox = SourceRange?

@@ -61,8 +61,10 @@ public struct Scenario: Sendable {
                     case .remove(let what, let removed):
                         if !base.contains(where: { $0.replacementKey.map { $0 == (inner.replacementKey!.name, what) } ?? false }) {
                             let names = base.compactMap { $0.replacementKey?.what == what ? $0.replacementKey?.name : nil }
-                            diagnostics.append(Diagnostic("the base scenario has no \(what) '\(removed)' to remove", at: inner.nameRange,
-                                                          note: Suggestion.note(for: removed, in: names)))
+                            diagnostics.append(
+                                Diagnostic(
+                                    "the base scenario has no \(what) '\(removed)' to remove", at: inner.nameRange,
+                                    note: Suggestion.note(for: removed, in: names)))
                         }
                         fix.declarations.append(inner)
                     default: fix.declarations.append(inner)
@@ -79,8 +81,9 @@ public struct Scenario: Sendable {
                 base.append(declaration)
             }
         }
-        var scenario = Scenario(name: name, file: file, title: metadata["title"] ?? name, story: metadata["story"] ?? "",
-                                source: metadata["source"] ?? "", challenge: metadata["challenge"], fixes: fixes, declarations: base)
+        var scenario = Scenario(
+            name: name, file: file, title: metadata["title"] ?? name, story: metadata["story"] ?? "",
+            source: metadata["source"] ?? "", challenge: metadata["challenge"], fixes: fixes, declarations: base)
         for fix in [nil] + fixes.map(\.name) {
             do throws(ScriptError) {
                 _ = try scenario.program(fix: fix)
@@ -106,7 +109,8 @@ public struct Scenario: Sendable {
             if case .remove = declaration.kind {
                 result.removeAll { $0.replacementKey.map { $0 == declaration.replacementKey! } ?? false }
             } else if let key = declaration.replacementKey?.name,
-               let index = result.firstIndex(where: { $0.replacementKey?.name == key }) {
+                let index = result.firstIndex(where: { $0.replacementKey?.name == key })
+            {
                 result[index] = declaration
             } else {
                 result.append(declaration)

@@ -30,8 +30,10 @@ public struct Runner: Sendable {
             }
             if world.stepCount >= maxSteps {
                 end = .stepLimit
-                world.findings.append(Finding(kind: .stepLimit, step: world.stepCount, thread: nil, range: nil,
-                                              message: "the run was stopped after \(maxSteps) steps; a thread may loop forever (raise the limit with --max-steps)"))
+                world.findings.append(
+                    Finding(
+                        kind: .stepLimit, step: world.stepCount, thread: nil, range: nil,
+                        message: "the run was stopped after \(maxSteps) steps; a thread may loop forever (raise the limit with --max-steps)"))
                 break
             }
             let thread: ThreadID
@@ -44,8 +46,9 @@ public struct Runner: Sendable {
                     if let why = engine.waitDescription(world, blocked) { error.message += ": \(world.threadNames[blocked]) \(why.text)" }
                     error.message += "; runnable: \(runnable.map { world.threadNames[$0] }.joined(separator: ", "))"
                 }
-                error.partial = Run(program: engine.program, schedule: schedule, events: events, world: world, end: end,
-                                    findings: world.findings, expectations: [])
+                error.partial = Run(
+                    program: engine.program, schedule: schedule, events: events, world: world, end: end,
+                    findings: world.findings, expectations: [])
                 throw error
             }
             schedule.append(world.threadNames[thread])
@@ -54,9 +57,12 @@ public struct Runner: Sendable {
         let unused = scheduler.unused
         if !unused.isEmpty {
             let shown = unused.prefix(5).joined(separator: " ") + (unused.count > 5 ? " …" : "")
-            var error = ScheduleError("the run ended (\(end.rawValue)) after \(schedule.count) step\(schedule.count == 1 ? "" : "s"), but the schedule has \(unused.count) more: \(shown)")
-            error.partial = Run(program: engine.program, schedule: schedule, events: events, world: world, end: end,
-                                findings: world.findings, expectations: [])
+            var error = ScheduleError(
+                "the run ended (\(end.rawValue)) after \(schedule.count) step\(schedule.count == 1 ? "" : "s"), but the schedule has \(unused.count) more: \(shown)"
+            )
+            error.partial = Run(
+                program: engine.program, schedule: schedule, events: events, world: world, end: end,
+                findings: world.findings, expectations: [])
             throw error
         }
         var expectations: [Run.ExpectationResult] = []
@@ -65,8 +71,10 @@ public struct Runner: Sendable {
                 expectations.append(.init(message: expectation.message, passed: result.passed, note: result.error))
                 if result.passed != true {
                     let why = result.error.map { ": could not be evaluated: \($0)" } ?? ""
-                    world.findings.append(Finding(kind: .expectation, step: world.stepCount, thread: nil, range: expectation.range,
-                                                  message: expectation.message + why))
+                    world.findings.append(
+                        Finding(
+                            kind: .expectation, step: world.stepCount, thread: nil, range: expectation.range,
+                            message: expectation.message + why))
                 }
             }
         } else {
@@ -74,7 +82,8 @@ public struct Runner: Sendable {
                 .init(message: $0.message, passed: nil, note: "not checked: the run \(end.rawValue)")
             }
         }
-        return Run(program: engine.program, schedule: schedule, events: events, world: world, end: end,
-                   findings: world.findings, expectations: expectations)
+        return Run(
+            program: engine.program, schedule: schedule, events: events, world: world, end: end,
+            findings: world.findings, expectations: expectations)
     }
 }

@@ -39,7 +39,9 @@ public struct FixedScheduler: Scheduler {
         guard let id = world.thread(named: name) else {
             let known = world.threadNames
             let hint = Suggestion.closest(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
-            throw ScheduleError("step \(position + 1) of the schedule names thread '\(name)', which does not exist at that point\(hint); threads: \(known.joined(separator: ", "))")
+            throw ScheduleError(
+                "step \(position + 1) of the schedule names thread '\(name)', which does not exist at that point\(hint); threads: \(known.joined(separator: ", "))"
+            )
         }
         guard runnable.contains(id) else {
             // The runner adds why it cannot run, and which threads can.

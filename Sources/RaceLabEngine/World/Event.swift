@@ -181,8 +181,10 @@ public struct Access: Hashable, Sendable {
     /// The built-in properties of operations and queues, as fields: property `i` is
     /// field `-1 - i`, so that every target is plain data. Keep it in step with
     /// `Machine.builtinProperty` (a test reads every one of them).
-    public static let builtinProperties = ["isCancelled", "isFinished", "isExecuting", "name", "isSuspended",
-                                           "maxConcurrentOperationCount", "operationCount"]
+    public static let builtinProperties = [
+        "isCancelled", "isFinished", "isExecuting", "name", "isSuspended",
+        "maxConcurrentOperationCount", "operationCount",
+    ]
 
     public static func builtinField(_ name: String) -> Int {
         -1 - (builtinProperties.firstIndex(of: name) ?? 0)
