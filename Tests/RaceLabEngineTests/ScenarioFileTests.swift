@@ -24,7 +24,7 @@ struct ScenarioFileTests {
     }
 
     @Test(arguments: names)
-    func everyFixPassesUnderRandomAndPCTSchedules(name: String) throws {
+    func everyFixPassesUnderRandomAndPCTSchedulesExhaustive(name: String) throws {
         let scenario = try loadShipped(name)
         for fix in scenario.fixes {
             let runner = Runner(program: try scenario.program(fix: fix.name))
@@ -61,7 +61,7 @@ struct ScenarioFileTests {
 /// The exhaustive proof: every version of every shipped scenario, every interleaving.
 struct ScenarioProofTests {
     @Test(arguments: ScenarioFileTests.names)
-    func everyVersionGetsItsVerdictOverEveryInterleaving(name: String) throws {
+    func everyVersionGetsItsVerdictOverEveryInterleavingExhaustive(name: String) throws {
         let scenario = try loadShipped(name)
         for fix in [nil] + scenario.fixes {
             let program = try scenario.program(fix: fix?.name)

@@ -37,7 +37,7 @@ struct LineEndingTwinTests {
     }()
 
     @Test(arguments: scenarioFiles)
-    func everyVersionExploresTheSame(name: String) throws {
+    func everyVersionExploresTheSameExhaustive(name: String) throws {
         let file = try GraderTests.file(Self.scenarioFolder.appendingPathComponent(name))
         let original = Self.explorations(file)
         #expect(original.contains("\"verdict\""), "the original loads and explores")
