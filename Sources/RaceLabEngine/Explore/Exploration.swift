@@ -33,6 +33,8 @@ public struct Exploration: Sendable {
     /// Interleavings the executions stand for (their linearizations): a lower bound
     /// when an execution had too many to count, or when the sum passed `Int.max`.
     public var interleavings = InterleavingCount.zero
+    /// States the interleaving count visited (see `Explorer.countingAllowance`).
+    public var countingStates = 0
     /// Steps of the search tree: a prefix that executions share is counted once.
     public var steps = 0
     /// Further steps DPOR took to try each race's reversal from where the race began.

@@ -25,6 +25,22 @@ extension Explorer {
         }
     }
 
+    /// The states the next interleaving count may visit: counting must never cost more
+    /// than a fraction of the search it counts, so after `countingStart` states (which
+    /// small programs never pass: their counts are exact) it earns
+    /// `countingPerExecution` states per execution and `countingPerStep` per step the
+    /// search took (tree and replay steps), and spends what it visits; unspent states
+    /// carry over. Past the allowance a count is a lower bound ("at least …").
+    func countingAllowance(_ result: Exploration) -> Int {
+        let earned = Self.countingStart + Self.countingPerExecution * result.executions
+            + Self.countingPerStep * (result.steps + result.reversalSteps)
+        return max(0, earned - result.countingStates)
+    }
+
+    static let countingStart = 100_000
+    static let countingPerExecution = 128
+    static let countingPerStep = 8
+
     /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
     /// the order of `result.outcomes`.
     func record(_ world: World, trace: Trace, into result: inout Exploration, keys: inout [OutcomeKey]) {
@@ -52,7 +68,11 @@ extension Explorer {
         if !kinds.isEmpty && trace.threads.count < (result.shortestFailure?.count ?? Int.max) {
             result.shortestFailure = trace.threads.map { world.threadNames[$0] }
         }
-        let count = config.reduction == .none ? InterleavingCount(1) : config.countInterleavings ? trace.linearizations() : .atLeast(1)
+        var count = InterleavingCount(1)
+        if config.reduction == .dpor {
+            count = config.countInterleavings
+                ? trace.linearizations(stateLimit: countingAllowance(result), visited: &result.countingStates) : .atLeast(1)
+        }
         result.interleavings += count
         let index = keys.firstIndex { key in
             key.end == end && key.findings == kinds && key.failedChecks == failedChecks
