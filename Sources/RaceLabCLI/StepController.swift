@@ -185,8 +185,10 @@ struct StepController {
         let result = Explorer(program: session.engine.program, config: config).explore()
         switch result.verdict() {
         case .proven, .passesUnexpectedly:
-            let count = "\(result.interleavings) interleaving\(result.interleavings == InterleavingCount(1) ? "" : "s")"
-            lines.append("No schedule can reach the goal: racelab explore \(argument)\(fixFlag) runs all \(count) of this fix, and every one passes.")
+            let count = result.interleavings.isExact
+                ? "all \(result.interleavings) interleaving\(result.interleavings == InterleavingCount(1) ? "" : "s") of this fix"
+                : "every interleaving of this fix (\(result.interleavings))"
+            lines.append("No schedule can reach the goal: racelab explore \(argument)\(fixFlag) runs \(count), and every one passes.")
         case .notExhaustive(let cut):
             lines.append("No schedule reached the goal in \(result.executions) executions explored (not exhaustive: \(cut)).")
         case .fails, .failsAsExpected:

@@ -1,6 +1,6 @@
 // The exploration benchmark (issue 3): scalable families explored exhaustively with
 // DPOR, printing executions, traces, steps/s, executions/s and peak memory.
-// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--engine-only] [ROW...]
+// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--counting] [--engine-only] [ROW...]
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
@@ -41,6 +41,45 @@ func philosophers(_ n: Int) -> Case {
     return Case(family: "dining philosophers", size: "N=\(n)", source: source)
 }
 
+/// lastzero(N), from the DPOR literature (Abdulla et al.): cells 0…N, thread i writes
+/// cell i from cell i-1, and one thread scans down for the last zero.
+func lastzero(_ n: Int) -> Case {
+    var source = "class Cell { var v = 0 }\nlet cells = [" + Array(repeating: "Cell()", count: n + 1).joined(separator: ", ") + "]\n"
+    source += "thread scan {\n    var i = \(n)\n    while cells[i].v != 0 { i = i - 1 }\n}\n"
+    for i in 1...n { source += "thread T\(i) { cells[\(i)].v = cells[\(i - 1)].v + 1 }\n" }
+    return Case(family: "lastzero", size: "N=\(n)", source: source)
+}
+
+/// indexer(N), after Flanagan and Godefroid (POPL 2005): N threads each insert four
+/// messages into a 128-cell hash table, probing on from a taken cell, each probe
+/// under the cell's monitor; threads collide only from N = 12 on.
+func indexer(_ n: Int) -> Case {
+    var source = "class Cell { var v = 0 }\nlet table = [" + Array(repeating: "Cell()", count: 128).joined(separator: ", ") + "]\n"
+    for t in 1...n {
+        source += """
+            thread T\(t) {
+                var m = 0
+                while m < 4 {
+                    var w = (m * 11 + \(t)) * 7 % 128
+                    var done = false
+                    while !done {
+                        synchronized(table[w]) {
+                            if table[w].v == 0 {
+                                table[w].v = m + 1
+                                done = true
+                            }
+                        }
+                        w = (w + 1) % 128
+                    }
+                    m += 1
+                }
+            }
+
+            """
+    }
+    return Case(family: "indexer", size: "N=\(n)", source: source)
+}
+
 /// The process's peak resident memory. Read from /proc (VmHWM), which starts afresh
 /// at exec; `getrusage`'s maximum would include `swift run`'s own memory, since the
 /// benchmark replaces that process.
@@ -61,7 +100,7 @@ var cases = [
     singleton(2), singleton(3), singleton(4), counter(2, 2), counter(2, 3), counter(3, 2),
     philosophers(2), philosophers(3), philosophers(4),
 ]
-if !quick { cases += [singleton(5), counter(2, 5), philosophers(5)] }
+if !quick { cases += [singleton(5), counter(2, 5), philosophers(5), lastzero(10), indexer(12), indexer(13)] }
 // Any other argument keeps only the rows whose family and size contain it ("counter N=3").
 let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
 if !filters.isEmpty { cases = cases.filter { item in filters.contains { "\(item.family) \(item.size)".contains($0) } } }
@@ -107,11 +146,22 @@ for item in cases {
     }
     var config = ExploreConfig()
     config.timeLimit = 120
+    // With --counting, the row's search also counts the interleavings each execution
+    // stands for (as `racelab explore` does), and the counting's share is printed.
+    let counting = CommandLine.arguments.contains("--counting")
     config.countInterleavings = false
     if CommandLine.arguments.contains("--no-detectors") { config.detectRaces = false }
-    let start = Date()
+    var start = Date()
     let result = Explorer(program: program, config: config).explore()
     let seconds = max(Date().timeIntervalSince(start), 1e-9)
+    var countingNote = ""
+    if counting {
+        config.countInterleavings = true
+        start = Date()
+        let counted = Explorer(program: program, config: config).explore()
+        let withCounting = max(Date().timeIntervalSince(start), 1e-9)
+        countingNote = String(format: "  counting %+.0f%% (%@ interleavings)", (withCounting - seconds) / seconds * 100, counted.interleavings.description)
+    }
     let ratio = Double(result.executions + result.sleepBlocked) / Double(max(1, result.executions))
     let row = [
         item.family.padding(toLength: 20, withPad: " ", startingAt: 0),
@@ -125,5 +175,5 @@ for item in cases {
         String(format: "%10.0f", Double(result.executions) / seconds),
         String(format: "%8.1f", peakMemoryMB()),
     ]
-    print(row.joined(separator: " ") + (result.cut.map { "  (\($0))" } ?? ""))
+    print(row.joined(separator: " ") + (result.cut.map { "  (\($0))" } ?? "") + countingNote)
 }

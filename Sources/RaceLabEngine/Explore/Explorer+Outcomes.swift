@@ -27,19 +27,17 @@ extension Explorer {
 
     /// The states the next interleaving count may visit: counting must never cost more
     /// than a fraction of the search it counts, so after `countingStart` states (which
-    /// small programs never pass: their counts are exact) it earns
-    /// `countingPerExecution` states per execution and `countingPerStep` per step the
-    /// search took (tree and replay steps), and spends what it visits; unspent states
-    /// carry over. Past the allowance a count is a lower bound ("at least …").
+    /// small programs never pass: their counts are exact) it earns one state per step
+    /// the search took (tree and replay steps), and spends what it visits; unspent
+    /// states carry over. A state costs about what a search step costs, so counting
+    /// adds at most about 20% to a long search (docs/PERFORMANCE.md measures it).
+    /// Past the allowance a count is a lower bound ("at least …").
     func countingAllowance(_ result: Exploration) -> Int {
-        let earned = Self.countingStart + Self.countingPerExecution * result.executions
-            + Self.countingPerStep * (result.steps + result.reversalSteps)
-        return max(0, earned - result.countingStates)
+        max(0, Self.countingStart + Self.countingPerStep * (result.steps + result.reversalSteps) - result.countingStates)
     }
 
     static let countingStart = 100_000
-    static let countingPerExecution = 128
-    static let countingPerStep = 8
+    static let countingPerStep = 2
 
     /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
     /// the order of `result.outcomes`.

@@ -214,8 +214,20 @@ struct Trace {
         return linearizations(stateLimit: stateLimit, visited: &visited)
     }
 
-    /// The count, and how many states it visited (added to `visited`).
+    /// The count, and how many states it visited (added to `visited`). Setting up the
+    /// count costs about as much as visiting a few states per step, so it is charged
+    /// as `setupCost` states per step; with less allowance than that the trace stands
+    /// for at least one interleaving, and nothing is set up.
     func linearizations(stateLimit: Int, visited total: inout Int) -> InterleavingCount {
+        let setup = Self.setupCost * threads.count
+        guard stateLimit > setup else { return .atLeast(1) }
+        total += setup
+        return linearizations(stateLimit: stateLimit - setup, counted: &total)
+    }
+
+    static let setupCost = 4
+
+    private func linearizations(stateLimit: Int, counted total: inout Int) -> InterleavingCount {
         let ids = Array(Set(threads)).sorted()
         let slot = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         var steps: [[Int]] = ids.map { _ in [] }
