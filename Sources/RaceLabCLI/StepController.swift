@@ -185,7 +185,8 @@ struct StepController {
         let result = Explorer(program: session.engine.program, config: config).explore()
         switch result.verdict() {
         case .proven, .passesUnexpectedly:
-            let count = result.interleavings.isExact
+            let count =
+                result.interleavings.isExact
                 ? "all \(result.interleavings) interleaving\(result.interleavings == InterleavingCount(1) ? "" : "s") of this fix"
                 : "every interleaving of this fix (\(result.interleavings))"
             lines.append("No schedule can reach the goal: racelab explore \(argument)\(fixFlag) runs \(count), and every one passes.")

@@ -46,7 +46,7 @@ struct CountTable {
     }
 
     /// Calls `body` with each key and its count, in table order.
-    func forEach(_ body: (Int, Int) -> Void) {
+    func forEachEntry(_ body: (Int, Int) -> Void) {
         for (index, key) in keys.enumerated() where key >= 0 { body(key, counts[index]) }
     }
 }

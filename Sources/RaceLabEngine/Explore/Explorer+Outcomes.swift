@@ -68,7 +68,8 @@ extension Explorer {
         }
         var count = InterleavingCount(1)
         if config.reduction == .dpor {
-            count = config.countInterleavings
+            count =
+                config.countInterleavings
                 ? trace.linearizations(stateLimit: countingAllowance(result), visited: &result.countingStates) : .atLeast(1)
         }
         result.interleavings += count

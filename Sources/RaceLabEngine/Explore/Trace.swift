@@ -266,7 +266,7 @@ struct Trace {
         defer { total += visited }
         for _ in threads.indices {
             var next = CountTable(capacity: level.count * 2)
-            level.forEach { key, ways in
+            level.forEachEntry { key, ways in
                 var rest = key
                 for t in ids.indices.reversed() {
                     positions[t] = rest / radix[t]
@@ -281,20 +281,22 @@ struct Trace {
             visited += next.count
             if visited > stateLimit {
                 var reached = 0
-                level.forEach { _, ways in reached = Self.saturatingSum([reached, ways]) }
+                level.forEachEntry { _, ways in reached = Self.saturatingSum([reached, ways]) }
                 return .atLeast(reached)
             }
             level = next
         }
         var count = 1
-        level.forEach { _, ways in count = ways }
+        level.forEachEntry { _, ways in count = ways }
         return exact ? InterleavingCount(count) : .atLeast(count)
     }
 
     /// The same count with position vectors as keys, for traces whose downsets do
     /// not fit in one number.
-    private func linearizationsByVector(_ steps: [[Int]], _ needs: [[(thread: Int, count: Int)]], stateLimit: Int,
-                                        visited total: inout Int) -> InterleavingCount {
+    private func linearizationsByVector(
+        _ steps: [[Int]], _ needs: [[(thread: Int, count: Int)]], stateLimit: Int,
+        visited total: inout Int
+    ) -> InterleavingCount {
         var level: [[Int]: Int] = [steps.map { _ in 0 }: 1]
         var exact = true
         var visited = 0
