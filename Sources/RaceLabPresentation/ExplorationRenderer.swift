@@ -22,27 +22,34 @@ public struct ExplorationRenderer: Sendable {
         out += "Steps taken: \(result.steps)\n"
         out += result.cut.map { "Search: not exhaustive: \($0)\n" } ?? "Search: exhaustive\n"
 
-        out += "\nOutcomes (\(result.outcomes.count))\n"
+        out += "\nOutcomes (\(result.outcomes.count); shares of interleavings, not probabilities)\n"
         let order = result.outcomes.indices.sorted {
             (result.outcomes[$0].interleavings, $1) > (result.outcomes[$1].interleavings, $0)
         }
         for entry in order.map({ result.outcomes[$0] }) {
             // Past Int.max the shares of two saturated counts are unknown.
-            let share = result.interleavings.isSaturated ? "   n/a" : String(format: "%5.1f%%", entry.interleavings.percent(of: result.interleavings))
+            let percent = entry.interleavings.percent(of: result.interleavings)
+            let share = result.interleavings.isSaturated ? "   n/a" : percent < 0.05 ? " <0.1%" : String(format: "%5.1f%%", percent)
             let mark = entry.outcome.isFailure ? "FAIL" : entry.outcome.end == .stepLimit ? "cut " : "ok  "
             out += "  \(mark) \(entry.interleavings.description.padded(9, right: true)) \(share)  \(describe(entry.outcome))\n"
         }
 
         out += "\nChecks\n"
+        // A check is evaluated only where the run completes: say where it never was.
+        let unchecked = result.interleavings { $0.end != .completed }
         for (index, expectation) in program.expectations.enumerated() {
             let failing = result.interleavings { $0.failedChecks.contains(index) }
             let verdict =
                 failing == .zero ? (result.isExhaustive ? "holds" : "held where searched") : "FAILS in \(failing) of \(result.interleavings) interleavings"
-            out += "  [\(verdict)] \(expectation.message)\n"
+            out += "  [\(verdict)] \(expectation.message)"
+            if unchecked != .zero {
+                out += " (not checked in \(unchecked) of \(result.interleavings) interleavings: they did not complete)"
+            }
+            out += "\n"
         }
         out += "\nFindings\n"
         let kinds = result.findingKinds.filter { $0 != .expectation }
-        if kinds.isEmpty { out += "  none\n" }
+        if kinds.isEmpty { out += result.findingKinds.isEmpty ? "  none\n" : "  none besides the failing checks above\n" }
         for kind in kinds {
             let interleavings = result.interleavings { $0.findings.contains(kind) }
             out += "  \(kind.rawValue): in \(interleavings) interleavings\n"

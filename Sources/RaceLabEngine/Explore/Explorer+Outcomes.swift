@@ -82,7 +82,11 @@ extension Explorer {
             result.outcomes[index].interleavings += count
             return
         }
-        let state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
+        var state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
+        // Shortened values can look alike: two different outcomes never print the same line.
+        if result.outcomes.contains(where: { $0.outcome.state == state && $0.outcome.end == end && $0.outcome.findings == kinds }) {
+            state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0], elided: false))" }.joined(separator: ", ")
+        }
         let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
         let names = trace.threads.map { world.threadNames[$0] }
         result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
