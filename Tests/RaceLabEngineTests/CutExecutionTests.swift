@@ -62,3 +62,31 @@ struct CutExecutionTests {
         #expect(example.schedule.count == result.shortestFailure?.count)
     }
 }
+
+/// Deadlock sentences say what is true: a lock waited for by its own holder, a lock
+/// whose holder has finished, an operation that nothing will run.
+struct DeadlockSentenceTests {
+    @Test(arguments: [
+        (
+            "let L = Lock()\nthread A { L.lock(); L.lock() }",
+            "a wait-for cycle: A waits for L, which A itself holds: a lock that is not re-entrant"
+        ),
+        (
+            "let L = Lock()\nlet M = Lock()\nthread A { M.lock(); L.lock(); L.lock() }",
+            "a wait-for cycle: A holds M and waits for L, which A itself holds: a lock that is not re-entrant"
+        ),
+        (
+            "let m = Lock()\nthread B { m.lock() }\nthread A { work(3); m.lock() }",
+            "every thread left is blocked: A waits for m, but B finished while holding it"
+        ),
+        (
+            "thread A {\n let op = Operation(name: \"lonely\") { op in work(1) }\n op.waitUntilFinished()\n}",
+            "every thread left is blocked: A waits for operation lonely to finish, but it was never added to a queue, so nothing will run it"
+        ),
+    ])
+    func theDeadlockIsDescribedTruly(source: String, message: String) throws {
+        let result = try run(source)
+        #expect(result.end == .deadlocked)
+        #expect(result.findings.map(\.message) == [message])
+    }
+}

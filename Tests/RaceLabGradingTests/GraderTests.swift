@@ -165,7 +165,7 @@ struct GraderTests {
             ),
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.takeLocks + "    lock1.lock()\n")),
-                "fails in 9 of 9 interleavings: deadlock: a wait-for cycle: B holds lock1, lock2 and waits for lock1, held by itself"
+                "fails in 9 of 9 interleavings: deadlock: a wait-for cycle: B holds lock2 and waits for lock1, which B itself holds: a lock that is not re-entrant"
             ),
             // Passing every check is not enough when an access races (double-checked locking).
             (

@@ -159,13 +159,27 @@ public struct Engine: Sendable {
             let owner = world.headers[lock].owner
             let holder = owner.map { [$0] } ?? []
             let held = world.heap.indices.filter { world.headers[$0].owner == id }.map { world.heap[$0].name }
+            let name = world.threadNames[id]
+            if owner == id {
+                let others = held.filter { $0 != object.name }
+                let holds = others.isEmpty ? "" : "holds \(others.joined(separator: ", ")) and "
+                return ("\(holds)waits for \(object.name), which \(name) itself holds: a lock that is not re-entrant", holder)
+            }
             let holds = held.isEmpty ? "" : "holds \(held.joined(separator: ", ")) and "
-            let by = owner.map { $0 == id ? "itself" : world.threadNames[$0] } ?? "nobody"
-            return ("\(holds)waits for \(object.name), held by \(by)", holder)
+            guard let owner else { return ("\(holds)waits for \(object.name), held by nobody", []) }
+            if world.threads[owner].isFinished {
+                // Nobody can ever unlock it: the owner is gone.
+                return ("\(holds)waits for \(object.name), but \(world.threadNames[owner]) finished while holding it", [])
+            }
+            return ("\(holds)waits for \(object.name), held by \(world.threadNames[owner])", holder)
         case .operation(let op):
             var on: [ThreadID] = []
-            if case .operation(let state) = world.heap[op].kind, let t = state.thread { on = [t] }
-            return ("waits for operation \(world.heap[op].name) to finish", on)
+            var note = ""
+            if case .operation(let state) = world.heap[op].kind {
+                if let t = state.thread { on = [t] }
+                if state.queue == nil && state.phase == .created { note = ", but it was never added to a queue, so nothing will run it" }
+            }
+            return ("waits for operation \(world.heap[op].name) to finish\(note)", on)
         case .queue(let q):
             return ("waits for every operation of \(world.heap[q].name) to finish", [])
         case .mainBlock:
