@@ -24,6 +24,7 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
     config.maxSteps = 60
     config.maxExecutions = 40
     config.timeLimit = 5
+    config = config.started()
     for fix in ([nil] + scenario.fixes.map(\.name)).prefix(4) {
         guard let program = try? scenario.program(fix: fix) else { continue }
         var scheduler = RoundRobinScheduler()

@@ -170,6 +170,12 @@ struct ValueElisionTests {
         #expect(result.events.last?.text == "calls a.append(1): now [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, … 9987 more …, 1, 1]")
     }
 
+    /// Found by the fuzzer: `work(0)` shows nothing, and a step ran until it showed something.
+    @Test func aLoopOfInvisibleWorkIsStoppedAsARunawayLoop() throws {
+        let result = try run("thread A {\n while true { work(0) }\n}")
+        #expect(result.findings.map(\.message) == ["A looped 100000 instructions without a visible step (line 2); is a loop missing its exit?"])
+    }
+
     @Test func aLoopThatAppendsToALocalArrayIsStoppedAsARunawayLoop() throws {
         let result = try run("thread A {\n var a = [0]\n while true { a.append(1) }\n}")
         #expect(result.findings.map(\.message) == ["A looped 100000 instructions without a visible step (line 3); is a loop missing its exit?"])

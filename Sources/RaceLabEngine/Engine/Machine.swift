@@ -195,11 +195,26 @@ struct Machine {
             startNextMainBlock()
         } else {
             executeCurrent()
+            // Until something shows, within the same budget as the local instructions
+            // after it: an instruction that shows nothing (`work(0)`) in a loop must
+            // not run forever.
+            var budget = localBudget
             while !world.halted && !state.frames.isEmpty && log.emitted == 0 && state.waiting == nil {
                 executeCurrent()
+                budget -= 1
+                if budget == 0 { stopRunaway() }
             }
         }
         normalize()
+    }
+
+    /// Stops a thread that ran `localBudget` instructions without a visible step.
+    mutating func stopRunaway() {
+        range = code.ranges[frame.pc]
+        let line = range.map { " (line \($0.start.line))" } ?? ""
+        emit("runs \(localBudget) instructions without touching shared state and is stopped")
+        report(.runaway, "\(threadName) looped \(localBudget) instructions without a visible step\(line); is a loop missing its exit?")
+        world.halted = true
     }
 
     mutating func executeCurrent() {
@@ -221,13 +236,7 @@ struct Machine {
             guard let next = localNext() else { break }
             executeCurrent(next)
             budget -= 1
-            if budget == 0 {
-                range = code.ranges[frame.pc]
-                let line = range.map { " (line \($0.start.line))" } ?? ""
-                emit("runs \(localBudget) instructions without touching shared state and is stopped")
-                report(.runaway, "\(threadName) looped \(localBudget) instructions without a visible step\(line); is a loop missing its exit?")
-                world.halted = true
-            }
+            if budget == 0 { stopRunaway() }
         }
     }
 

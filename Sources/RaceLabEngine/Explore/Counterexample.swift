@@ -138,7 +138,8 @@ extension Explorer {
     /// written schedule does when it runs out), passes every check.
     func passes(_ prefix: [String]) -> Bool {
         var scheduler = FixedScheduler(names: prefix)
-        guard let run = try? Runner(program: engine.program, maxSteps: config.maxSteps).run(&scheduler) else { return false }
+        let runner = Runner(program: engine.program, maxSteps: config.maxSteps, localBudget: engine.localBudget)
+        guard let run = try? runner.run(&scheduler) else { return false }
         return !run.failed
     }
 }
