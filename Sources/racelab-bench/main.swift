@@ -101,6 +101,7 @@ var cases = [
     philosophers(2), philosophers(3), philosophers(4),
 ]
 if !quick { cases += [singleton(5), counter(2, 5), philosophers(5), lastzero(10), indexer(12), indexer(13)] }
+if CommandLine.arguments.contains("--large") { cases += [counter(3, 3)] }
 // Any other argument keeps only the rows whose family and size contain it ("counter N=3").
 let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
 if !filters.isEmpty { cases = cases.filter { item in filters.contains { "\(item.family) \(item.size)".contains($0) } } }
