@@ -29,7 +29,9 @@ public struct ExplorationRenderer: Sendable {
         for entry in order.map({ result.outcomes[$0] }) {
             // Past Int.max the shares of two saturated counts are unknown.
             let percent = entry.interleavings.percent(of: result.interleavings)
-            let share = result.interleavings.isSaturated ? "   n/a" : percent < 0.05 ? " <0.1%" : String(format: "%5.1f%%", percent)
+            var share = result.interleavings.isSaturated ? "   n/a" : percent < 0.05 ? " <0.1%" : String(format: "%5.1f%%", percent)
+            // Shares of lower bounds are estimates.
+            if !result.interleavings.isExact && !result.interleavings.isSaturated { share = "~" + share.drop { $0 == " " } }
             let mark = entry.outcome.isFailure ? "FAIL" : entry.outcome.end == .stepLimit ? "cut " : "ok  "
             out += "  \(mark) \(entry.interleavings.description.padded(9, right: true)) \(share)  \(describe(entry.outcome))\n"
         }

@@ -36,8 +36,8 @@ extension Explorer {
         max(0, Self.countingStart + Self.countingPerStep * (result.steps + result.reversalSteps) - result.countingStates)
     }
 
-    static let countingStart = 100_000
-    static let countingPerStep = 2
+    static let countingStart = 70_000
+    static let countingPerStep = 1
 
     /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
     /// the order of `result.outcomes`.

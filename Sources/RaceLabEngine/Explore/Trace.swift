@@ -247,17 +247,18 @@ struct Trace {
             }
             for (other, index) in last.enumerated() where index >= 0 { needs[step].append((other, index + 1)) }
         }
-        // A downset as one number (mixed radix over the positions) when that fits.
-        var radix = [Int](repeating: 0, count: ids.count)
-        var product = 1
-        var fits = true
+        // A downset as one number when that fits: each thread's position in a field of
+        // bits of its own (read back with a shift and a mask, no division).
+        var shift = [Int](repeating: 0, count: ids.count)
+        var mask = [Int](repeating: 0, count: ids.count)
+        var bits = 0
         for t in ids.indices {
-            radix[t] = product
-            let (next, overflow) = product.multipliedReportingOverflow(by: steps[t].count + 1)
-            if overflow { fits = false; break }
-            product = next
+            let width = Int.bitWidth - (steps[t].count).leadingZeroBitCount
+            shift[t] = bits
+            mask[t] = (1 << width) - 1
+            bits += width
         }
-        guard fits else { return linearizationsByVector(steps, needs, stateLimit: stateLimit, visited: &total) }
+        guard bits < Int.bitWidth - 1 else { return linearizationsByVector(steps, needs, stateLimit: stateLimit, visited: &total) }
         var level = CountTable()
         level.add(1, to: 0)
         var positions = [Int](repeating: 0, count: ids.count)
@@ -267,15 +268,11 @@ struct Trace {
         for _ in threads.indices {
             var next = CountTable(capacity: level.count * 2)
             level.forEachEntry { key, ways in
-                var rest = key
-                for t in ids.indices.reversed() {
-                    positions[t] = rest / radix[t]
-                    rest -= positions[t] * radix[t]
-                }
+                for t in ids.indices { positions[t] = key >> shift[t] & mask[t] }
                 for t in ids.indices where positions[t] < steps[t].count {
                     let step = steps[t][positions[t]]
                     guard needs[step].allSatisfy({ positions[$0.thread] >= $0.count }) else { continue }
-                    if !next.add(ways, to: key + radix[t]) { exact = false }
+                    if !next.add(ways, to: key + 1 << shift[t]) { exact = false }
                 }
             }
             visited += next.count
