@@ -159,6 +159,18 @@ struct DiagnosticMessageTests {
             "3:5: unknown method 'shuffle'"
         ),
         (
+            "thread A {\n    let op = Operation(name: \"one\") { op in work(1) }\n    let p = op.queuePriority\n}",
+            "3:13: unknown property 'queuePriority': no class declares it, and no built-in type has it"
+        ),
+        (
+            "thread A {\n    let op = Operation(name: \"one\") { op in work(1) }\n    let p = op.isCanceled\n}",
+            "3:13: unknown property 'isCanceled': no class declares it, and no built-in type has it (note: did you mean 'isCancelled'?)"
+        ),
+        (
+            "class Box { var size = 0 }\nlet b = Box()\nthread A {\n    b.sise = 2\n}",
+            "4:5: unknown property 'sise': no class declares it, and no built-in type has it (note: did you mean 'size'?)"
+        ),
+        (
             "thread A {\n    singelton = 1\n}\nvar singleton = 0",
             "2:5: unknown name 'singelton' (note: did you mean 'singleton'?)"
         ),

@@ -28,11 +28,24 @@ extension Compiler {
             if name == "main" || functionIndex[name] != nil || program.classIndex(named: name) != nil { return nil }
             throw unknownName(name, at: expression.range)
         case .member(let base, let field) where !Compiler.reservedFieldNames.contains(field):
+            try checkProperty(field, at: expression.range)
             try compileExpression(base)
             return .field(name: program.name(field))
         default:
             return nil
         }
+    }
+
+    /// A property no class declares and no built-in type has can never be read or
+    /// written: a diagnostic now ("did you mean"), not a crash when the step runs.
+    mutating func checkProperty(_ name: String, at range: SourceRange) throws(Failure) {
+        let known =
+            program.classes.flatMap(\.fieldNames) + Access.builtinProperties + Compiler.writableBuiltinProperties
+            + Compiler.reservedFieldNames
+        guard !known.contains(name) else { return }
+        throw error(
+            "unknown property '\(name)': no class declares it, and no built-in type has it", at: range,
+            note: Suggestion.note(for: name, in: known))
     }
 
     func visibleGlobal(_ name: String) -> Int? {
@@ -78,6 +91,7 @@ extension Compiler {
             if let property = ArrayProperty(rawValue: member) {
                 try compileArrayRead(base) { .arrayProperty($0, property) }
             } else {
+                try checkProperty(member, at: expression.range)
                 try compileExpression(base)
                 let name = program.name(member)
                 emit(.load(.field(name: name)))

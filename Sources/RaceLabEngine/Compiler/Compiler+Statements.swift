@@ -207,6 +207,7 @@ extension Compiler {
             if Compiler.reservedFieldNames.contains(field) {
                 throw error("cannot assign to '\(field)'", at: target.range)
             }
+            try checkProperty(field, at: target.range)
             let owners = program.classes.filter { $0.fieldNames.contains(field) }
             if !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
                 throw error("cannot assign to '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: target.range)

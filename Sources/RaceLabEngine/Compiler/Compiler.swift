@@ -16,6 +16,8 @@ public struct Compiler {
 
     static let builtinFunctions = ["work", "print", "assert", "created", "alive", "sum", "isMainThread", "Lock", "OperationQueue", "Operation"]
     static let reservedFieldNames = ["count", "isEmpty", "first", "last"]
+    /// Built-in properties that can only be set (`Machine.setBuiltinProperty`).
+    static let writableBuiltinProperties = ["completionBlock"]
 
     init(file: SourceFile) {
         program = Program(file: file)
