@@ -12,7 +12,7 @@ struct ExploreCommand {
         .init(
             name: "reduction", value: "reduction",
             help: "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand)."),
-        .init(name: "max-steps", value: "n", help: "Steps one execution may take (default 2000)."),
+        .init(name: "max-steps", value: "n", help: "Steps one execution may take (default 2000, at most 20000)."),
         .init(name: "max-executions", value: "n", help: "Executions before the search stops (default 1000000)."),
         .init(name: "preemption-bound", value: "n", help: "Preemptions one execution may make (default: no bound)."),
         .init(name: "time-limit", value: "seconds", help: "Stop the search after this long (default 60)."),
@@ -106,7 +106,8 @@ struct ExploreCommand {
         func number(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = parsed.values[name] else { return nil }
             guard let value = Int(text), range.contains(value) else {
-                throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: spec)
+                let why = name == "max-steps" ? " (the search keeps an order over every pair of an execution's steps: its memory grows with the square of the bound)" : ""
+                throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'\(why)", command: spec)
             }
             return value
         }
