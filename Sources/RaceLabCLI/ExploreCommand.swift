@@ -106,7 +106,9 @@ struct ExploreCommand {
         func number(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = parsed.values[name] else { return nil }
             guard let value = Int(text), range.contains(value) else {
-                let why = name == "max-steps" ? " (the search keeps an order over every pair of an execution's steps: its memory grows with the square of the bound)" : ""
+                let why =
+                    name == "max-steps"
+                    ? " (the search keeps an order over every pair of an execution's steps: its memory grows with the square of the bound)" : ""
                 throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'\(why)", command: spec)
             }
             return value
