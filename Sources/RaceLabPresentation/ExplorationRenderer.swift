@@ -87,6 +87,10 @@ public struct ExplorationRenderer: Sendable {
                 out += "\nSimplest counterexample: \(counts)\n"
             }
             out += ColumnTrace(run: run).render(highlight: example.why.map { [$0.first, $0.second] } ?? [])
+            // What went wrong, in the run's own words (a deadlock names its wait-for cycle).
+            if let finding = run.findings.first {
+                out += "\nIt fails: \(finding.kind.rawValue): \(finding.message)\n"
+            }
             if let why = example.why {
                 out += "\nWhy: \(Self.stepText(run, why.first)) (step \(why.first + 1)) came before "
                 out += "\(Self.stepText(run, why.second)) (step \(why.second + 1)).\n"
