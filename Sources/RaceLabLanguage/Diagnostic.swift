@@ -56,11 +56,7 @@ extension Diagnostic {
     /// A scalar as the source line shows it: itself, or `?` for a control character
     /// other than a tab (so a script cannot move the cursor or clear the screen).
     static func printable(_ c: Unicode.Scalar) -> String {
-        if c == "\t" { return "\t" }
-        switch c.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator: return "?"
-        default: return String(c)
-        }
+        c != "\t" && c.isUnsafeToPrint ? "?" : String(c)
     }
 }
 

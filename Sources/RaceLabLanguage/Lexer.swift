@@ -105,9 +105,7 @@ public struct Lexer {
     /// A character for a diagnostic: `'#'`, or its code point when it would not print
     /// (a control character must not reach the terminal as it is).
     static func quoted(_ c: Unicode.Scalar) -> String {
-        c.properties.generalCategory == .control || c.properties.generalCategory == .format
-            || c.properties.generalCategory == .lineSeparator || c.properties.generalCategory == .paragraphSeparator
-            ? codePoint(c) : "'\(c)'"
+        c.isUnsafeToPrint ? codePoint(c) : "'\(c)'"
     }
 
     /// `U+001B`.

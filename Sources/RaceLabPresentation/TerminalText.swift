@@ -24,14 +24,8 @@ public enum TerminalText {
         return String(out)
     }
 
-    /// C0 controls other than tab and line feed, DEL, the C1 controls, and the
-    /// bidirectional overrides and isolates (which reorder what a reader sees).
+    /// The scalars `escaped` rewrites: `isUnsafeToPrint` ones other than tab and line feed.
     public static func isUnsafe(_ c: Unicode.Scalar) -> Bool {
-        switch c.value {
-        case 0x09, 0x0A: return false
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
-        default: return false
-        }
+        c != "\t" && c != "\n" && c.isUnsafeToPrint
     }
 }

@@ -107,10 +107,8 @@ extension Explorer {
         let deadline = config.started().deadline
         var world = engine.initialWorld()
         var trace = Trace()
-        var worlds: [World] = []
         for name in schedule {
             guard let thread = world.thread(named: name) else { return nil }
-            worlds.append(world)
             let (next, accesses) = engine.quietStep(world, thread: thread)
             trace.append(
                 thread: thread, accesses: accesses, halts: next.halted,

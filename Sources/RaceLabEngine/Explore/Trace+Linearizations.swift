@@ -10,14 +10,9 @@ extension Trace {
     /// steps one ready step before it. No recursion, and two levels in memory. When
     /// the budget runs out, the ways to reach the last full level is a lower bound:
     /// distinct prefixes extend to distinct linearizations.
-    /// - Complexity: O(states × threads) dictionary updates, states ≤ `stateLimit`.
-    func linearizations(stateLimit: Int = 100_000) -> InterleavingCount {
-        var visited = 0
-        return linearizations(stateLimit: stateLimit, visited: &visited)
-    }
-
-    /// The count, and how many states it visited (added to `visited`). Setting up the
-    /// count costs about as much as visiting a few states per step, so it is charged
+    /// - Complexity: O(states × threads) table updates, states ≤ `stateLimit`.
+    ///
+    /// The states it visited are added to `visited`. Setting up the count costs about as much as visiting a few states per step, so it is charged
     /// as `setupCost` states per step; with less allowance than that the trace stands
     /// for at least one interleaving, and nothing is set up.
     func linearizations(stateLimit: Int, visited total: inout Int) -> InterleavingCount {

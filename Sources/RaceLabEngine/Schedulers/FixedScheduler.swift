@@ -20,11 +20,6 @@ public struct FixedScheduler: Scheduler {
         self.names = names
     }
 
-    /// A schedule value.
-    public init(_ schedule: Schedule) {
-        self.names = schedule.steps
-    }
-
     public var isExhausted: Bool { position >= names.count }
 
     public var unused: [String] { Array(names[min(position, names.count)...]) }

@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// The whole simulated machine as one value: threads, globals, heap, main queue,
 /// findings. `Engine.step` maps a world and a thread to the next world; nothing
 /// else changes it, so copying a world is saving it (undo, replay, exploration).
@@ -138,13 +140,10 @@ public struct World: Hashable, Sendable {
             case "\r": out += "\\r"
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
+            case _ where c.isUnsafeToPrint:
+                out += "\\u{" + String(c.value, radix: 16, uppercase: true) + "}"
             default:
-                switch c.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator:
-                    out += "\\u{" + String(c.value, radix: 16, uppercase: true) + "}"
-                default:
-                    out.unicodeScalars.append(c)
-                }
+                out.unicodeScalars.append(c)
             }
         }
         return out + "\"" + note
