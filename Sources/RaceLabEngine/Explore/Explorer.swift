@@ -262,10 +262,12 @@ public struct Explorer {
             }
             // A thread woken by the earlier step (it waited for a lock that step let
             // go of) cannot run before it: the steps in between leave the lock alone.
+            // It could have run before the step that took the lock again, though.
             let thread = trace.threads[index]
-            if let wait = stack[index].world.threads[thread].waiting, case .lock = wait,
-                !engine.isSatisfied(stack[race].world, wait, for: thread)
-            {
+            if let wait = stack[index].world.threads[thread].waiting, !engine.isSatisfied(stack[race].world, wait, for: thread) {
+                if let taken = lastDisabling(of: thread, before: race, stack: stack) {
+                    addReversal(of: taken, with: index, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &reversalSteps, log: log)
+                }
                 continue
             }
             // A thread that takes a lock another thread holds there blocks: no replay.
@@ -285,6 +287,45 @@ public struct Explorer {
             sequence[sequence.count - 1] = last
             insert(sequence, at: race, stack: &stack, sleeping: sleeping)
         }
+    }
+
+    /// The step that last kept waiting `thread` from running before node `race`,
+    /// where it is waiting and cannot run: the latest earlier node where it was
+    /// already waiting but could run (the lock it waits for was free) and another
+    /// thread took the step that took the lock. Nil if it was not waiting yet.
+    ///
+    /// Taking a lock, or adding an operation to a queue a thread waits to see empty,
+    /// makes the waiting thread unable to run, so the two steps are in a race that
+    /// the steps in between hide: the thread's step is ordered after the taker's
+    /// release only because it had to wait for it.
+    func lastDisabling(of thread: ThreadID, before race: Int, stack: [Node]) -> Int? {
+        var node = race
+        while node > 0 {
+            node -= 1
+            let world = stack[node].world
+            guard world.threads[thread].waiting != nil else { return nil }
+            if engine.isRunnable(world, thread) { return node }
+        }
+        return nil
+    }
+
+    /// Adds the reversal of the race of step `race` with step `index`, whose thread
+    /// can run at `race`'s node: the steps between them that do not depend on `race`,
+    /// then `index`'s thread, whose step there is found by a replay.
+    func addReversal(
+        of race: Int, with index: Int, trace: Trace, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int,
+        log: EventLog
+    ) {
+        let steps = trace.reversal(of: race, with: index)
+        var sequence: [WakeupStep] = []
+        sequence.reserveCapacity(steps.count)
+        for step in steps { sequence.append(trace.step(step)) }
+        sequence[sequence.count - 1] = .pending(trace.threads[index])
+        if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { return }
+        reversalSteps += steps.count
+        guard let last = replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) else { return }
+        sequence[sequence.count - 1] = last
+        insert(sequence, at: race, stack: &stack, sleeping: sleeping)
     }
 
     /// The step of step `index`'s thread in the reversal of its race with step `race`,
