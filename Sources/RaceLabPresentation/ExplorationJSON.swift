@@ -25,6 +25,7 @@ public struct ExplorationJSON: Sendable {
                     ("end", .string(count.outcome.end.rawValue)),
                     ("findings", .array(count.outcome.findings.map { .string($0.rawValue) })),
                     ("failedChecks", .array(count.outcome.failedChecks.map { .string(program.expectations[$0].message) })),
+                    ("facts", .array(count.outcome.facts.map(JSON.string))),
                     ("executions", .int(count.executions)),
                 ] + Self.fields("interleavings", count.interleavings) + [
                     ("schedule", .string(count.schedule.joined(separator: " ")))

@@ -26,14 +26,15 @@ public struct ExplorationRenderer: Sendable {
         let order = result.outcomes.indices.sorted {
             (result.outcomes[$0].interleavings, $1) > (result.outcomes[$1].interleavings, $0)
         }
-        for entry in order.map({ result.outcomes[$0] }) {
+        let shownFacts = Self.distinguishingFacts(result.outcomes.map(\.outcome))
+        for (entry, facts) in order.map({ (result.outcomes[$0], shownFacts[$0]) }) {
             // Past Int.max the shares of two saturated counts are unknown.
             let percent = entry.interleavings.percent(of: result.interleavings)
             var share = result.interleavings.isSaturated ? "   n/a" : percent < 0.05 ? " <0.1%" : String(format: "%5.1f%%", percent)
             // Shares of lower bounds are estimates.
             if !result.interleavings.isExact && !result.interleavings.isSaturated { share = "~" + share.drop { $0 == " " } }
             let mark = entry.outcome.isFailure ? "FAIL" : entry.outcome.end == .stepLimit ? "cut " : "ok  "
-            out += "  \(mark) \(entry.interleavings.description.padded(9, right: true)) \(share)  \(describe(entry.outcome))\n"
+            out += "  \(mark) \(entry.interleavings.description.padded(9, right: true)) \(share)  \(describe(entry.outcome, facts: facts))\n"
         }
 
         out += "\nChecks\n"
@@ -101,9 +102,21 @@ public struct ExplorationRenderer: Sendable {
         return out
     }
 
-    /// `gotA = MySingle#1, … (deadlocked; breaks: exactly one…)`.
-    func describe(_ outcome: Outcome) -> String {
-        var text = outcome.state.isEmpty ? "(no shared variables)" : outcome.state
+    /// For each outcome, the facts that tell it apart from the others that print the
+    /// same variables: those not common to all of them. Two rows never read the same
+    /// while one fails and one passes without saying why (one MySingle created or two).
+    static func distinguishingFacts(_ outcomes: [Outcome]) -> [[String]] {
+        outcomes.map { outcome in
+            let alike = outcomes.filter { $0.state == outcome.state }
+            guard alike.count > 1 else { return [] }
+            return outcome.facts.filter { fact in !alike.allSatisfy { $0.facts.contains(fact) } }
+        }
+    }
+
+    /// `gotA = MySingle#1, …; 2 MySingle created  (deadlocked; breaks: exactly one…)`.
+    func describe(_ outcome: Outcome, facts: [String] = []) -> String {
+        var text = ([outcome.state] + facts).filter { !$0.isEmpty }.joined(separator: "; ")
+        if text.isEmpty { text = "(no shared variables)" }
         var notes: [String] = []
         if outcome.end != .completed { notes.append(outcome.end.rawValue) }
         let kinds = outcome.findings.filter { $0 != .expectation }.map(\.rawValue)

@@ -24,6 +24,16 @@ struct ExplorerTests {
         #expect(none.outcomes.map(\.executions) == [6, 4])
     }
 
+    /// Two final worlds with the same variables but a different number of objects
+    /// created are two outcomes, each saying how many it created; `none` agrees.
+    @Test func outcomesWithTheSameVariablesAreToldApartByWhatWasCreated() throws {
+        let program = try compile("class S {}\nvar s: S? = nil\nthread A { if s == nil { s = S() } }\nthread B { if s == nil { s = S() } }")
+        for reduction in [ExploreConfig.Reduction.dpor, .none] {
+            let rows = explore(program, reduction).outcomes.map { "\($0.outcome.state); \($0.outcome.facts.joined()): \($0.interleavings)" }
+            #expect(rows.sorted() == ["s = S#1; 1 S created: 2", "s = S#1; 2 S created: 6", "s = S#2; 2 S created: 12"], "\(reduction)")
+        }
+    }
+
     /// A Mazurkiewicz trace, written canonically: each thread's steps (with what they
     /// touched) and, for every dependent pair on different threads, which came first.
     static func traceKey(_ trace: Trace) -> String {

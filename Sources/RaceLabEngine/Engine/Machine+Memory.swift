@@ -47,6 +47,7 @@ extension Machine {
             return text
         }
         emit(text(), Access(.object(id), .write))
+        world.headers[id].deallocatedOn = thread
         if wrongThread {
             let object = world.heap[id]
             report(

@@ -8,6 +8,11 @@ public struct Outcome: Hashable, Sendable {
     public var findings: [Finding.Kind]
     /// Indexes of the `expect` checks that failed (or could not be evaluated).
     public var failedChecks: [Int]
+    /// What else tells this outcome's final worlds apart from others with the same
+    /// variables: how many instances of each class were created
+    /// (`2 MySingle created`), and where each instance of a main-thread-only class
+    /// was deallocated (`ViewController#1 deallocated on worker`).
+    public var facts: [String] = []
 
     public var isFailure: Bool { !findings.isEmpty }
 }

@@ -15,6 +15,40 @@ extension Explorer {
         var end: Run.End
         var findings: [Finding.Kind]
         var failedChecks: [Int]
+        /// Instances created, by class.
+        var created: [Int]
+        /// Each dead instance of a main-thread-only class and where it was deallocated.
+        var deallocations: [Deallocation]
+    }
+
+    struct Deallocation: Equatable {
+        var object: ObjectID
+        var thread: ThreadID
+    }
+
+    /// Where each instance of a main-thread-only class was deallocated, in object order.
+    func deallocations(_ world: World) -> [Deallocation] {
+        guard engine.program.classes.contains(where: \.mainThreadOnly) else { return [] }
+        var result: [Deallocation] = []
+        for (id, object) in world.heap.enumerated() {
+            guard let index = object.classIndex, engine.program.classes[index].mainThreadOnly,
+                let thread = world.headers[id].deallocatedOn
+            else { continue }
+            result.append(Deallocation(object: id, thread: thread))
+        }
+        return result
+    }
+
+    /// `2 MySingle created`, `ViewController#1 deallocated on worker`: see `Outcome.facts`.
+    func facts(_ world: World, _ deallocations: [Deallocation]) -> [String] {
+        var facts: [String] = []
+        for (index, count) in world.created.enumerated() where count > 0 {
+            facts.append("\(count) \(engine.program.classes[index].name) created")
+        }
+        for deallocation in deallocations {
+            facts.append("\(world.heap[deallocation.object].name) deallocated on \(world.threadNames[deallocation.thread])")
+        }
+        return facts
     }
 
     func atom(_ value: Value, in world: World) -> OutcomeKey.Atom {
@@ -73,8 +107,10 @@ extension Explorer {
                 ? trace.linearizations(stateLimit: countingAllowance(result), visited: &result.countingStates) : .atLeast(1)
         }
         result.interleavings += count
+        let deallocated = deallocations(world)
         let index = keys.firstIndex { key in
-            key.end == end && key.findings == kinds && key.failedChecks == failedChecks
+            key.end == end && key.findings == kinds && key.failedChecks == failedChecks && key.created == world.created
+                && key.deallocations == deallocated
                 && zip(variables, key.atoms).allSatisfy { atom(world.globals[$0], in: world) == $1 }
         }
         if let index {
@@ -82,17 +118,21 @@ extension Explorer {
             result.outcomes[index].interleavings += count
             return
         }
+        let facts = facts(world, deallocated)
         var state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
         // Shortened values can look alike: two different outcomes never print the same line.
-        if result.outcomes.contains(where: { $0.outcome.state == state && $0.outcome.end == end && $0.outcome.findings == kinds }) {
+        if result.outcomes.contains(where: {
+            $0.outcome.state == state && $0.outcome.end == end && $0.outcome.findings == kinds && $0.outcome.facts == facts
+        }) {
             state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0], elided: false))" }.joined(separator: ", ")
         }
-        let outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
+        var outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
+        outcome.facts = facts
         let names = trace.threads.map { world.threadNames[$0] }
         result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
         keys.append(
             OutcomeKey(
                 atoms: variables.map { atom(world.globals[$0], in: world) }, end: end, findings: kinds,
-                failedChecks: failedChecks))
+                failedChecks: failedChecks, created: world.created, deallocations: deallocated))
     }
 }

@@ -36,6 +36,8 @@ public struct ObjectHeader: Hashable, Sendable {
     public var owner: ThreadID?
     /// How many times the owner holds it.
     public var depth = 0
+    /// The thread whose release deallocated it (its deinit ran there), once it is dead.
+    public var deallocatedOn: ThreadID?
 
     public init() {}
 }
