@@ -166,9 +166,9 @@ struct StepController {
     func whatMattered(_ run: Run) -> [String] {
         var lines: [String] = []
         let explorer = Explorer(program: session.engine.program)
-        if let (first, second) = explorer.decisivePair(run.schedule) {
-            lines.append("The steps that mattered: step \(first + 1) (\(stepText(first))) ran before step \(second + 1) (\(stepText(second))).")
-            lines.append("Had step \(second + 1) come before step \(first + 1) (and the rest run without switching threads), every check would pass.")
+        if let pair = explorer.decisivePair(run.schedule) {
+            lines.append("The steps that mattered: \(pair.what)")
+            lines.append(pair.otherwise)
         }
         lines.append("Schedule: \(run.scheduleText)")
         lines.append("Replay:   racelab run \(argument)\(fixFlag) --schedule \"\(run.scheduleText)\"")

@@ -277,16 +277,13 @@ public struct Grader: Sendable {
         }
     }
 
-    func counterexample(_ run: Run, _ why: (first: Int, second: Int)?, _ file: SourceFile) -> String {
+    func counterexample(_ run: Run, _ why: DecisivePair?, _ file: SourceFile) -> String {
         var out = ""
         if !run.schedule.isEmpty {
             out += "Simplest counterexample (\(run.schedule.count) steps):\n"
             out += ColumnTrace(run: run).render(highlight: why.map { [$0.first, $0.second] } ?? [])
         }
-        if let why {
-            out +=
-                "Why: \(ExplorationRenderer.stepText(run, why.first)) (step \(why.first + 1)) came before \(ExplorationRenderer.stepText(run, why.second)) (step \(why.second + 1)).\n"
-        }
+        if let why { out += "Why: \(why.what)\n     \(why.otherwise)\n" }
         out += "Replay: racelab run \(file.name)" + (run.schedule.isEmpty ? "\n" : " --schedule \"\(run.scheduleText)\"\n")
         return out
     }

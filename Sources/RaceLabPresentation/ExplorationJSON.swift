@@ -59,7 +59,13 @@ public struct ExplorationJSON: Sendable {
         }
         var example = JSON.null
         if let counterexample {
-            let why: JSON = counterexample.why.map { .object([("first", .int($0.first + 1)), ("second", .int($0.second + 1))]) } ?? .null
+            let why: JSON =
+                counterexample.why.map {
+                    .object([
+                        ("first", .int($0.first + 1)), ("second", .int($0.second + 1)), ("what", .string($0.what)),
+                        ("otherwise", .string($0.otherwise)),
+                    ])
+                } ?? .null
             example = .object([
                 ("schedule", .string(counterexample.schedule.joined(separator: " "))),
                 ("preemptions", .int(counterexample.preemptions)),

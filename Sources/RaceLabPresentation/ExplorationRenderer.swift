@@ -92,11 +92,7 @@ public struct ExplorationRenderer: Sendable {
             if let finding = run.findings.first {
                 out += "\nIt fails: \(finding.kind.rawValue): \(finding.message)\n"
             }
-            if let why = example.why {
-                out += "\nWhy: \(Self.stepText(run, why.first)) (step \(why.first + 1)) came before "
-                out += "\(Self.stepText(run, why.second)) (step \(why.second + 1)).\n"
-                out += "     They conflict; with the second first (and the rest run without preemption), every check passes.\n"
-            }
+            if let why = example.why { out += "\nWhy: \(why.what)\n     \(why.otherwise)\n" }
             out += "\nReplay: \(replayCommand) --schedule \"\(run.scheduleText)\"\n"
         }
         return out

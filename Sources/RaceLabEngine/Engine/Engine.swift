@@ -125,10 +125,22 @@ public struct Engine: Sendable {
     public func evaluateExpectations(_ world: World) -> [(passed: Bool?, error: String?)] {
         var results: [(Bool?, String?)] = program.expectations.map { _ in (nil, nil) }
         var copy = world
-        copy.halted = false
+        let checks = runChecks(&copy, log: EventLog(narrate: true))
+        for (index, passed, _) in checks { results[index] = (passed, nil) }
+        if let failure = copy.findings.last, copy.halted,
+            let pending = results.firstIndex(where: { $0.0 == nil })
+        {
+            results[pending] = (nil, failure.message)
+        }
+        return results
+    }
+
+    /// Runs the `expect` checks on `world` (a final world, changed only by the checks).
+    private func runChecks(_ world: inout World, log: EventLog) -> [(index: Int, passed: Bool, accessesEnd: Int)] {
+        world.halted = false
         let frame = Frame(code: program.checksCode, localCount: program.codes[program.checksCode].localCount, kind: .body)
-        let checker = copy.addThread(name: "check", frames: [frame], isMain: true)
-        let checks = Machine.run(compiled, world: &copy, thread: checker, localBudget: localBudget) { machine in
+        let checker = world.addThread(name: "check", frames: [frame], isMain: true)
+        return Machine.run(compiled, world: &world, thread: checker, localBudget: localBudget, log: log) { machine in
             var budget = localBudget
             while !machine.world.threads[machine.thread].frames.isEmpty && !machine.world.halted && budget > 0 {
                 machine.executeCurrent()
@@ -136,13 +148,20 @@ public struct Engine: Sendable {
             }
             return machine.checkResults
         }
-        for (index, passed) in checks { results[index] = (passed, nil) }
-        if let failure = copy.findings.last, copy.halted,
-            let pending = results.firstIndex(where: { $0.0 == nil })
-        {
-            results[pending] = (nil, failure.message)
+    }
+
+    /// What the `expect` checks that fail on `world` read: the state a failure of
+    /// theirs depends on.
+    func failingChecksRead(_ world: World) -> [Access] {
+        var copy = world
+        let log = EventLog(narrate: false)
+        var start = 0
+        var reads: [Access] = []
+        for (_, passed, end) in runChecks(&copy, log: log) {
+            if !passed { reads += log.accesses[start..<end] }
+            start = end
         }
-        return results
+        return reads
     }
 
     /// Why a thread cannot run, in words, and the threads it waits on.

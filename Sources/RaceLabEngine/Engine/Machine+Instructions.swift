@@ -166,7 +166,7 @@ extension Machine {
         case .check(let index):
             let passed = pop() == .bool(true)
             advance()
-            checkResults.append((index, passed))
+            checkResults.append((index, passed, log.accesses.count))
         }
     }
 

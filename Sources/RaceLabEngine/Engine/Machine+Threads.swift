@@ -46,7 +46,9 @@ extension Machine {
         var owned: [Value] = []
         for (slot, isTemp) in zip(finished.slots, code.localIsTemp) where !isTemp && slot.hasReferences { owned.append(slot) }
         let released = owned.flatMap(\.references)
-        let accesses = released.map { Access(.object($0), .write) }
+        // A release changes the retain count; deallocating (when it is the last) writes
+        // the object, and says so itself.
+        let accesses = released.map { Access(.count($0), .write) }
         var releasing: String {
             released.isEmpty ? "" : " and releases " + released.map { world.heap[$0].name }.joined(separator: ", ")
         }

@@ -32,8 +32,9 @@ struct Machine {
     var drainingReleases = false
     var range: SourceRange?
     let localBudget: Int
-    /// Results of `expect` checks, when the machine evaluates them.
-    var checkResults: [(Int, Bool)] = []
+    /// Results of `expect` checks, when the machine evaluates them, each with how many
+    /// accesses the log held when it was decided (what each check read).
+    var checkResults: [(index: Int, passed: Bool, accessesEnd: Int)] = []
 
     /// The running thread's top frame. The machine holds it while it runs, so that
     /// the interpreter reaches it directly rather than through the world's nested

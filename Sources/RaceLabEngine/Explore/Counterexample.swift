@@ -4,10 +4,10 @@ public struct Counterexample: Sendable {
     public var schedule: [String]
     /// Times the schedule switches away from a thread that could have gone on.
     public var preemptions: Int
-    /// The two conflicting steps (indexes into `schedule`) whose order made the
-    /// difference: running the second before the first (and the rest without
-    /// preemption) passes. nil when no single reversal fixes the run.
-    public var why: (first: Int, second: Int)?
+    /// The two conflicting steps whose order made the difference, and why: running
+    /// the second before the first (and the rest without preemption) passes. nil
+    /// when no single reversal fixes the run.
+    public var why: DecisivePair?
     /// Why this is not known to be the simplest, when the search for it was cut (by
     /// the time limit or its budget): it is then the shortest failing execution the
     /// exploration saw. nil for the simplest.
@@ -92,52 +92,5 @@ extension Explorer {
             last = thread
         }
         return count
-    }
-
-    /// The longest schedule `decisivePair` looks into: it tries each conflicting pair
-    /// with a replay, which costs the cube of the length.
-    static let decisivePairLimit = 200
-
-    /// The first pair of conflicting steps (on different threads) whose reversal makes
-    /// the run pass: the second step, and whatever does not depend on the first, is
-    /// moved before the first; the rest runs without preemption. nil for a schedule
-    /// longer than `decisivePairLimit`, or when the deadline has passed.
-    public func decisivePair(_ schedule: [String]) -> (Int, Int)? {
-        guard schedule.count <= Self.decisivePairLimit else { return nil }
-        let deadline = config.started().deadline
-        var world = engine.initialWorld()
-        var trace = Trace()
-        for name in schedule {
-            guard let thread = world.thread(named: name) else { return nil }
-            let (next, accesses) = engine.quietStep(world, thread: thread)
-            trace.append(
-                thread: thread, accesses: accesses, halts: next.halted,
-                creates: world.threads.count..<next.threads.count)
-            world = next
-        }
-        for second in trace.threads.indices {
-            let previous = trace.threads[..<second].lastIndex(of: trace.threads[second])
-            for first in 0..<second where trace.threads[first] != trace.threads[second] && trace.dependent(first, second) {
-                // The second step's own thread must be able to reach it without the first.
-                if let previous, previous > first, trace.isBefore(first, previous) { continue }
-                // Replay up to the race, then the steps that do not depend on the first
-                // step, then the second step, and go on without preemption.
-                var reordered = Array(trace.threads[..<first])
-                reordered += (first + 1..<second).filter { !trace.isBefore(first, $0) }.map { trace.threads[$0] }
-                reordered.append(trace.threads[second])
-                if passes(reordered.map { world.threadNames[$0] }) { return (first, second) }
-                if let deadline, deadline.hasPassed { return nil }
-            }
-        }
-        return nil
-    }
-
-    /// Whether a run that follows `prefix`, then goes on without preemption (as a
-    /// written schedule does when it runs out), passes every check.
-    func passes(_ prefix: [String]) -> Bool {
-        var scheduler = FixedScheduler(names: prefix)
-        let runner = Runner(program: engine.program, maxSteps: config.maxSteps, localBudget: engine.localBudget)
-        guard let run = try? runner.run(&scheduler) else { return false }
-        return !run.failed
     }
 }
