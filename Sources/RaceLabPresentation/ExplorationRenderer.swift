@@ -161,7 +161,22 @@ public struct ColumnTrace: Sendable {
         while header.last == " " { header.removeLast() }
         var out = header + "\n"
         var lastStep = 0
+        let shown = shownSteps(highlight)
+        var skipped: [ThreadID: Int] = [:]
         for event in run.events {
+            // A long run keeps its start, its end and the marked steps: what lies
+            // between is one line saying how many steps of which threads it holds.
+            guard shown.contains(event.step) else {
+                if event.step != lastStep { skipped[event.thread, default: 0] += 1 }
+                lastStep = event.step
+                continue
+            }
+            if !skipped.isEmpty {
+                let total = skipped.values.reduce(0, +)
+                let parts = threads.compactMap { id in skipped[id].map { "\(run.world.threadNames[id]) \($0)" } }
+                out += "     … \(total) more steps (\(parts.joined(separator: ", "))) …\n"
+                skipped = [:]
+            }
             let mark = highlight.contains(event.step - 1) && event.step != lastStep ? ">" : " "
             let number = event.step == lastStep ? "" : String(event.step)
             lastStep = event.step
@@ -172,6 +187,20 @@ public struct ColumnTrace: Sendable {
         }
         return out
     }
+
+    /// A run of at most `fullLength` steps shows every step; a longer one its first
+    /// and last `edge` steps and `context` steps around each marked one (1-based).
+    func shownSteps(_ highlight: [Int]) -> Set<Int> {
+        let length = run.schedule.count
+        guard length > Self.fullLength else { return Set(0...length) }
+        var shown = Set(0...Self.edge).union(max(0, length - Self.edge)...length)
+        for step in highlight { shown.formUnion(max(0, step + 1 - Self.context)...min(length, step + 1 + Self.context)) }
+        return shown
+    }
+
+    static let fullLength = 80
+    static let edge = 20
+    static let context = 3
 
     func fit(_ text: String) -> String {
         if text.count > columnWidth { return String(text.prefix(columnWidth - 1)) + "…" }

@@ -228,6 +228,24 @@ struct CutSearchTests {
     }
 }
 
+/// A long counterexample keeps its first and last steps and the two that decide it;
+/// the rest is one line. The replay command still has every step.
+struct LongCounterexampleTests {
+    let racelab = RaceLab(environment: [:])
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/long.race").path
+
+    @Test func theMiddleOfALongRunIsOneLine() {
+        let output = racelab.main(["explore", Self.fixture])
+        #expect(output.exitCode == 1)
+        #expect(output.stdout.contains("Simplest counterexample: 0 preemptions, 102 steps\n"))
+        #expect(output.stdout.contains("    20  writes x = 20\n     … 61 more steps (A 61) …\n    82  writes x = 82\n"))
+        #expect(output.stdout.contains(" > 100  writes x = 100\n"))
+        #expect(output.stdout.contains("Why: A wrote x (step 100) before B read it (step 101).\n"))
+        #expect(output.stdout.contains("Had B read it first, B would have read 99, and every check passes"))
+        #expect(output.stdout.contains("--schedule \"A*100 B B\"\n"))
+    }
+}
+
 /// A schedule is bounded by the step limit as a whole, and one that cannot be
 /// followed says why, with the run up to there.
 struct ScheduleTests {

@@ -1,6 +1,7 @@
-import RaceLabEngine
 import RaceLabLanguage
 import Testing
+
+@testable import RaceLabEngine
 
 /// A bounded search finds what its bound allows: an execution cut at the step bound
 /// still races its threads' next steps against the trace, and is labelled cut.
@@ -45,6 +46,23 @@ struct CutExecutionTests {
         let example = try #require(hurried.counterexample(for: result))
         #expect(example.notSimplest == .timeLimit(0))
         #expect(example.schedule == result.shortestFailure)
+    }
+
+    /// A thread that never stops makes the search for the simplest counterexample
+    /// climb to the step limit at every preemption bound; when that search is cut,
+    /// the short failure its first pass found stands in, not a 2,000-step one.
+    @Test func aCutSearchForTheSimplestStillShowsAShortFailure() throws {
+        var config = ExploreConfig()
+        config.maxSteps = 2_000
+        config.timeLimit = nil
+        let explorer = Explorer(program: try compile(Self.endless), config: config)
+        // The shortest failure an exploration saw: A loops 1,000 times first.
+        var result = Exploration(reduction: .dpor)
+        result.shortestFailure = Array(repeating: "A", count: 1_000) + ["B", "A", "B", "B"]
+        let example = try #require(explorer.counterexample(for: result, budget: 600))
+        #expect(example.notSimplest == .executionBound(600))
+        #expect(example.schedule == ["B", "A", "B", "B"])
+        #expect(example.preemptions == 2)
     }
 
     /// Without reduction, a failing search always has a counterexample too, even when

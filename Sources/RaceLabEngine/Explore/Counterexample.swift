@@ -17,23 +17,29 @@ public struct Counterexample: Sendable {
 extension Explorer {
     /// A counterexample for an exploration that found a failure: the simplest one
     /// (fewest preemptions, then fewest steps) when its search finishes within the
-    /// deadline and budget, else the shortest failing execution the exploration saw.
+    /// deadline and budget, else the best one found: a short failure the search's
+    /// first, cheap pass found, or the shortest failing execution the exploration saw.
     /// nil only when nothing failed: a failing verdict always has a counterexample.
     public func counterexample(for result: Exploration, maxPreemptions: Int = 6, budget: Int = 200_000) -> Counterexample? {
         guard let seen = result.shortestFailure else { return nil }
         switch simplestCounterexample(maxPreemptions: maxPreemptions, budget: budget) {
         case .found(let example):
             return example
-        case .notFound(let cut):
-            return Counterexample(schedule: seen, preemptions: preemptions(seen), why: decisivePair(seen), notSimplest: cut)
+        case .notFound(let cut, let short):
+            let schedule = short.map { $0.count < seen.count ? $0 : seen } ?? seen
+            return Counterexample(schedule: schedule, preemptions: preemptions(schedule), why: decisivePair(schedule), notSimplest: cut)
         }
     }
 
     enum SimplestSearch {
         case found(Counterexample)
-        /// Not found within the bounds: the bound that stopped it.
-        case notFound(Cut)
+        /// Not found within the bounds: the bound that stopped it, and a short failing
+        /// schedule found on the way, if any.
+        case notFound(Cut, [String]?)
     }
+
+    /// The step bounds of the first, cheap pass of `simplestCounterexample`.
+    static let shortStepBounds = [16, 64]
 
     /// Searches with preemption bound 0, 1, 2, … (iterative context bounding, as CHESS
     /// does) and, within each, step bound 16, 64, 256, … (iterative deepening), and
@@ -41,43 +47,75 @@ extension Explorer {
     /// one: the fewest preemptions, then the fewest steps. Each search with step
     /// bound L sees every execution of at most L steps in full, so the shortest
     /// failure of at most L steps is among them.
+    ///
+    /// A thread that never stops makes every bound climb to the step limit, and a
+    /// search to 2,000 steps with one preemption is long. So a first pass looks for a
+    /// failure within short step bounds (16, then 64) at preemption bound 0, 1, 2, …,
+    /// spending at most a quarter of the budget; one it finds caps the preemption
+    /// bounds the full search has to try, and stands in if that search is cut (a
+    /// failure of 4 steps, not one of 2,000).
     /// - Parameter budget: executions in all before giving up.
     /// - Complexity: about twice the search of the last pair of bounds.
     func simplestCounterexample(maxPreemptions: Int, budget: Int) -> SimplestSearch {
         var spent = 0
         let deadline = config.started().deadline
-        for bound in 0...maxPreemptions {
+        func search(_ bound: Int, _ steps: Int, budget: Int) -> Exploration {
+            var config = self.config
+            config.reduction = .none
+            config.preemptionBound = bound
+            config.maxSteps = steps
+            config.detectRaces = false
+            config.maxExecutions = max(1, budget - spent)
+            config.deadline = deadline
+            let result = Explorer(engine: engine, config: config).explore()
+            spent += result.executions
+            return result
+        }
+        var short: [String]?
+        var most = maxPreemptions
+        // The first pass spends at most a quarter of the budget.
+        let cheapBudget = budget / 4
+        cheap: for bound in 0...maxPreemptions {
+            for steps in Self.shortStepBounds where steps <= config.maxSteps {
+                if let deadline, deadline.hasPassed { return .notFound(.timeLimit(deadline.seconds), short) }
+                if spent >= cheapBudget { break cheap }
+                let result = search(bound, steps, budget: cheapBudget)
+                if let schedule = result.shortestFailure {
+                    short = schedule
+                    most = preemptions(schedule)
+                    break cheap
+                }
+                // Every execution within this preemption bound was seen in full.
+                if result.cut == nil { break }
+            }
+        }
+        for bound in 0...most {
             var steps = min(16, config.maxSteps)
             while true {
-                if let deadline, deadline.hasPassed { return .notFound(.timeLimit(deadline.seconds)) }
-                var config = self.config
-                config.reduction = .none
-                config.preemptionBound = bound
-                config.maxSteps = steps
-                config.detectRaces = false
-                config.maxExecutions = max(1, budget - spent)
-                config.deadline = deadline
-                let result = Explorer(engine: engine, config: config).explore()
-                spent += result.executions
+                if let deadline, deadline.hasPassed { return .notFound(.timeLimit(deadline.seconds), short) }
+                let result = search(bound, steps, budget: budget)
                 if let schedule = result.shortestFailure {
                     return .found(Counterexample(schedule: schedule, preemptions: bound, why: decisivePair(schedule)))
                 }
                 switch result.cut {
-                case .timeLimit, .executionBound, .threadLimit, .stopped:
-                    return .notFound(result.cut!)
+                case .executionBound:
+                    // What is left of the budget stopped it: say the whole budget.
+                    return .notFound(.executionBound(budget), short)
+                case .timeLimit, .threadLimit, .stopped:
+                    return .notFound(result.cut!, short)
                 case nil:
                     // Every execution was seen in full, and none failed.
-                    return .notFound(.preemptionBound(bound))
+                    return .notFound(.preemptionBound(bound), short)
                 case .preemptionBound, .stepBound:
                     break
                 }
-                if spent >= budget { return .notFound(.executionBound(budget)) }
+                if spent >= budget { return .notFound(.executionBound(budget), short) }
                 // Longer executions exist only when the step bound cut one.
-                guard result.outcomes.contains(where: { $0.outcome.end == .stepLimit }), steps < self.config.maxSteps else { break }
-                steps = min(steps * 4, self.config.maxSteps)
+                guard result.outcomes.contains(where: { $0.outcome.end == .stepLimit }), steps < config.maxSteps else { break }
+                steps = min(steps * 4, config.maxSteps)
             }
         }
-        return .notFound(.preemptionBound(maxPreemptions))
+        return .notFound(.preemptionBound(maxPreemptions), short)
     }
 
     /// How many times `schedule` switches away from a thread that could have gone on.

@@ -23,7 +23,8 @@ extension Explorer {
     /// one that conflicts on what the failure reads (the state a failing check reads,
     /// the crashing step's or the deadlocked threads' accesses) comes first, then one
     /// on other shared state, then one that only orders output or object creation;
-    /// within each, the earliest. nil for a schedule longer than `decisivePairLimit`,
+    /// within each, the earliest second step, and for it the latest first step (the
+    /// direct conflict, not one ordered through others). nil for a schedule longer than `decisivePairLimit`,
     /// or when the deadline has passed.
     public func decisivePair(_ schedule: [String]) -> DecisivePair? {
         guard schedule.count <= Self.decisivePairLimit else { return nil }
@@ -48,7 +49,7 @@ extension Explorer {
                 candidates.append((rank, second, first, conflict))
             }
         }
-        candidates.sort { ($0.rank, $0.second, $0.first) < ($1.rank, $1.second, $1.first) }
+        candidates.sort { ($0.rank, $0.second, -$0.first) < ($1.rank, $1.second, -$1.first) }
         let names = worlds[worlds.count - 1].threadNames
         for candidate in candidates {
             let (first, second) = (candidate.first, candidate.second)
