@@ -120,6 +120,24 @@ public struct Engine: Sendable {
         Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget, log: log) { $0.step() }
     }
 
+    /// Follows `schedule` from the initial world without sentences, calling `visit`
+    /// with each step's world before it, its thread, and the accesses it made (the
+    /// world after it is the next call's, or the returned one). nil when a name is
+    /// unknown or its thread cannot run at its turn; `visit` returning false stops
+    /// the replay there.
+    @discardableResult
+    func follow(_ schedule: some Sequence<String>, _ visit: (_ before: World, _ thread: ThreadID, _ accesses: [Access]) -> Bool) -> World? {
+        var world = initialWorld()
+        let log = EventLog(narrate: false)
+        for name in schedule {
+            guard let thread = world.thread(named: name), isRunnable(world, thread) else { return nil }
+            let before = world
+            quietStep(&world, thread: thread, log: log)
+            guard visit(before, thread, log.accesses) else { return world }
+        }
+        return world
+    }
+
     /// Evaluates every `expect` on a final world: true where it holds, false where it
     /// fails, nil where evaluating it failed (the message says why).
     public func evaluateExpectations(_ world: World) -> [(passed: Bool?, error: String?)] {

@@ -120,14 +120,12 @@ extension Explorer {
 
     /// How many times `schedule` switches away from a thread that could have gone on.
     func preemptions(_ schedule: [String]) -> Int {
-        var world = engine.initialWorld()
         var last: ThreadID?
         var count = 0
-        for name in schedule {
-            guard let thread = world.thread(named: name), engine.isRunnable(world, thread) else { break }
+        engine.follow(schedule) { world, thread, _ in
             if let last, last != thread, engine.isRunnable(world, last) { count += 1 }
-            engine.quietStep(&world, thread: thread, log: EventLog(narrate: false))
             last = thread
+            return true
         }
         return count
     }

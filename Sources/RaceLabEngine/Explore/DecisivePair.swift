@@ -29,14 +29,24 @@ extension Explorer {
     public func decisivePair(_ schedule: [String]) -> DecisivePair? {
         guard schedule.count <= Self.decisivePairLimit else { return nil }
         let deadline = config.started().deadline
-        var worlds = [engine.initialWorld()]
+        var worlds: [World] = []
+        var threads: [ThreadID] = []
+        var accesses: [[Access]] = []
+        guard
+            let last = engine.follow(
+                schedule,
+                { world, thread, made in
+                    worlds.append(world)
+                    threads.append(thread)
+                    accesses.append(made)
+                    return true
+                })
+        else { return nil }
+        worlds.append(last)
         var trace = Trace()
-        for name in schedule {
-            let world = worlds[worlds.count - 1]
-            guard let thread = world.thread(named: name), engine.isRunnable(world, thread) else { return nil }
-            let (next, accesses) = engine.quietStep(world, thread: thread)
-            trace.append(thread: thread, accesses: accesses, halts: next.halted, creates: world.threads.count..<next.threads.count)
-            worlds.append(next)
+        for (step, thread) in threads.enumerated() {
+            let (before, after) = (worlds[step], worlds[step + 1])
+            trace.append(thread: thread, accesses: accesses[step], halts: after.halted, creates: before.threads.count..<after.threads.count)
         }
         let failure = failureAccesses(worlds[worlds.count - 1], trace: trace)
         var candidates: [(rank: Int, second: Int, first: Int, conflict: (Access, Access)?)] = []
@@ -149,13 +159,12 @@ extension Explorer {
             + "\(other) \(Self.fill(secondDoes.verb, secondTarget)) (step \(second + 1))."
         var otherwise = "Had \(other) \(Self.fill(secondDoes.participle, secondTarget)) first, "
         // A read sees another value in the other order: say which.
-        let replay = passing.compactMap { world.thread(named: $0) }
         if a.kind == .read, b.kind != .read,
-            let seen = valueSeen(a.target, by: trace.threads[first], ordinal: ordinal(of: first, trace), in: replay)
+            let seen = valueSeen(a.target, by: trace.threads[first], ordinal: ordinal(of: first, trace), in: passing)
         {
             otherwise += "\(one) would have read \(seen), and "
         } else if b.kind == .read, a.kind != .read,
-            let seen = valueSeen(b.target, by: trace.threads[second], ordinal: ordinal(of: second, trace), in: replay)
+            let seen = valueSeen(b.target, by: trace.threads[second], ordinal: ordinal(of: second, trace), in: passing)
         {
             otherwise += "\(other) would have read \(seen), and "
         }
@@ -179,18 +188,19 @@ extension Explorer {
 
     /// The value of `target` just before `thread` takes its step number `ordinal`
     /// (0-based) in the run that follows `schedule`.
-    func valueSeen(_ target: Access.Target, by thread: ThreadID, ordinal: Int, in schedule: [ThreadID]) -> String? {
-        var world = engine.initialWorld()
+    func valueSeen(_ target: Access.Target, by thread: ThreadID, ordinal: Int, in schedule: [String]) -> String? {
         var taken = 0
-        for next in schedule {
-            if next == thread {
-                if taken == ordinal { return value(of: target, in: world) }
-                taken += 1
+        var seen: String?
+        engine.follow(schedule) { world, next, _ in
+            guard next == thread else { return true }
+            if taken == ordinal {
+                seen = value(of: target, in: world)
+                return false
             }
-            guard engine.isRunnable(world, next) else { return nil }
-            engine.quietStep(&world, thread: next, log: EventLog(narrate: false))
+            taken += 1
+            return true
         }
-        return nil
+        return seen
     }
 
     func value(of target: Access.Target, in world: World) -> String? {
