@@ -272,6 +272,7 @@ public struct Grader: Sendable {
 
     func describe(_ finding: Finding) -> String {
         switch finding.kind {
+        case .expectation where finding.message.hasPrefix(Finding.workNotDone): return finding.message
         case .expectation: return "the check \"\(finding.message)\" fails"
         default: return "\(finding.kind.rawValue): \(finding.message)"
         }

@@ -72,6 +72,17 @@ extension Parser {
             let body = try parseBlock()
             let closure = Closure(parameters: [], body: body, range: bodyStart.joined(previous.range))
             return Statement(.spawn(name: name(of: nameToken), body: closure), start.joined(previous.range))
+        case .identifier("required") where position + 1 < tokens.count && tokens[position + 1].kind.isString:
+            return try parseRequired()
+        case .identifier("due") where position + 1 < tokens.count && tokens[position + 1].kind.isString:
+            _ = advance()
+            let name = try consumeString("expected the work's name in quotes after 'due'")
+            var condition: Expression?
+            if current.kind == .identifier("when") {
+                _ = advance()
+                condition = try parseExpression()
+            }
+            return Statement(.due(name: name, condition: condition), start.joined(previous.range))
         default:
             let target = try parseExpression()
             for op in ["=", "+=", "-=", "*="] where check(op) {
@@ -81,6 +92,28 @@ extension Parser {
             }
             return Statement(.expression(target), target.range)
         }
+    }
+
+    /// `required "NAME" [on THREAD] [holding LOCK, …] { … }`.
+    mutating func parseRequired() throws(Failure) -> Statement {
+        let start = advance().range
+        let name = try consumeString("expected the work's name in quotes after 'required'")
+        var thread: String?
+        var holding: [Expression] = []
+        if current.kind == .identifier("on") {
+            _ = advance()
+            if check(.thread) { throw error("write the thread's name after 'on' ('on main', 'on A')") }
+            thread = self.name(of: try consumeIdentifier("expected a thread's name after 'on'"))
+        }
+        if current.kind == .identifier("holding") {
+            _ = advance()
+            let saved = allowTrailingClosure
+            allowTrailingClosure = false
+            defer { allowTrailingClosure = saved }
+            repeat { holding.append(try parseExpression()) } while match(",")
+        }
+        let body = try parseBlock()
+        return Statement(.required(name: name, thread: thread, holding: holding, body: body), start.joined(previous.range))
     }
 
     mutating func parseCondition() throws(Failure) -> Expression {

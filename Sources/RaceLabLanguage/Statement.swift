@@ -18,6 +18,13 @@ public indirect enum StatementKind: Hashable, Sendable {
     case synchronized(token: Expression, body: [Statement])
     /// `spawn name { … }`: start a new thread now.
     case spawn(name: String, body: Closure)
+    /// `required "A commits its result" on main holding lock { … }`: work that every
+    /// complete run must do, on that thread (if named), holding those locks (if any).
+    case required(name: String, thread: String?, holding: [Expression], body: [Statement])
+    /// `due "A shows its total" when condition`: the `required` work of that name is
+    /// due once more (when the condition holds here). Work with a `due` must run
+    /// exactly as often as it fell due; work without, at least once.
+    case due(name: String, condition: Expression?)
 }
 
 public struct Statement: Hashable, Sendable {

@@ -9,6 +9,11 @@ public struct Token: Hashable, Sendable {
         case attribute(String)
         case newline
         case end
+
+        var isString: Bool {
+            if case .string = self { return true }
+            return false
+        }
     }
 
     public var kind: Kind

@@ -2,6 +2,14 @@ import RaceLabEngine
 
 /// Why each kind of finding matters, in a sentence or two for learners.
 public enum FindingExplainer {
+    public static func explanation(_ finding: Finding) -> String {
+        if finding.kind == .expectation && finding.message.hasPrefix(Finding.workNotDone) {
+            return
+                "The exercise requires this work in every run, on the thread and under the locks it names: skipping it, moving it to another thread or doing it with fewer locks is not a fix."
+        }
+        return explanation(finding.kind)
+    }
+
     public static func explanation(_ kind: Finding.Kind) -> String {
         switch kind {
         case .assertion:

@@ -55,7 +55,7 @@ public struct TextRenderer: Sendable {
                 }
                 if let range = finding.range { place += ", line \(range.start.line)" }
                 out += "  \(number + 1). \(finding.kind.rawValue)\(place): \(finding.message)\n"
-                out += "     \(FindingExplainer.explanation(finding.kind))\n"
+                out += "     \(FindingExplainer.explanation(finding))\n"
             }
         }
         out += "\nSchedule: \(run.scheduleText)\n"

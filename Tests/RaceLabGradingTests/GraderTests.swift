@@ -126,6 +126,7 @@ struct GraderTests {
     static let begin = "    // begin editable: take the locks\n"
     static let takeLocks = begin + "    lock1.lock()\n    lock2.lock()\n"
     static let giveBack = "    // begin editable: give them back\n    lock2.unlock()\n    lock1.unlock()\n"
+    static let work = "    // end editable\n    required \"B adds 1 to counter\" holding lock1, lock2 { counter += 1 }\n"
 
     @Test func cheatingIsRejectedWithAClearReason() throws {
         var cases: [(Grade, String)] = [
@@ -140,7 +141,7 @@ struct GraderTests {
                 "a locked line of the main thread was changed (line 42 of the exercise)"
             ),
             (
-                try Self.cheat("deadlock-fix", ("    // end editable\n    counter += 1\n", "    // end editable\n    counter += 1\n    counter += 1\n")),
+                try Self.cheat("deadlock-fix", (Self.work, Self.work + "    counter += 1\n")),
                 "a locked line of thread B has code added to it (line 35 of the exercise)"
             ),
             (try Self.cheat("deadlock-fix", ("points 10", "points 100")), "the locked 'points' line was changed"),
@@ -150,12 +151,20 @@ struct GraderTests {
             ),
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    lock1.lock(\n")),
-                "the file does not compile: line 33: expected ')' after the arguments, found '+='"
+                "the file does not compile: line 33: expected ')' after the arguments, found \"B adds 1 to counter\""
             ),
             // Serialising the work away: the checks see that it never happened.
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    if counter == 5 {\n"), (Self.giveBack, "    // begin editable\n    }\n")),
                 "fails in 7 of 7 interleavings: the check \"both threads do their work\" fails"
+            ),
+            // Fewer locks than the task requires: no deadlock, no race, and the check
+            // holds, but the required work ran without lock2.
+            (
+                try Self.cheat(
+                    "deadlock-fix", (Self.takeLocks, Self.begin + "    lock1.lock()\n"),
+                    (Self.giveBack, "    // begin editable: give them back\n    lock1.unlock()\n")),
+                "fails in 10 of 10 interleavings: the threads' work is no longer done: B adds 1 to counter (it ran without holding lock2)"
             ),
             // An endless loop, a loop that outlasts the step bound, a deliberate deadlock.
             (

@@ -121,6 +121,30 @@ extension Compiler {
             builder.currentRange = SourceRange(statement.range.end, statement.range.end)
             emit(.loadLocal(slot))
             emit(.monitorExit)
+        case .required(let name, let thread, let holding, let body):
+            let index = requirement(named: name, at: statement.range)
+            if program.requirements[index].hasBlock {
+                throw error("the work \"\(name)\" is required twice; give each 'required' block a name of its own", at: statement.range)
+            }
+            program.requirements[index].hasBlock = true
+            program.requirements[index].thread = thread
+            program.requirements[index].holding = holding.map { text(of: $0.range) }
+            program.requirements[index].range = statement.range
+            for lock in holding { try compileExpression(lock) }
+            builder.currentRange = statement.range
+            emit(.requirement(index, holding: holding.count))
+            compileStatements(body)
+        case .due(let name, let condition):
+            let index = requirement(named: name, at: statement.range)
+            program.requirements[index].hasDue = true
+            var skip: Int?
+            if let condition {
+                try compileExpression(condition)
+                skip = emit(.jumpIfFalse(-1))
+            }
+            builder.currentRange = statement.range
+            emit(.due(index))
+            if let skip { patch(skip) }
         case .spawn(let name, let body):
             if name == "main" { throw error("'main' is the main thread; spawn a thread with another name", at: statement.range) }
             try compileClosure(body, name: name, allowedParameters: 0)

@@ -23,6 +23,22 @@ public struct Compiler {
         program = Program(file: file)
     }
 
+    /// The index of the requirement named `name`, added (at `range`) if new.
+    mutating func requirement(named name: String, at range: SourceRange) -> Int {
+        if let index = program.requirements.firstIndex(where: { $0.name == name }) { return index }
+        program.requirements.append(.init(name: name, thread: nil, holding: [], range: range))
+        return program.requirements.count - 1
+    }
+
+    /// The source text of a range on one line (an expression, as written), or "…".
+    func text(of range: SourceRange) -> String {
+        guard range.start.line == range.end.line else { return "…" }
+        let scalars = Array(program.file.line(range.start.line).unicodeScalars)
+        let from = max(0, min(scalars.count, range.start.column - 1))
+        let to = max(from, min(scalars.count, range.end.column - 1))
+        return String(String.UnicodeScalarView(scalars[from..<to]))
+    }
+
     /// Compiles declarations into a program.
     /// - Throws: `ScriptError` listing every problem found.
     public static func compile(_ declarations: [Declaration], file: SourceFile) throws(ScriptError) -> Program {
@@ -197,6 +213,17 @@ public struct Compiler {
                 emit(.check(program.expectations.count))
             } catch {}
             program.expectations.append(.init(message: message, range: condition.range))
+        }
+        // Each `required` block is one more check: its work was done, where it says.
+        for (index, requirement) in program.requirements.enumerated() {
+            if !requirement.hasBlock {
+                _ = error("'due \"\(requirement.name)\"' names work that no 'required' block does", at: requirement.range)
+                continue
+            }
+            builders[0].currentRange = requirement.range
+            emit(.requirementMet(index))
+            emit(.check(program.expectations.count))
+            program.expectations.append(.init(message: "the threads' work is done: \(requirement.name)", range: requirement.range, requirement: index))
         }
         emit(constant: .none)
         emit(.ret)

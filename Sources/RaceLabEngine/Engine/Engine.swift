@@ -182,6 +182,25 @@ public struct Engine: Sendable {
         return reads
     }
 
+    /// Why the work of `required` block `index` was not done in `world`, in words:
+    /// `it never ran`, `it ran on a thread other than main`, `it ran without holding lock2`.
+    public func shortfall(ofRequirement index: Int, in world: World) -> String {
+        let requirement = program.requirements[index]
+        let record = index < world.requirements.count ? world.requirements[index] : RequirementRecord()
+        if requirement.hasDue && record.runs != record.dues {
+            func times(_ n: Int) -> String { n == 1 ? "once" : "\(n) times" }
+            return "it fell due \(times(record.dues)) and ran \(record.runs == 0 ? "never" : times(record.runs))"
+        }
+        if record.runs == 0 { return "it never ran" }
+        var parts: [String] = []
+        if record.offThread, let thread = requirement.thread { parts.append("on a thread other than \(thread)") }
+        let missing = requirement.holding.indices.filter { $0 < 64 && record.locksMissing & (1 << UInt64($0)) != 0 }
+        if !missing.isEmpty {
+            parts.append("without holding " + missing.map { requirement.holding[$0] }.joined(separator: " and "))
+        }
+        return "it ran " + parts.joined(separator: ", ")
+    }
+
     /// Why a thread cannot run, in words, and the threads it waits on.
     public func waitDescription(_ world: World, _ id: ThreadID) -> (text: String, waitsOn: [ThreadID])? {
         let thread = world.threads[id]

@@ -167,7 +167,36 @@ extension Machine {
             let passed = pop() == .bool(true)
             advance()
             checkResults.append((index, passed, log.accesses.count))
+        case .requirement(let index, let holding):
+            recordRequirement(index, holding: holding)
+        case .requirementMet(let index):
+            let record = index < world.requirements.count ? world.requirements[index] : RequirementRecord()
+            push(.bool(record.isMet(counted: program.requirements[index].hasDue)))
+            advance()
+        case .due(let index):
+            advance()
+            while world.requirements.count <= index { world.requirements.append(RequirementRecord()) }
+            world.requirements[index].dues = min(world.requirements[index].dues + 1, Int.max - 1)
         }
+    }
+
+    /// A `required` block starts: one more run, and whether this one is on its thread
+    /// and holds its locks (the lock values are on the stack, the first deepest).
+    mutating func recordRequirement(_ index: Int, holding: Int) {
+        var missing: UInt64 = 0
+        for position in 0..<holding {
+            let value = pop()
+            let owned: Bool
+            if case .object(let id) = value { owned = world.headers[id].owner == thread } else { owned = false }
+            if !owned && holding - 1 - position < 64 { missing |= 1 << UInt64(holding - 1 - position) }
+        }
+        advance()
+        let requirement = program.requirements[index]
+        let onThread = requirement.thread.map { $0 == "main" ? state.isMain : $0 == threadName } ?? true
+        while world.requirements.count <= index { world.requirements.append(RequirementRecord()) }
+        world.requirements[index].runs = min(world.requirements[index].runs + 1, Int.max - 1)
+        if !onThread { world.requirements[index].offThread = true }
+        world.requirements[index].locksMissing |= missing
     }
 
     /// Renders a value for a sentence: objects by their trace name.

@@ -254,6 +254,10 @@ struct Machine {
         switch instruction {
         case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure:
             return true
+        case .requirement, .requirementMet, .due:
+            // Only the checks read what it records, and records only add: no other
+            // thread can tell when it ran.
+            return true
         case .pop:
             if case .object(let id) = peek() { return world.headers[id].retainCount > 0 || !world.headers[id].isAlive }
             return true

@@ -76,6 +76,13 @@ public enum Instruction: Hashable, Sendable {
     case spawn(name: Int)
     case dispatchMain(sync: Bool)
     case check(Int)
+    /// Entering `required` block `Program.requirements[index]`: pops the `holding`
+    /// locks it names and records the run, and whether it was on its thread holding them.
+    case requirement(Int, holding: Int)
+    /// In the checks: pushes whether requirement `index` was met.
+    case requirementMet(Int)
+    /// `due`: requirement `index` falls due once more.
+    case due(Int)
 }
 
 /// An operator of the language, spelled as in the script.

@@ -25,6 +25,22 @@ public struct Program: Sendable {
     public struct Expectation: Sendable {
         public var message: String
         public var range: SourceRange
+        /// For the check that a `required` block's work was done: its index in `requirements`.
+        public var requirement: Int?
+    }
+
+    /// A `required "NAME" on THREAD holding LOCK, … { … }` block: work that every
+    /// complete run must do, where the exercise says.
+    public struct Requirement: Sendable {
+        public var name: String
+        public var thread: String?
+        /// The source text of each lock it must hold, in order.
+        public var holding: [String]
+        /// The `required` block (or, until it is compiled, the first `due` naming it).
+        public var range: SourceRange
+        /// Whether a `due` statement names it: then it must run exactly as often as it fell due.
+        public var hasDue = false
+        var hasBlock = false
     }
 
     public var file: SourceFile
@@ -38,6 +54,7 @@ public struct Program: Sendable {
     public var threads: [ThreadInfo] = []
     public var checksCode = 0
     public var expectations: [Expectation] = []
+    public var requirements: [Requirement] = []
     /// The tables instructions point into: constant values, names (of fields, methods
     /// and spawned threads), and lists of slots (closure captures, initialised fields).
     public private(set) var constants: [Value] = []

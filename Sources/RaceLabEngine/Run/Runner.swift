@@ -70,11 +70,14 @@ public struct Runner: Sendable {
             for (expectation, result) in zip(engine.program.expectations, engine.evaluateExpectations(world)) {
                 expectations.append(.init(message: expectation.message, passed: result.passed, note: result.error))
                 if result.passed != true {
-                    let why = result.error.map { ": could not be evaluated: \($0)" } ?? ""
+                    var message = expectation.message + (result.error.map { ": could not be evaluated: \($0)" } ?? "")
+                    if let index = expectation.requirement, result.error == nil {
+                        message =
+                            "\(Finding.workNotDone): \(engine.program.requirements[index].name) "
+                            + "(\(engine.shortfall(ofRequirement: index, in: world)))"
+                    }
                     world.findings.append(
-                        Finding(
-                            kind: .expectation, step: world.stepCount, thread: nil, range: expectation.range,
-                            message: expectation.message + why))
+                        Finding(kind: .expectation, step: world.stepCount, thread: nil, range: expectation.range, message: message))
                 }
             }
         } else {

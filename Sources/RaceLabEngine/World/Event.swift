@@ -204,6 +204,9 @@ public struct Finding: Hashable, Sendable {
         case runtimeError = "runtime error"
     }
 
+    /// How the message of a failed `required` check starts.
+    public static let workNotDone = "the threads' work is no longer done"
+
     public var kind: Kind
     public var step: Int
     public var thread: ThreadID?

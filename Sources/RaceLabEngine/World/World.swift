@@ -60,6 +60,13 @@ public struct World: Hashable, Sendable {
         _read { yield rare.value.output }
         _modify { makeRareUnique(); yield &rare.value.output }
     }
+    /// What each `required` block did so far, by requirement (as long as the highest
+    /// one that ran). Only the checks read it, so the order of two records never
+    /// matters: each only adds.
+    public var requirements: [RequirementRecord] {
+        _read { yield rare.value.requirements }
+        _modify { makeRareUnique(); yield &rare.value.requirements }
+    }
 
     private mutating func makeRareUnique() {
         if !isKnownUniquelyReferenced(&rare) { rare = RareParts(rare.value) }
@@ -172,6 +179,22 @@ public struct World: Hashable, Sendable {
     }
 }
 
+/// How a `required` block ran: how often, and whether any run was off its thread or
+/// without one of its locks (bit i: the i-th lock it names).
+public struct RequirementRecord: Hashable, Sendable {
+    public var runs = 0
+    /// How often a `due` statement said it was due.
+    public var dues = 0
+    public var offThread = false
+    public var locksMissing: UInt64 = 0
+
+    /// Whether the work was done: as often as it fell due (with a `due`), else at
+    /// least once; and every time on its thread, holding its locks.
+    public func isMet(counted: Bool) -> Bool {
+        (counted ? runs == dues : runs > 0) && !offThread && locksMissing == 0
+    }
+}
+
 /// A block sent to the main queue with `main.async` or `main.sync`.
 public struct QueuedBlock: Hashable, Sendable {
     public var id: Int
@@ -192,6 +215,7 @@ final class RareParts: Hashable, @unchecked Sendable {
         var queues: [ObjectID] = []
         var findings: [Finding] = []
         var output: [String] = []
+        var requirements: [RequirementRecord] = []
     }
 
     var value: Value
