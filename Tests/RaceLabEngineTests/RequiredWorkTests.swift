@@ -90,7 +90,7 @@ struct RequiredWorkTests {
             var shown = 0
             thread A { main.async { due "show"\n if false { required "show" { shown = 1 } } } }
             """)
-        #expect(skipped.findings.map(\.message) == ["the threads' work is no longer done: show (it fell due once and ran never)"])
+        #expect(skipped.findings.map(\.message) == ["the threads' work is no longer done: show (it fell due once, but it never ran)"])
     }
 
     @Test func misuseIsADiagnostic() {

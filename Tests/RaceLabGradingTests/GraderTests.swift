@@ -166,6 +166,12 @@ struct GraderTests {
                     (Self.giveBack, "    // begin editable: give them back\n    lock1.unlock()\n")),
                 "fails in 10 of 10 interleavings: the threads' work is no longer done: B adds 1 to counter (it ran without holding lock2)"
             ),
+            // Dropping A's total always, not only when it is stale: right in every
+            // interleaving but the three where A's total arrives while it is current.
+            (
+                try Self.cheat("stale-fix", ("                if tagA == generation {", "                if false {")),
+                "fails in 3 of 920787 interleavings: the threads' work is no longer done: main shows A's total (it fell due once, but it never ran)"
+            ),
             // An endless loop, a loop that outlasts the step bound, a deliberate deadlock.
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while true { }\n")),

@@ -188,8 +188,10 @@ public struct Engine: Sendable {
         let requirement = program.requirements[index]
         let record = index < world.requirements.count ? world.requirements[index] : RequirementRecord()
         if requirement.hasDue && record.runs != record.dues {
-            func times(_ n: Int) -> String { n == 1 ? "once" : "\(n) times" }
-            return "it fell due \(times(record.dues)) and ran \(record.runs == 0 ? "never" : times(record.runs))"
+            func times(_ n: Int) -> String { n == 1 ? "once" : n == 2 ? "twice" : "\(n) times" }
+            if record.dues == 0 { return "it ran \(times(record.runs)), but it was never due" }
+            if record.runs == 0 { return "it fell due \(times(record.dues)), but it never ran" }
+            return "it fell due \(times(record.dues)), but it ran \(times(record.runs))"
         }
         if record.runs == 0 { return "it never ran" }
         var parts: [String] = []
