@@ -68,6 +68,7 @@ public struct Grader: Sendable {
             if let change = try Template.firstChange(exercise: exercise.scenario.file, submission: file) {
                 return finish(describe(change, exercise, file), changeDetails(change, exercise, file))
             }
+            if let shadow = try Template.shadowing(in: file) { return finish(shadow.message) }
         } catch {
             return finish(error.message)
         }

@@ -57,6 +57,42 @@ public struct Template: Sendable {
         return parts
     }
 
+    /// The names declared (`let`, `var`, `func`, `class`, `for`, `spawn`) in the
+    /// locked parts and in the regions of `file`, each with its line.
+    func declaredNames(in file: SourceFile) -> (locked: [(String, Int)], editable: [(String, Int)]) {
+        var lexer = Lexer(file)
+        let tokens = lexer.tokenize()
+        var locked: [(String, Int)] = []
+        var editable: [(String, Int)] = []
+        let declaring: Set<Keyword> = [.let, .var, .func, .class, .for, .spawn]
+        for (index, token) in tokens.enumerated().dropLast() {
+            guard case .keyword(let keyword) = token.kind, declaring.contains(keyword),
+                case .identifier(let name) = tokens[index + 1].kind
+            else { continue }
+            let line = token.range.start.line
+            if regions.contains(where: { $0.begin <= line && line <= $0.end }) {
+                editable.append((name, line))
+            } else {
+                locked.append((name, line))
+            }
+        }
+        return (locked, editable)
+    }
+
+    /// A name the editable code declares that the locked code declares too: a second
+    /// `sum` would hide the locked one, so locked code would use the student's value
+    /// (a hard-coded answer) instead of the work it does.
+    public static func shadowing(in submission: SourceFile) throws(GradingError) -> GradingError? {
+        let names = try parse(submission).declaredNames(in: submission)
+        for (name, line) in names.editable {
+            guard let (_, lockedLine) = names.locked.first(where: { $0.0 == name }) else { continue }
+            return GradingError(
+                "line \(line): the editable code declares '\(name)', which the locked code declares too (line \(lockedLine)); use another name, so that the locked code keeps its own"
+            )
+        }
+        return nil
+    }
+
     /// The first place where `submission` changes a locked part of `exercise`, or nil
     /// when every locked part is kept.
     public static func firstChange(exercise: SourceFile, submission: SourceFile) throws(GradingError) -> LockedChange? {

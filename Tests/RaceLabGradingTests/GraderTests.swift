@@ -172,6 +172,15 @@ struct GraderTests {
                 try Self.cheat("stale-fix", ("                if tagA == generation {", "                if false {")),
                 "fails in 3 of 920787 interleavings: the threads' work is no longer done: main shows A's total (it fell due once, but it never ran)"
             ),
+            // A hard-coded answer behind a shadowing name: the locked loop sums into its
+            // own `sum` inside an `if true { … }`, and `total = sum` reads the student's.
+            (
+                try Self.cheat(
+                    "array-fix",
+                    ("    lock.lock()\n    // end editable\n    let n", "    lock.lock()\n    var sum = 15\n    if true {\n    // end editable\n    let n"),
+                    ("    lock.unlock()\n    // end editable\n    total = sum", "    }\n    lock.unlock()\n    // end editable\n    total = sum")),
+                "line 28: the editable code declares 'sum', which the locked code declares too (line 32); use another name, so that the locked code keeps its own"
+            ),
             // An endless loop, a loop that outlasts the step bound, a deliberate deadlock.
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while true { }\n")),
