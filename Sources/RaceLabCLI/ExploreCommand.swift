@@ -26,7 +26,7 @@ struct ExploreCommand {
         options: [
             .init(name: "fix", value: "fix", help: "Explore a fix instead of the broken version."),
             .init(name: "all-fixes", value: nil, help: "Explore the broken version and every fix, one after another."),
-            .textOrJSON,
+            .textOrJSON, Spoilers.option,
         ] + boundOptions,
         discussion: """
             A bound that cuts the search is reported ("not exhaustive: …"): the verdict is
@@ -48,6 +48,8 @@ struct ExploreCommand {
         case .success(let s): scenario = s
         case .failure(let output): return output
         }
+        let guarded = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment))
+        if guarded == .predictIt { return Spoilers.refusal("explore", scenario, .predictIt) }
         if parsed.flags.contains("all-fixes") && parsed.values["fix"] != nil {
             throw UsageError("--fix and --all-fixes cannot be combined", command: spec)
         }
@@ -63,9 +65,13 @@ struct ExploreCommand {
                 return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
             }
             let explorer = Explorer(program: program, config: config)
-            let result = explorer.explore(progress: ProgressLine(sink: progress).callback)
+            var result = explorer.explore(progress: ProgressLine(sink: progress).callback)
             var counterexample: (Counterexample, Run)?
-            if let example = explorer.counterexample(for: result) {
+            // A break-it exercise's answer is any failing schedule: none is shown.
+            if guarded == .breakIt {
+                for index in result.outcomes.indices { result.outcomes[index].schedule = [] }
+            }
+            if guarded == nil, let example = explorer.counterexample(for: result) {
                 var scheduler = FixedScheduler(names: example.schedule)
                 if let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) {
                     counterexample = (example, run)
@@ -75,6 +81,7 @@ struct ExploreCommand {
             out += "\nExploring \(describe(fix, in: scenario)) (\(config.reduction == .dpor ? "DPOR" : "no reduction")).\n"
             let replay = "racelab run \(parsed.positionals[0])" + (fix.map { " --fix \($0)" } ?? "")
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replayCommand: replay)
+            if guarded == .breakIt && result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample }
             let code: Int32
             switch result.verdict() {
             case .fails, .failsAsExpected: code = ExitCode.finding

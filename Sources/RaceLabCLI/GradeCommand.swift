@@ -21,6 +21,9 @@ struct GradeCommand {
             .init(name: "json", value: "file", help: "Also write the JSON report to this file."),
             .init(name: "exercise", value: "id", help: "Every file must be a submission for this exercise."),
             .init(name: "exercises", value: "folder", help: "Where the exercises are (default: Scenarios/Exercises)."),
+            .init(
+                name: "teacher", value: nil,
+                help: "Tell a wrong prediction which values it missed (and with\nwhich schedule); or set RACELAB_TEACHER=1."),
         ],
         discussion: """
             Each file names its exercise on its 'exercise "ID"' line. The student is the
@@ -62,7 +65,7 @@ struct GradeCommand {
                 throw UsageError("--\(format.rawValue) \(path) would overwrite a file being graded", command: Self.spec)
             }
         }
-        let grader = Grader(exercises: exercises)
+        let grader = Grader(exercises: exercises, revealsAnswers: Spoilers.teacher(parsed, locator.environment))
         var grades: [Grade] = []
         for target in parsed.positionals {
             for item in submissions(target) {

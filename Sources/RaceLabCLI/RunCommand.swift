@@ -13,6 +13,7 @@ struct RunCommand {
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Run a fix instead of the broken version (see 'racelab show')."),
+            Spoilers.option,
             .init(
                 name: "schedule", value: "schedule",
                 help: "Thread names, one per step (\"A B B main\", or \"A*2 B\"),\nor a schedule named in the scenario, like 'story'."),
@@ -61,6 +62,13 @@ struct RunCommand {
         switch try loadVersion(parsed, spec, locator) {
         case .success(let version): (scenario, fixName, program) = version
         case .failure(let output): return output
+        }
+        // An exercise's own schedules may be its answer; the student's 'answer' is theirs.
+        if let text = parsed.values["schedule"], text != "answer",
+            scenario.schedules(fix: fixName).contains(where: { $0.name == text }),
+            let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment))
+        {
+            return Spoilers.refusal("run --schedule \(text)", scenario, kind)
         }
         let runner = Runner(program: program, maxSteps: maxSteps)
         let result: Run

@@ -48,7 +48,12 @@ struct ShowCommand {
                 }
             }
         }
-        out += "\nRun it: racelab run \(scenario.name) --schedule story\n"
+        // The story only where there is one (an exercise has none to give away).
+        if scenario.schedules(fix: nil).contains(where: { $0.name == "story" }) {
+            out += "\nRun it: racelab run \(scenario.name) --schedule story\n"
+        } else {
+            out += "\nStep through it: racelab step \(scenario.name)\n"
+        }
         return CommandOutput(stdout: out)
     }
 

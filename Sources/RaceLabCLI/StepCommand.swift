@@ -24,6 +24,7 @@ struct StepCommand {
                 name: "schedule", value: "schedule",
                 help: "Start after these steps (\"A B B\", or a schedule named in\nthe scenario, like 'story'), for example a counterexample."),
             .init(name: "seed", value: "n", help: "Seed for x (run the rest by random choice); default 1."),
+            Spoilers.option,
         ],
         discussion: """
             KEYS:
@@ -77,6 +78,7 @@ struct StepCommand {
         var controller = StepController(
             session: session, scenario: scenario, fix: fix, challenge: parsed.flags.contains("challenge"),
             seed: seed, argument: parsed.positionals[0])
+        controller.guarded = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, environment)) != nil
         let color = environment["NO_COLOR"].map(\.isEmpty) ?? true
         if let terminal {
             return interactive(&controller, terminal, color: color)

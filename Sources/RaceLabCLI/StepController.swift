@@ -33,6 +33,9 @@ struct StepController {
     /// The debrief of the last challenge won in this session.
     var debrief: String?
 
+    /// A break-it or predict-it exercise, for a student: no schedule to copy is printed.
+    var guarded = false
+
     init(session: StepSession, scenario: Scenario, fix: String?, challenge: Bool, seed: UInt64, argument: String) {
         self.session = session
         self.scenario = scenario
@@ -170,6 +173,10 @@ struct StepController {
             lines.append("The steps that mattered: \(pair.what)")
             lines.append(pair.otherwise)
         }
+        if guarded {
+            lines.append("The threads you picked, in order, are an answer: write them in 'schedule answer \"…\"' and grade it.")
+            return lines
+        }
         lines.append("Schedule: \(run.scheduleText)")
         lines.append("Replay:   racelab run \(argument)\(fixFlag) --schedule \"\(run.scheduleText)\"")
         return lines
@@ -193,7 +200,7 @@ struct StepController {
         case .notExhaustive(let cut):
             lines.append("No schedule reached the goal in \(result.executions) executions explored (not exhaustive: \(cut)).")
         case .fails, .failsAsExpected:
-            lines.append("Some schedule does reach the goal: try again (racelab explore \(argument)\(fixFlag) shows one).")
+            lines.append("Some schedule does reach the goal: try again" + (guarded ? "." : " (racelab explore \(argument)\(fixFlag) shows one)."))
         }
         lines.append("Press u or r to try other orders anyway, or q to quit.")
         return lines

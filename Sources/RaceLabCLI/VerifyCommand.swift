@@ -12,7 +12,7 @@ struct VerifyCommand {
         abstract: "The broken version and every fix side by side, each explored exhaustively.",
         usage: "racelab verify <name> [--reduction dpor|none] [--format text|json] [bounds]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
-        options: [.textOrJSON] + ExploreCommand.boundOptions,
+        options: [.textOrJSON, Spoilers.option] + ExploreCommand.boundOptions,
         discussion: """
             Exit status: 0 only if every fix is proven (and every fix marked as failing
             does fail), 1 otherwise, 2 if a bound cut a search, 64 usage error, 65 script error.
@@ -28,6 +28,10 @@ struct VerifyCommand {
         switch try loadOne(parsed, Self.spec, locator) {
         case .success(let s): scenario = s
         case .failure(let output): return output
+        }
+        // The outcome count and the findings of a predict-it exercise are its answer.
+        if Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) == .predictIt {
+            return Spoilers.refusal("verify", scenario, .predictIt)
         }
         var rows: [[String]] = [["version", "interleavings", "executions", "failing", "outcomes", "races", "findings", "verdict"]]
         var exit = ExitCode.success

@@ -9,6 +9,10 @@ public struct Grader: Sendable {
     /// Sorted by ID.
     public var exercises: [Exercise]
     public var config: ExploreConfig
+    /// Whether a failed break-it or predict-it answer is told the answer (the values
+    /// it missed, a schedule that deadlocks): for the teacher only. A student is told
+    /// how many values are wrong or missing, never which.
+    public var revealsAnswers: Bool
 
     /// The bounds every grading search uses: a fix must be proven within them.
     public static var defaultConfig: ExploreConfig {
@@ -19,9 +23,10 @@ public struct Grader: Sendable {
         return config
     }
 
-    public init(exercises: [Exercise], config: ExploreConfig = Grader.defaultConfig) {
+    public init(exercises: [Exercise], config: ExploreConfig = Grader.defaultConfig, revealsAnswers: Bool = false) {
         self.exercises = exercises.sorted { $0.id < $1.id }
         self.config = config
+        self.revealsAnswers = revealsAnswers
     }
 
     public func exercise(_ id: String) -> Exercise? {
@@ -195,10 +200,8 @@ public struct Grader: Sendable {
                 return (true, "right: \(deadlock == nil ? "no" : "some") interleaving deadlocks (\(result.interleavings) explored)", "")
             }
             if let deadlock {
-                return (
-                    false, "wrong: it can deadlock",
-                    "This schedule deadlocks: racelab run \(file.name) --schedule \"\(deadlock.schedule.joined(separator: " "))\"\n"
-                )
+                let details = "This schedule deadlocks: racelab run \(file.name) --schedule \"\(deadlock.schedule.joined(separator: " "))\"\n"
+                return (false, "wrong: it can deadlock", revealsAnswers ? details : "")
             }
             return (false, "wrong: none of its \(result.interleavings) interleavings deadlocks", "")
         case .values(let variable):
@@ -211,12 +214,20 @@ public struct Grader: Sendable {
                 return (true, "right: \(variable) can end as \(reachable.map(\.value).joined(separator: ", ")), and only those", "")
             }
             var reasons: [String] = []
-            if !wrong.isEmpty { reasons.append("no run ends with \(variable) = \(wrong.joined(separator: ", "))") }
+            if !wrong.isEmpty {
+                // Which of the student's values are wrong would tell them the answer a
+                // value at a time: a student is told how many.
+                reasons.append(
+                    revealsAnswers
+                        ? "no run ends with \(variable) = \(wrong.joined(separator: ", "))"
+                        : "\(wrong.count) of your \(said.count) value\(said.count == 1 ? "" : "s") \(wrong.count == 1 ? "is" : "are") not a final value of \(variable)"
+                )
+            }
             if !missing.isEmpty { reasons.append("\(missing.count) value\(missing.count == 1 ? " is" : "s are") missing") }
             let details = missing.map {
                 "\(variable) = \($0.value) after: racelab run \(file.name) --schedule \"\($0.schedule.joined(separator: " "))\"\n"
             }.joined()
-            return (false, "wrong: " + reasons.joined(separator: ", and "), details)
+            return (false, "wrong: " + reasons.joined(separator: ", and "), revealsAnswers ? details : "")
         case nil:
             return (false, "the exercise does not say what to predict", "")
         }

@@ -282,3 +282,100 @@ struct ScheduleTests {
         #expect(throws: ScheduleError.self) { try Schedule(parsing: "A*9223372036854775807 A*9223372036854775807", limit: 10) }
     }
 }
+
+/// A student sees no answer: no command prints a break-it exercise's failing schedule
+/// or a predict-it exercise's outcomes; a wrong prediction learns how many values
+/// are wrong or missing, not which. The teacher switch shows everything.
+struct NoSpoilerTests {
+    let student = RaceLab(environment: [:])
+    let teacher = RaceLab(environment: ["RACELAB_TEACHER": "1"])
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let exercises = ["array-break", "deadlock-break", "dealloc-break", "singleton-break", "counter-predict", "deadlock-predict", "stale-predict"]
+
+    /// The answer of an exercise, as its reference solution writes it.
+    static func answer(_ id: String) throws -> String {
+        let text = try String(contentsOf: root.appendingPathComponent("Tests/RaceLabGradingTests/Solutions/\(id).race"), encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("schedule answer \"") || $0.hasPrefix("answer \"") })
+        return String(line.split(separator: "\"")[1])
+    }
+
+    /// What a student can print about an exercise, by ID and by file.
+    func studentOutputs(_ id: String) -> [String] {
+        let file = Self.root.appendingPathComponent("Scenarios/Exercises/\(id).race").path
+        var outputs: [String] = []
+        for name in [id, file] {
+            for arguments in [
+                ["explore", name], ["explore", name, "--format", "json"], ["verify", name], ["verify", name, "--format", "json"], ["show", name],
+            ] {
+                let output = student.main(arguments)
+                outputs.append(output.stdout + output.stderr)
+            }
+        }
+        return outputs
+    }
+
+    @Test(arguments: exercises.filter { $0.hasSuffix("-break") })
+    func noFailingScheduleOfABreakItExerciseIsShown(_ id: String) throws {
+        // The teacher's explore shows a counterexample; the student sees neither it nor the solution's.
+        let full = teacher.main(["explore", id])
+        let replay = try #require(full.stdout.split(separator: "\n").first { $0.hasPrefix("Replay: ") })
+        let counterexample = String(replay.split(separator: "\"")[1])
+        for output in studentOutputs(id) {
+            #expect(!output.contains(counterexample), "\(id): \(output.prefix(200))")
+            #expect(!output.contains(try Self.answer(id)), "\(id)")
+            #expect(!output.contains("--schedule \""), "\(id)")
+        }
+        #expect(student.main(["explore", id]).stdout.contains("Counterexample: hidden"))
+    }
+
+    @Test(arguments: exercises.filter { $0.hasSuffix("-predict") })
+    func noOutcomeOfAPredictItExerciseIsShown(_ id: String) throws {
+        let explore = student.main(["explore", id])
+        #expect(explore.exitCode == 64 && explore.stdout.isEmpty)
+        #expect(explore.stderr.hasPrefix("error: '\(id)' is a predict-it exercise: 'racelab explore' would show its answer"))
+        #expect(teacher.main(["explore", id]).exitCode != 64)
+        #expect(student.main(["explore", id, "--teacher"]).exitCode != 64)
+        // A prediction missing one value (or a wrong yes/no) is told so, not which.
+        let answer = try Self.answer(id)
+        let values = answer.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let handedIn = values.count > 1 ? values.dropLast().joined(separator: ", ") : (answer == "yes" ? "no" : "yes")
+        let solution = try String(contentsOf: Self.root.appendingPathComponent("Tests/RaceLabGradingTests/Solutions/\(id).race"), encoding: .utf8)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spoilers-\(id)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("\(id).race").path
+        try solution.replacingOccurrences(of: "answer \"\(answer)\"", with: "answer \"\(handedIn)\"").write(toFile: path, atomically: true, encoding: .utf8)
+        for format in ["text", "json", "csv", "junit"] {
+            let grade = student.main(["grade", path, "--format", format])
+            #expect(grade.exitCode == 1)
+            if values.count > 1 {
+                #expect(grade.stdout.contains("wrong: 1 value is missing"), "\(format)")
+                #expect(!grade.stdout.contains("= \(values.last!)"), "\(id) \(format)")
+            }
+            #expect(!grade.stdout.contains("--schedule \""), "\(id) \(format)")
+        }
+        #expect(teacher.main(["grade", path]).stdout.contains("--schedule \""), "the teacher sees the schedule")
+    }
+
+    /// A wrong value is counted, not named: naming it would give the answer away a
+    /// value at a time.
+    @Test func aWrongValueIsCountedNotNamed() throws {
+        let solution = try String(contentsOf: Self.root.appendingPathComponent("Tests/RaceLabGradingTests/Solutions/counter-predict.race"), encoding: .utf8)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("counter-predict.race").path
+        try solution.replacingOccurrences(of: "answer \"2, 3, 4\"", with: "answer \"1, 2, 3, 4\"").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(student.main(["grade", path]).stdout.contains("wrong: 1 of your 4 values is not a final value of count\n"))
+        #expect(teacher.main(["grade", path]).stdout.contains("wrong: no run ends with count = 1\n"))
+    }
+
+    /// An exercise's own named schedules are not run for a student; the student's
+    /// 'answer' is.
+    @Test func anExercisesOwnSchedulesAreNotRun() throws {
+        let exercise = try String(contentsOf: Self.root.appendingPathComponent("Scenarios/Exercises/singleton-break.race"), encoding: .utf8)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("singleton-break-story.race").path
+        try (exercise + "\nschedule story \"A A B B B B B A A A\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let story = student.main(["run", path, "--schedule", "story"])
+        #expect(story.exitCode == 64)
+        #expect(story.stderr.contains("is a break-it exercise: 'racelab run --schedule story' would show its answer"))
+        #expect(teacher.main(["run", path, "--schedule", "story"]).exitCode == 1)
+        #expect(student.main(["run", path, "--schedule", "answer"]).exitCode != 64)
+    }
+}

@@ -214,7 +214,11 @@ struct GraderTests {
                 "your schedule runs to the end (completed) and breaks nothing"
             ))
         let rigged = "thread X { count = 99 }\nanswer \"99\""
-        cases.append((try Self.cheat("counter-predict", ("answer \"2, 3, 4\"", rigged)), "wrong: no run ends with count = 99, and 3 values are missing"))
+        cases.append(
+            (
+                try Self.cheat("counter-predict", ("answer \"2, 3, 4\"", rigged)),
+                "wrong: 1 of your 1 value is not a final value of count, and 3 values are missing"
+            ))
         for (grade, reason) in cases {
             #expect(grade.status == .failed)
             #expect(grade.points == 0)
