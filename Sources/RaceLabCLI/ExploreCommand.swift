@@ -26,7 +26,7 @@ struct ExploreCommand {
         options: [
             .init(name: "fix", value: "fix", help: "Explore a fix instead of the broken version."),
             .init(name: "all-fixes", value: nil, help: "Explore the broken version and every fix, one after another."),
-            .textOrJSON, Spoilers.option,
+            .textOrJSON, Spoilers.option, ScenarioLocator.exercisesOption,
         ] + boundOptions,
         discussion: """
             A bound that cuts the search is reported ("not exhaustive: …"): the verdict is
@@ -40,6 +40,7 @@ struct ExploreCommand {
         let spec = Self.spec
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         // One clock for the whole command: every search, counterexamples included.
         let config = try Self.config(parsed, spec).started()
         let wantsJSON = try parsed.wantsJSON(spec)

@@ -44,11 +44,21 @@ enum FileIO {
         return .success(text)
     }
 
+    /// Writes `text` to a new file at `path`; an existing file is left alone (73).
+    static func create(_ text: String, at path: String) -> Failure? {
+        write(text, to: path, flags: O_EXCL)
+    }
+
     /// Writes `text` to a file, replacing it.
     static func write(_ text: String, to path: String) -> Failure? {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        write(text, to: path, flags: O_TRUNC)
+    }
+
+    private static func write(_ text: String, to path: String, flags: Int32) -> Failure? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0o644)
         guard fd >= 0 else {
-            return Failure(message: "cannot create \(path): \(reason(errno))", exitCode: ExitCode.cannotCreate)
+            let why = errno == EEXIST ? "it already exists, and is left as it is" : reason(errno)
+            return Failure(message: "cannot create \(path): \(why)", exitCode: ExitCode.cannotCreate)
         }
         let written = write(text, to: fd)
         let closed = close(fd) == 0 ? 0 : errno
@@ -58,7 +68,6 @@ enum FileIO {
         return nil
     }
 
-    /// Writes all of `text` to a file descriptor; the errno of a failed write, or nil.
     static func write(_ text: String, to fd: Int32) -> Int32? {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {

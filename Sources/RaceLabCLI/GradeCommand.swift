@@ -20,7 +20,10 @@ struct GradeCommand {
             .init(name: "junit", value: "file", help: "Also write the JUnit XML report to this file."),
             .init(name: "json", value: "file", help: "Also write the JSON report to this file."),
             .init(name: "exercise", value: "id", help: "Every file must be a submission for this exercise."),
-            .init(name: "exercises", value: "folder", help: "Where the exercises are (default: Scenarios/Exercises)."),
+            ScenarioLocator.exercisesOption,
+            .init(
+                name: "check-solution", value: nil,
+                help: "The files are reference solutions: check that each passes with\nfull points, and that its exercise's starter fails."),
             .init(
                 name: "teacher", value: nil,
                 help: "Tell a wrong prediction which values it missed (and with\nwhich schedule); or set RACELAB_TEACHER=1."),
@@ -42,6 +45,7 @@ struct GradeCommand {
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let formatName = parsed.values["format"] ?? "text"
         guard let format = GradeReport.Format(rawValue: formatName) else {
             let names = GradeReport.Format.allCases.map(\.rawValue)
@@ -50,7 +54,7 @@ struct GradeCommand {
         guard !parsed.positionals.isEmpty else {
             throw UsageError("name at least one submitted file or folder", command: Self.spec)
         }
-        let (exercises, warnings) = try locator.exercises(in: parsed.values["exercises"]).mapError { UsageError($0.message, command: Self.spec) }.get()
+        let (exercises, warnings) = try locator.exercises().mapError { UsageError($0.message, command: Self.spec) }.get()
         if let expected = parsed.values["exercise"], !exercises.contains(where: { $0.id == expected }) {
             throw UsageError("unknown exercise '\(expected)'" + suggestion(expected, exercises.map(\.id)), command: Self.spec)
         }
@@ -66,6 +70,9 @@ struct GradeCommand {
             }
         }
         let grader = Grader(exercises: exercises, revealsAnswers: Spoilers.teacher(parsed, locator.environment))
+        if parsed.flags.contains("check-solution") {
+            return checkSolutions(parsed.positionals, grader, warnings)
+        }
         var grades: [Grade] = []
         for target in parsed.positionals {
             for item in submissions(target) {
@@ -90,6 +97,38 @@ struct GradeCommand {
         return CommandOutput(
             stdout: report.render(format), stderr: warnings,
             exitCode: report.allPassed ? ExitCode.success : ExitCode.finding)
+    }
+
+    /// `--check-solution`: each file must pass with full points, and the starter of its
+    /// exercise (the exercise file as handed out) must not: a teacher's check of an
+    /// exercise of their own, with the binary alone.
+    func checkSolutions(_ paths: [String], _ grader: Grader, _ warnings: String) -> CommandOutput {
+        var out = ""
+        var ok = true
+        for path in paths {
+            let file: SourceFile
+            switch ScenarioLocator.read(path) {
+            case .success(let read): file = read
+            case .failure(let failure):
+                return CommandOutput(stdout: out, stderr: warnings + "error: \(failure.message)\n", exitCode: ExitCode.noInput)
+            }
+            let solution = grader.grade(file, student: "teacher")
+            guard let id = solution.exercise, let exercise = grader.exercise(id) else {
+                ok = false
+                out += "FAIL  \(path): \(solution.reason)\n"
+                continue
+            }
+            let starter = grader.grade(exercise.scenario.file, student: "teacher", expected: id)
+            let solutionPasses = solution.status == .passed && solution.points == exercise.points
+            let starterFails = starter.status != .passed
+            ok = ok && solutionPasses && starterFails
+            out += "\(solutionPasses && starterFails ? "OK  " : "FAIL")  \(path)  \(id) (\(exercise.kind.rawValue), \(exercise.points) points)\n"
+            out += "      the solution \(solutionPasses ? "passes" : "does not pass"): \(solution.reason)\n"
+            out += "      the starter \(starterFails ? "fails" : "passes, so there is nothing to do"): \(starter.reason)\n"
+        }
+        let count = "\(paths.count) solution\(paths.count == 1 ? "" : "s")"
+        out += ok ? "\n\(count) checked: every one passes, and every starter fails.\n" : "\n\(count) checked: some do not hold; see above.\n"
+        return CommandOutput(stdout: out, stderr: warnings, exitCode: ok ? ExitCode.success : ExitCode.finding)
     }
 
     struct Submission {

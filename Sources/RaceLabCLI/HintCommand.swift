@@ -14,12 +14,13 @@ struct HintCommand {
             ("file-or-id", "Your exercise file, or an exercise ID."),
             ("count", "How many hints to show (default 1)."),
         ],
-        options: [.init(name: "exercises", value: "folder", help: "Where the exercises are (default: Scenarios/Exercises).")]
+        options: [ScenarioLocator.exercisesOption]
     )
 
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         guard (1...2).contains(parsed.positionals.count) else {
             throw UsageError(
                 parsed.positionals.isEmpty ? "name your exercise file or an exercise ID" : "unexpected argument '\(parsed.positionals[2])'",
@@ -32,20 +33,30 @@ struct HintCommand {
             }
             count = n
         }
-        let (exercises, warnings) = try locator.exercises(in: parsed.values["exercises"]).mapError { UsageError($0.message, command: Self.spec) }.get()
+        let (exercises, warnings) = try locator.exercises().mapError { UsageError($0.message, command: Self.spec) }.get()
         var id = parsed.positionals[0]
+        // An exercise file of one's own is its own exercise: its task and hints are in it.
+        var fromFile: Exercise?
         if id.contains("/") || id.hasSuffix(".race") {
-            switch ScenarioLocator.read(id) {
+            let path = id
+            switch ScenarioLocator.read(path) {
             case .failure(let failure):
-                return CommandOutput(stderr: "error: \(id): \(failure.message)\n", exitCode: ExitCode.noInput)
+                return CommandOutput(stderr: "error: \(failure.message)\n", exitCode: ExitCode.noInput)
             case .success(let file):
                 guard let declared = Exercise.declaredID(in: file) else {
-                    return CommandOutput(stderr: "error: \(id) is not an exercise: it has no 'exercise \"ID\"' line\n", exitCode: ExitCode.usage)
+                    return CommandOutput(stderr: "error: \(path) is not an exercise: it has no 'exercise \"ID\"' line\n", exitCode: ExitCode.usage)
                 }
                 id = declared
+                if !exercises.contains(where: { $0.id == declared }) {
+                    do throws(GradingError) {
+                        fromFile = try ScenarioLocator.exercise(file)
+                    } catch {
+                        return CommandOutput(stderr: "error: \(path): \(error.message)\n", exitCode: ExitCode.scriptError)
+                    }
+                }
             }
         }
-        guard let exercise = exercises.first(where: { $0.id == id }) else {
+        guard let exercise = fromFile ?? exercises.first(where: { $0.id == id }) else {
             throw UsageError("unknown exercise '\(id)'" + suggestion(id, exercises.map(\.id)), command: Self.spec)
         }
         var out = "\(exercise.id): \(exercise.title) (\(exercise.kind.rawValue), \(exercise.level), \(exercise.points) points)\n\n"

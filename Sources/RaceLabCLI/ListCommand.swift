@@ -1,3 +1,6 @@
+import Foundation
+import RaceLabGrading
+
 /// `racelab list`: every shipped scenario with its title and fixes.
 struct ListCommand {
     var locator: ScenarioLocator
@@ -5,12 +8,14 @@ struct ListCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "List the shipped scenarios and their fixes, and the exercises.",
-        usage: "racelab list"
+        usage: "racelab list [--exercises <folder>]",
+        options: [ScenarioLocator.exercisesOption]
     )
 
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'", command: Self.spec) }
         let names = locator.names()
         guard !names.isEmpty else {
@@ -35,14 +40,24 @@ struct ListCommand {
         let titleWidth = max(5, rows.map(\.1.count).max() ?? 0) + 2
         var out = "NAME".padded(nameWidth) + "TITLE".padded(titleWidth) + "FIXES\n"
         for row in rows { out += row.0.padded(nameWidth) + row.1.padded(titleWidth) + row.2 + "\n" }
-        if let exercises = try? locator.exercises(in: nil).get().exercises, !exercises.isEmpty {
+        var exercises: [Exercise] = []
+        var warnings = ""
+        switch locator.exercises() {
+        case .success(let found):
+            exercises = found.exercises
+            warnings = found.warnings
+        case .failure(let failure):
+            // A folder asked for by name must be there; the shipped one may be missing.
+            if !locator.extraExercises.isEmpty { throw UsageError(failure.message, command: Self.spec) }
+        }
+        if !exercises.isEmpty {
             let idWidth = exercises.map(\.id.count).max()! + 2
-            out += "\nEXERCISES (Scenarios/Exercises; see docs/TEACHING.md)\n"
+            out += "\nEXERCISES (\(locator.exerciseFolderNames.joined(separator: ", ")); see docs/TEACHING.md)\n"
             for exercise in exercises {
                 let kind = "\(exercise.kind.rawValue), \(exercise.level), \(exercise.points) points"
                 out += exercise.id.padded(idWidth) + kind.padded(30) + exercise.title + "\n"
             }
         }
-        return CommandOutput(stdout: out, stderr: errors, exitCode: errors.isEmpty ? ExitCode.success : ExitCode.scriptError)
+        return CommandOutput(stdout: out, stderr: errors + warnings, exitCode: errors.isEmpty ? ExitCode.success : ExitCode.scriptError)
     }
 }

@@ -64,6 +64,7 @@ public struct RaceLab {
               step                    Be the scheduler: pick which thread runs next, with undo.
               grade                   Grade exercise submissions: every interleaving, a reason for each failure.
               hint                    Show an exercise's task and its hints, one more each time you ask.
+              new                     Write a commented starter for an exercise of your own.
 
               See 'racelab help <subcommand>' for detailed help.
 
@@ -111,7 +112,7 @@ public struct RaceLab {
             return CommandOutput(stdout: RaceLab.root.help)
         }
         let rest = Array(arguments.dropFirst())
-        let commands = ["list", "show", "run", "explore", "verify", "step", "grade", "hint", "help"]
+        let commands = ["list", "show", "run", "explore", "verify", "step", "grade", "hint", "new", "help"]
         switch first {
         case "-h", "--help":
             return CommandOutput(stdout: RaceLab.root.help)
@@ -139,6 +140,8 @@ public struct RaceLab {
             return try HintCommand(locator: locator).run(rest)
         case "step":
             return try StepCommand(locator: locator, environment: environment, terminal: terminal, readLine: readLine).run(rest)
+        case "new":
+            return try NewCommand().run(rest)
         default:
             throw UsageError("unknown subcommand '\(first)'" + suggestion(first, commands), command: RaceLab.root)
         }
@@ -156,6 +159,7 @@ public struct RaceLab {
         case "step": return StepCommand.spec
         case "grade": return GradeCommand.spec
         case "hint": return HintCommand.spec
+        case "new": return NewCommand.spec
         default: return nil
         }
     }

@@ -13,7 +13,7 @@ struct RunCommand {
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Run a fix instead of the broken version (see 'racelab show')."),
-            Spoilers.option,
+            Spoilers.option, ScenarioLocator.exercisesOption,
             .init(
                 name: "schedule", value: "schedule",
                 help: "Thread names, one per step (\"A B B main\", or \"A*2 B\"),\nor a schedule named in the scenario, like 'story'."),
@@ -33,6 +33,7 @@ struct RunCommand {
         let spec = Self.spec
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let wantsJSON = try parsed.wantsJSON(spec)
         let strategies = ["round-robin", "random", "pct"]
         if let strategy = parsed.values["strategy"], !strategies.contains(strategy) {

@@ -4,31 +4,47 @@ import RaceLabGrading
 import RaceLabLanguage
 
 extension ScenarioLocator {
-    /// Every exercise in `folder` (by default `Scenarios/Exercises`), sorted by ID;
-    /// files that are not valid exercises become warnings, one line each.
-    func exercises(in folder: String?) -> Result<(exercises: [Exercise], warnings: String), GradingError> {
-        guard let directory = folder.map({ URL(fileURLWithPath: $0) }) ?? directory?.appendingPathComponent("Exercises") else {
-            return .failure(GradingError("no Scenarios folder found; pass --exercises with the folder that holds the exercises"))
-        }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".race") }.sorted()
-        guard !names.isEmpty else {
-            return .failure(GradingError("no exercises (.race files) in \(directory.path)"))
+    /// Every exercise in the exercise folders (`exerciseFolders`: `--exercises`, then
+    /// `$RACELAB_EXERCISES`, then the shipped `Scenarios/Exercises`), sorted by ID. An
+    /// ID in two folders is the first folder's (a teacher's version of a shipped
+    /// exercise replaces it); two files with one ID in one folder, or a file that is
+    /// not a valid exercise, become warnings, one line each, and the others load.
+    func exercises() -> Result<(exercises: [Exercise], warnings: String), GradingError> {
+        let folders = exerciseFolders
+        for folder in extraExercises.map({ URL(fileURLWithPath: $0) }) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                return .failure(GradingError("no exercise folder \(folder.path)"))
+            }
         }
         var exercises: [Exercise] = []
         var warnings = ""
-        for name in names {
-            let path = directory.appendingPathComponent(name).path
-            do throws(GradingError) {
-                let exercise = try Self.exercise(try Self.read(path, name: name).get())
-                if exercises.contains(where: { $0.id == exercise.id }) {
-                    throw GradingError("exercise '\(exercise.id)' is declared by two files")
+        var anyFile = false
+        for directory in folders {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".race") }.sorted()
+            anyFile = anyFile || !names.isEmpty
+            var inThisFolder: Set<String> = []
+            for name in names {
+                let path = directory.appendingPathComponent(name).path
+                do throws(GradingError) {
+                    let exercise = try Self.exercise(try Self.read(path, name: name).get())
+                    guard inThisFolder.insert(exercise.id).inserted else {
+                        throw GradingError("exercise '\(exercise.id)' is declared by two files")
+                    }
+                    if !exercises.contains(where: { $0.id == exercise.id }) { exercises.append(exercise) }
+                } catch {
+                    warnings += "warning: skipping exercise \(path): \(error.message)\n"
                 }
-                exercises.append(exercise)
-            } catch {
-                warnings += "warning: skipping exercise \(path): \(error.message)\n"
             }
         }
-        return .success((exercises, warnings))
+        guard anyFile else {
+            let searched = folders.map(\.path).joined(separator: ", ")
+            return .failure(
+                GradingError(
+                    folders.isEmpty
+                        ? "no exercise folder found; pass --exercises with the folder that holds the exercises" : "no exercises (.race files) in \(searched)"))
+        }
+        return .success((exercises.sorted { $0.id < $1.id }, warnings))
     }
 
     static func exercise(_ file: SourceFile) throws(GradingError) -> Exercise {

@@ -8,13 +8,15 @@ struct ShowCommand {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show a scenario's story, its code, and each fix as a diff.",
-        usage: "racelab show <name>",
-        arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")]
+        usage: "racelab show <name> [--exercises <folder>]",
+        arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
+        options: [ScenarioLocator.exercisesOption]
     )
 
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         guard parsed.positionals.count == 1 else {
             throw UsageError(parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name", command: Self.spec)
         }

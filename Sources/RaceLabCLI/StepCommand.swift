@@ -24,7 +24,7 @@ struct StepCommand {
                 name: "schedule", value: "schedule",
                 help: "Start after these steps (\"A B B\", or a schedule named in\nthe scenario, like 'story'), for example a counterexample."),
             .init(name: "seed", value: "n", help: "Seed for x (run the rest by random choice); default 1."),
-            Spoilers.option,
+            Spoilers.option, ScenarioLocator.exercisesOption,
         ],
         discussion: """
             KEYS:
@@ -42,6 +42,7 @@ struct StepCommand {
         let spec = Self.spec
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         var seed: UInt64 = 1
         if let text = parsed.values["seed"] {
             guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }

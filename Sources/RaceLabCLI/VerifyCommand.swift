@@ -12,7 +12,7 @@ struct VerifyCommand {
         abstract: "The broken version and every fix side by side, each explored exhaustively.",
         usage: "racelab verify <name> [--reduction dpor|none] [--format text|json] [bounds]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
-        options: [.textOrJSON, Spoilers.option] + ExploreCommand.boundOptions,
+        options: [.textOrJSON, Spoilers.option, ScenarioLocator.exercisesOption] + ExploreCommand.boundOptions,
         discussion: """
             Exit status: 0 only if every fix is proven (and every fix marked as failing
             does fail), 1 otherwise, 2 if a bound cut a search, 64 usage error, 65 script error.
@@ -22,6 +22,7 @@ struct VerifyCommand {
     func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let config = try ExploreCommand.config(parsed, Self.spec).started()
         let wantsJSON = try parsed.wantsJSON(Self.spec)
         let scenario: Scenario

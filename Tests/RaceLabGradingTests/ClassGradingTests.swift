@@ -117,7 +117,7 @@ struct ClassGradingTests {
         (["grade"], "name at least one submitted file or folder"),
         (["grade", "x.race", "--format", "xlsx"], "unknown format 'xlsx'; use text, json, junit, csv"),
         (["grade", "x.race", "--exercise", "singleton-fixx"], "unknown exercise 'singleton-fixx'. Did you mean 'singleton-fix'?"),
-        (["grade", "x.race", "--exercises", "/no/such/folder"], "no exercises (.race files) in /no/such/folder"),
+        (["grade", "x.race", "--exercises", "/no/such/folder"], "no exercise folder /no/such/folder"),
         (["hint"], "name your exercise file or an exercise ID"),
         (["hint", "singleton-fix", "0"], "the hint count must be a whole number from 1, not '0'"),
         (["hint", "singelton-fix"], "unknown exercise 'singelton-fix'. Did you mean 'singleton-fix'?"),

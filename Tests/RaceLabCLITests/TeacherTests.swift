@@ -1,0 +1,104 @@
+import Foundation
+import RaceLabCLI
+import Testing
+
+/// A teacher's own exercises, with the binary alone: a folder that adds to the
+/// shipped exercises, a file by path, a reference solution checked, a starter written.
+struct TeacherTests {
+    let racelab = RaceLab(environment: [:])
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A fresh folder for one test.
+    func folder(_ name: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-teacher-\(name)")
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    /// `new exercise` writes a valid exercise of each kind; the folder then adds to the
+    /// shipped exercises for list, hint, grade and explore.
+    @Test func aNewExerciseFolderAddsToTheShippedOnes() throws {
+        let course = try folder("course")
+        for kind in ["fix", "break", "predict"] {
+            let made = racelab.main(["new", "exercise", "my-\(kind)", "--kind", kind, "--output", "\(course)/my-\(kind).race"])
+            #expect(made.exitCode == 0, "\(made.stderr)")
+        }
+        let list = racelab.main(["list", "--exercises", course])
+        #expect(list.exitCode == 0 && list.stderr.isEmpty, "\(list.stderr)")
+        #expect(list.stdout.contains("EXERCISES (\(course), Scenarios/Exercises; see docs/TEACHING.md)\n"))
+        for id in ["my-fix", "my-break", "my-predict", "singleton-fix", "stale-predict"] {
+            #expect(list.stdout.contains("\n\(id) "), "\(id)")
+        }
+        let byEnvironment = RaceLab(environment: ["RACELAB_EXERCISES": course])
+        #expect(byEnvironment.main(["hint", "my-fix"]).stdout.hasPrefix("my-fix: Count without losing an update (fix it, easy, 10 points)\n"))
+        #expect(byEnvironment.main(["explore", "my-fix"]).stdout.contains("FAILS in 4 of 6 interleavings] no update is lost"))
+        let grade = racelab.main(["grade", "\(course)/my-fix.race", "--exercises", course])
+        #expect(grade.stdout.contains("my-fix (fix it)  0/10 points\n      fails in 4 of 6 interleavings: the check \"no update is lost\" fails"))
+        // A file by path is its own exercise for hint, without any folder.
+        #expect(racelab.main(["hint", "\(course)/my-break.race"]).stdout.hasPrefix("my-break: Lose an update (break it, easy, 5 points)"))
+        // The starter is never overwritten; a bad ID or kind is a usage error.
+        #expect(racelab.main(["new", "exercise", "my-fix", "--kind", "fix", "--output", "\(course)/my-fix.race"]).exitCode == 73)
+        #expect(racelab.main(["new", "exercise", "My Fix", "--kind", "fix"]).exitCode == 64)
+        #expect(
+            racelab.main(["new", "exercise", "x", "--kind", "fixit"]).stderr.contains("unknown kind 'fixit'; use fix, break or predict. Did you mean 'fix'?"))
+    }
+
+    /// A reference solution is checked with the binary alone: it passes with full
+    /// points and its starter fails; a solution that does not pass is reported.
+    @Test func aReferenceSolutionIsCheckedWithTheBinaryAlone() throws {
+        let course = try folder("solutions")
+        _ = racelab.main(["new", "exercise", "my-fix", "--kind", "fix", "--output", "\(course)/my-fix.race"])
+        let starter = try String(contentsOfFile: "\(course)/my-fix.race", encoding: .utf8)
+        let solution = starter.replacingOccurrences(
+            of: "// begin editable: declarations (a lock, say)\n", with: "// begin editable: declarations (a lock, say)\nlet lock = Lock()\n"
+        )
+        .replacingOccurrences(
+            of: "    // begin editable\n    // end editable\n    // The work",
+            with: "    // begin editable\n    lock.lock()\n    // end editable\n    // The work"
+        )
+        .replacingOccurrences(
+            of: "{ count += 1 }\n    // begin editable\n    // end editable\n}\n\nthread B",
+            with: "{ count += 1 }\n    // begin editable\n    lock.unlock()\n    // end editable\n}\n\nthread B"
+        )
+        .replacingOccurrences(
+            of: "thread B {\n    // begin editable\n    // end editable", with: "thread B {\n    // begin editable\n    lock.lock()\n    // end editable"
+        )
+        .replacingOccurrences(
+            of: "\"B adds 1 to count\" { count += 1 }\n    // begin editable\n    // end editable",
+            with: "\"B adds 1 to count\" { count += 1 }\n    // begin editable\n    lock.unlock()\n    // end editable")
+        let answers = try folder("solutions-answers")
+        try solution.write(toFile: "\(answers)/my-fix.race", atomically: true, encoding: .utf8)
+        let checked = racelab.main(["grade", "--check-solution", "\(answers)/my-fix.race", "--exercises", course])
+        #expect(checked.exitCode == 0, "\(checked.stdout)")
+        #expect(checked.stdout.hasPrefix("OK    \(answers)/my-fix.race  my-fix (fix it, 10 points)\n      the solution passes: every one of"))
+        #expect(checked.stdout.contains("      the starter fails: fails in 4 of 6 interleavings"))
+        // The starter handed in as a solution does not pass.
+        let wrong = racelab.main(["grade", "--check-solution", "\(course)/my-fix.race", "--exercises", course])
+        #expect(wrong.exitCode == 1)
+        #expect(wrong.stdout.hasPrefix("FAIL  \(course)/my-fix.race  my-fix (fix it, 10 points)\n      the solution does not pass: fails in 4 of 6"))
+    }
+
+    /// A broken exercise in a folder is one warning; the others still load. A folder
+    /// that is not there is an error.
+    @Test func aBrokenExerciseIsAWarningAndTheOthersLoad() throws {
+        let course = try folder("broken")
+        _ = racelab.main(["new", "exercise", "my-fix", "--kind", "fix", "--output", "\(course)/my-fix.race"])
+        try "exercise \"oops\"\nkind \"fix it\"\nthread A { x = }\n".write(toFile: "\(course)/oops.race", atomically: true, encoding: .utf8)
+        let list = racelab.main(["list", "--exercises", course])
+        #expect(list.exitCode == 0)
+        #expect(list.stderr.hasPrefix("warning: skipping exercise \(course)/oops.race: it does not compile:"))
+        #expect(list.stdout.contains("\nmy-fix "))
+        let missing = racelab.main(["list", "--exercises", "\(course)/nope"])
+        #expect(missing.exitCode == 64 && missing.stderr.hasPrefix("error: no exercise folder \(course)/nope\n"))
+    }
+
+    /// RACELAB_SCENARIOS adds a folder of scenarios to the shipped ones.
+    @Test func aScenarioFolderAddsToTheShippedOnes() throws {
+        let mine = try folder("scenarios")
+        try "title \"Mine\"\nvar x = 0\nthread A { x = 1 }\n".write(toFile: "\(mine)/mine.race", atomically: true, encoding: .utf8)
+        let list = RaceLab(environment: ["RACELAB_SCENARIOS": mine]).main(["list"])
+        #expect(list.stdout.contains("\nmine "))
+        #expect(list.stdout.contains("\nsingleton-race "))
+    }
+}
