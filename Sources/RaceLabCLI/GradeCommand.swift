@@ -12,7 +12,7 @@ struct GradeCommand {
         name: "grade",
         abstract: "Grade exercise submissions: every interleaving, a reason for each failure.",
         usage:
-            "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--exercise <id>] [--exercises <folder>]",
+            "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--roster <file>] [--assigned <ids>] [--exercise <id>] [--exercises <folder>] [--teacher] | --check-solution <file>...",
         arguments: [("file-or-folder", "A submitted .race file, or a folder searched for them (recursively).")],
         options: [
             .init(name: "format", value: "format", help: "text (the default), json, junit (JUnit XML) or csv (one row per\nstudent and exercise)."),
@@ -21,6 +21,11 @@ struct GradeCommand {
             .init(name: "json", value: "file", help: "Also write the JSON report to this file."),
             .init(name: "exercise", value: "id", help: "Every file must be a submission for this exercise."),
             ScenarioLocator.exercisesOption,
+            .init(
+                name: "roster", value: "file", help: "The class: one student per line (the folder names).\nEach one's missing exercises get a 'missing' row."),
+            .init(
+                name: "assigned", value: "ids",
+                help: "The exercises every student hands in, separated by commas\n(default with --roster: those anyone handed in)."),
             .init(
                 name: "check-solution", value: nil,
                 help: "The files are reference solutions: check that each passes with\nfull points, and that its exercise's starter fails."),
@@ -73,29 +78,58 @@ struct GradeCommand {
         if parsed.flags.contains("check-solution") {
             return checkSolutions(parsed.positionals, grader, warnings)
         }
+        let roster: [String]?
+        switch try readRoster(parsed.values["roster"]) {
+        case .success(let names): roster = names
+        case .failure(let output): return output
+        }
+        var assigned: [Exercise]?
+        if let list = parsed.values["assigned"] {
+            assigned = []
+            for id in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
+                guard let exercise = grader.exercise(id) else {
+                    throw UsageError("--assigned names an unknown exercise '\(id)'" + suggestion(id, exercises.map(\.id)), command: Self.spec)
+                }
+                assigned!.append(exercise)
+            }
+        }
         var grades: [Grade] = []
         for target in parsed.positionals {
-            for item in submissions(target) {
+            for item in submissions(target, exercises: grader) {
                 progress?("grading \(item.path) …")
                 switch item.file {
                 case .success(let file):
                     grades.append(grader.grade(file, student: item.student, expected: parsed.values["exercise"]))
                 case .failure(let failure):
-                    grades.append(Grade.invalid(file: item.path, student: item.student, reason: failure.message))
+                    let named = grader.exercise(Self.stem(of: item.path))
+                    grades.append(Grade.invalid(file: item.path, student: item.student, reason: failure.message, exercise: named, status: item.status))
                 }
             }
         }
         progress?("")
+        // Each student's missing exercises right after their other rows.
+        for row in missingRows(grades, roster: roster, assigned: assigned, grader) {
+            let at = grades.lastIndex { $0.student == row.student }.map { $0 + 1 } ?? grades.count
+            grades.insert(row, at: at)
+        }
+        var notes = warnings
+        if let roster {
+            var unlisted: [String] = []
+            for grade in grades where grade.student != "-" && !roster.contains(grade.student) && !unlisted.contains(grade.student) {
+                unlisted.append(grade.student)
+            }
+            for student in unlisted { notes += "warning: \(student) handed in files but is not on the roster\n" }
+        }
         let report = GradeReport(grades: grades)
         for (extra, path) in reportPaths {
             if let failure = FileIO.write(report.render(extra), to: path) {
                 return CommandOutput(
-                    stdout: report.render(format), stderr: warnings + "error: \(failure.message)\n",
+                    stdout: report.render(format), stderr: notes + "error: \(failure.message)\n",
                     exitCode: failure.exitCode)
             }
         }
         return CommandOutput(
-            stdout: report.render(format), stderr: warnings,
+            stdout: report.render(format), stderr: notes,
             exitCode: report.allPassed ? ExitCode.success : ExitCode.finding)
     }
 
@@ -135,11 +169,23 @@ struct GradeCommand {
         var path: String
         var student: String
         var file: Result<SourceFile, GradingError>
+        /// For a file that is not graded: `error` when it could not be read,
+        /// `invalid` when it is not where or what a submission is.
+        var status: Grade.Status = .error
+    }
+
+    /// A file's name without its folders and everything from its first dot:
+    /// `alice/counter-fix.race.txt` → `counter-fix`.
+    static func stem(of path: String) -> String {
+        String((path.split(separator: "/").last ?? "").split(separator: ".", omittingEmptySubsequences: false).first ?? "")
     }
 
     /// The files to grade for one argument: the file itself, or every `.race` file
-    /// under a folder, sorted by path.
-    func submissions(_ target: String) -> [Submission] {
+    /// right inside a student's folder under a folder, sorted by path. A file that is
+    /// almost a submission (another extension, `counter-fix.race.txt`, or a folder
+    /// inside the student's) is a row that says why it was not graded, never a
+    /// silent skip; hidden files and files named after no exercise are left out.
+    func submissions(_ target: String, exercises grader: Grader) -> [Submission] {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: target, isDirectory: &isDirectory) else {
@@ -155,17 +201,70 @@ struct GradeCommand {
         var found: [String] = []
         if let walker = manager.enumerator(atPath: target) {
             while let relative = walker.nextObject() as? String {
-                if relative.hasSuffix(".race") { found.append(relative) }
+                var isFolder: ObjCBool = false
+                let name = String(relative.split(separator: "/").last ?? "")
+                guard !name.hasPrefix("."), manager.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                if relative.hasSuffix(".race") || relative.contains(".race") || grader.exercise(Self.stem(of: relative)) != nil {
+                    found.append(relative)
+                }
             }
         }
         if found.isEmpty {
-            return [Submission(path: target, student: "-", file: .failure(GradingError("no .race files in this folder")))]
+            return [Submission(path: target, student: "-", file: .failure(GradingError("no .race files in this folder")), status: .invalid)]
         }
         return found.sorted().map { relative in
             let parts = relative.split(separator: "/")
             let student = parts.count > 1 ? String(parts[0]) : String(relative.dropLast(5))
             let path = base + "/" + relative
+            let name = String(parts.last!)
+            if !name.hasSuffix(".race") {
+                let wanted = grader.exercise(Self.stem(of: name)).map { "\($0.id).race" } ?? "after its exercise, ending in .race"
+                let why = "not graded: the file is named \(name); a submission is named \(wanted)"
+                return Submission(path: path, student: student, file: .failure(GradingError(why)), status: .invalid)
+            }
+            if parts.count > 2 {
+                let why =
+                    "not graded: it is in a folder inside \(student)'s (\(parts.dropFirst().dropLast().joined(separator: "/"))); put it right in \(student)/"
+                return Submission(path: path, student: student, file: .failure(GradingError(why)), status: .invalid)
+            }
             return Submission(path: path, student: student, file: ScenarioLocator.read(path))
         }
+    }
+
+    /// The class list of a roster file: one name per line; blank lines and lines
+    /// starting with '#' are left out, each name once.
+    func readRoster(_ path: String?) throws(UsageError) -> Result<[String]?, CommandOutput> {
+        guard let path else { return .success(nil) }
+        let text: String
+        switch FileIO.read(path) {
+        case .success(let read): text = read
+        case .failure(let failure): return .failure(CommandOutput(stderr: "error: --roster: \(failure.message)\n", exitCode: failure.exitCode))
+        }
+        var names: [String] = []
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            let name = line.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, !name.hasPrefix("#") else { continue }
+            guard !name.contains("/") else { throw UsageError("--roster \(path): '\(name)' is not a student's folder name", command: Self.spec) }
+            if !names.contains(name) { names.append(name) }
+        }
+        return .success(names)
+    }
+
+    /// A 'missing' row for each student of the class and each assigned exercise with
+    /// no row yet (a row for the exercise in any status counts as handed in). The
+    /// class is the roster, or else the students found; the assignment is
+    /// `--assigned`, or else, with a roster, the exercises anyone handed in.
+    func missingRows(_ grades: [Grade], roster: [String]?, assigned: [Exercise]?, _ grader: Grader) -> [Grade] {
+        guard roster != nil || assigned != nil else { return [] }
+        var students = roster ?? []
+        for grade in grades where grade.student != "-" && !students.contains(grade.student) && roster == nil { students.append(grade.student) }
+        let exercises = assigned ?? grader.exercises.filter { exercise in grades.contains { $0.exercise == exercise.id } }
+        var rows: [Grade] = []
+        for student in students {
+            for exercise in exercises where !grades.contains(where: { $0.student == student && $0.exercise == exercise.id }) {
+                rows.append(.missing(student: student, exercise: exercise))
+            }
+        }
+        return rows
     }
 }

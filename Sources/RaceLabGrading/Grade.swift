@@ -1,11 +1,19 @@
 /// The verdict on one submitted file.
 public struct Grade: Sendable, Equatable {
+    /// One vocabulary in every format; every status but `passed` scores what the
+    /// grade says (0 unless partial credit applies), and counts as not passed.
     public enum Status: String, Sendable {
         case passed
+        /// Graded, and it does not pass.
         case failed
-        /// The file could not be graded at all: unreadable, empty, not an exercise,
-        /// an unknown exercise. Counts as not passed.
+        /// Not a submission that can be graded: empty, not an exercise, an unknown or
+        /// misnamed exercise, a file that does not compile, a file with another
+        /// extension or in a folder inside the student's.
         case invalid
+        /// No file for an exercise the student should have handed in.
+        case missing
+        /// The file could not be read.
+        case error
     }
 
     /// The path as given or found.
@@ -26,8 +34,18 @@ public struct Grade: Sendable, Equatable {
 
     public var passed: Bool { status == .passed }
 
-    /// A file that could not be graded at all.
-    public static func invalid(file: String, student: String, reason: String) -> Grade {
-        Grade(file: file, student: student, exercise: nil, kind: nil, status: .invalid, points: 0, maxPoints: 0, reason: reason, details: "")
+    /// A file that could not be graded at all, for `exercise` when it can be told
+    /// (from the file's name).
+    public static func invalid(file: String, student: String, reason: String, exercise: Exercise? = nil, status: Status = .invalid) -> Grade {
+        Grade(
+            file: file, student: student, exercise: exercise?.id, kind: exercise?.kind, status: status, points: 0,
+            maxPoints: exercise?.points ?? 0, reason: reason, details: "")
+    }
+
+    /// No submission from `student` for `exercise`.
+    public static func missing(student: String, exercise: Exercise) -> Grade {
+        Grade(
+            file: "", student: student, exercise: exercise.id, kind: exercise.kind, status: .missing, points: 0,
+            maxPoints: exercise.points, reason: "missing: no file for \(exercise.id) (\(exercise.id).race)", details: "")
     }
 }

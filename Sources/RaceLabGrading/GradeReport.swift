@@ -24,21 +24,25 @@ public struct GradeReport: Sendable {
         }
     }
 
+    /// The statuses in the order every summary lists them.
+    static let statuses: [Grade.Status] = [.passed, .failed, .invalid, .missing, .error]
+
     var summary: String {
-        let passed = grades.filter(\.passed).count
-        let invalid = grades.filter { $0.status == .invalid }.count
         let points = grades.map(\.points).reduce(0, +)
         let total = grades.map(\.maxPoints).reduce(0, +)
-        var parts = ["\(passed) passed", "\(grades.count - passed - invalid) failed"]
-        if invalid > 0 { parts.append("\(invalid) could not be graded") }
-        return "\(grades.count) file\(grades.count == 1 ? "" : "s"): \(parts.joined(separator: ", ")); \(points) of \(total) points"
+        var parts: [String] = []
+        for status in Self.statuses {
+            let count = grades.filter { $0.status == status }.count
+            if count > 0 || status == .passed || status == .failed { parts.append("\(count) \(status.rawValue)") }
+        }
+        return "\(grades.count) row\(grades.count == 1 ? "" : "s"): \(parts.joined(separator: ", ")); \(points) of \(total) points"
     }
 
     func text() -> String {
         var out = ""
         for grade in grades {
-            let mark = grade.passed ? "PASS" : grade.status == .invalid ? "ERROR" : "FAIL"
-            var head = "\(mark.padded(5)) \(grade.file)"
+            let mark = ["passed": "PASS", "failed": "FAIL", "invalid": "INVALID", "missing": "MISSING", "error": "ERROR"][grade.status.rawValue]!
+            var head = "\(mark.padded(7)) \(grade.file.isEmpty ? grade.student : grade.file)"
             if let exercise = grade.exercise {
                 head += "  \(exercise) (\(grade.kind!.rawValue))  \(grade.points)/\(grade.maxPoints) points"
             }
@@ -104,8 +108,8 @@ public struct GradeReport: Sendable {
         for grade in grades where !students.contains(grade.student) { students.append(grade.student) }
         func counts(_ list: [Grade]) -> [(String, String)] {
             [
-                ("tests", String(list.count)), ("failures", String(list.filter { $0.status == .failed }.count)),
-                ("errors", String(list.filter { $0.status == .invalid }.count)),
+                ("tests", String(list.count)), ("failures", String(list.filter { $0.status == .failed || $0.status == .missing }.count)),
+                ("errors", String(list.filter { $0.status == .invalid || $0.status == .error }.count)),
             ]
         }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -119,8 +123,8 @@ public struct GradeReport: Sendable {
                 switch grade.status {
                 case .passed:
                     out += ">\n      <system-out>\(XML.escape("\(grade.points)/\(grade.maxPoints) points: \(grade.reason)"))</system-out>\n    </testcase>\n"
-                case .failed, .invalid:
-                    let tag = grade.status == .failed ? "failure" : "error"
+                case .failed, .invalid, .missing, .error:
+                    let tag = grade.status == .failed || grade.status == .missing ? "failure" : "error"
                     let body = XML.escape(grade.details.isEmpty ? grade.reason : grade.reason + "\n\n" + grade.details)
                     out += ">\n      <\(tag)\(XML.attributes([("message", grade.reason), ("type", grade.status.rawValue)]))>\(body)</\(tag)>\n    </testcase>\n"
                 }

@@ -38,9 +38,13 @@ public struct Grader: Sendable {
     ///   - student: who handed it in (shown in every format).
     ///   - expected: the exercise the file must be for, when the caller knows it.
     public func grade(_ file: SourceFile, student: String, expected: String? = nil) -> Grade {
+        // Until the file says which exercise it is, its name may: an invalid file
+        // still counts against that exercise's points.
+        let stem = String(file.name.split(separator: "/").last ?? "").replacingSuffix(".race")
+        let named = exercise(expected ?? stem)
         var grade = Grade(
-            file: file.name, student: student, exercise: nil, kind: nil, status: .invalid,
-            points: 0, maxPoints: expected.flatMap { exercise($0)?.points } ?? 0, reason: "", details: "")
+            file: file.name, student: student, exercise: named?.id, kind: named?.kind, status: .invalid,
+            points: 0, maxPoints: named?.points ?? 0, reason: "", details: "")
         /// The grade as it stands (invalid, or failed once the exercise is known), with its reason.
         func finish(_ reason: String, _ details: String = "") -> Grade {
             grade.reason = reason
@@ -60,16 +64,15 @@ public struct Grader: Sendable {
         if let expected, expected != id {
             return finish("this is a submission for exercise '\(id)', not '\(expected)'")
         }
-        let stem = String(file.name.split(separator: "/").last ?? "").replacingSuffix(".race")
         if expected == nil, stem != id, self.exercise(stem) != nil {
             return finish("the file is named \(stem).race, after exercise '\(stem)', but it holds exercise '\(id)'")
         }
         grade.exercise = id
         grade.kind = exercise.kind
         grade.maxPoints = exercise.points
-        grade.status = .failed
 
         do throws(GradingError) {
+            grade.status = .failed
             if let change = try Template.firstChange(exercise: exercise.scenario.file, submission: file) {
                 return finish(describe(change, exercise, file), changeDetails(change, exercise, file))
             }
@@ -84,6 +87,7 @@ public struct Grader: Sendable {
             program = try scenario.program(fix: nil)
         } catch {
             let first = error.diagnostics.first.map { "line \($0.range.start.line): \($0.message)" } ?? "it does not compile"
+            grade.status = .invalid
             return finish("the file does not compile: \(first)", error.rendered)
         }
 

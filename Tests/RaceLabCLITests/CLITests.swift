@@ -177,7 +177,7 @@ struct FileErrorTests {
         let files = [dir + "/loop1.race", dir + "/dangling.race", dir + "/binary.race", dir + "/missing.race"]
         let output = racelab.main(["grade"] + files)
         #expect(output.exitCode == 1)
-        #expect(output.stdout.contains("4 files: 0 passed, 0 failed, 4 could not be graded"))
+        #expect(output.stdout.contains("4 rows: 0 passed, 0 failed, 4 error"))
         let csv = racelab.main(["grade"] + files + ["--format", "csv"]).stdout
         #expect(csv.contains("loop1.race is a loop of symbolic links"))
         #expect(csv.contains("dangling.race is a symbolic link to a file that does not exist"))

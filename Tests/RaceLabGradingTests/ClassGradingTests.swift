@@ -25,7 +25,7 @@ struct ClassGradingTests {
         ("dave", "deadlock-fix", "passed"), ("dave", "dealloc-break", "failed"), ("dave", "singleton-break", "failed"),
         ("erin", "array-fix", "failed"), ("erin", "deadlock-fix", "failed"), ("erin", "singleton-fix", "failed"),
         ("frank", "array-fix", "failed"), ("frank", "deadlock-fix", "failed"), ("frank", "stale-fix", "failed"),
-        ("grace", "array-fix", "failed"), ("grace", "deadlock", "invalid"), ("grace", "singleton-fix", "invalid"),
+        ("grace", "array-fix", "invalid"), ("grace", "deadlock", "invalid"), ("grace", "singleton-fix", "invalid"),
         ("heidi", "counter-predict", "invalid"), ("heidi", "deadlock-fix", "failed"), ("heidi", "singleton-fix", "invalid"),
         ("ivan", "counter-predict", "failed"), ("ivan", "deadlock-fix", "failed"), ("ivan", "singleton-break", "passed"),
         ("judy", "dealloc-break", "passed"), ("judy", "singleton-fix", "failed"), ("judy", "stale-predict", "passed"),
@@ -61,9 +61,9 @@ struct ClassGradingTests {
         #expect(counter.counts["testsuites"] == 1)
         #expect(counter.counts["testsuite"] == 10)
         #expect(counter.counts["testcase"] == 30)
-        #expect(counter.counts["failure"] == 16)
-        #expect(counter.counts["error"] == 4)
-        #expect(output.stdout.contains("<testsuites name=\"racelab grade\" tests=\"30\" failures=\"16\" errors=\"4\">"))
+        #expect(counter.counts["failure"] == 15)
+        #expect(counter.counts["error"] == 5)
+        #expect(output.stdout.contains("<testsuites name=\"racelab grade\" tests=\"30\" failures=\"15\" errors=\"5\">"))
         try Self.compare(output.stdout, "class.junit.xml")
     }
 
@@ -76,7 +76,8 @@ struct ClassGradingTests {
         let statuses = (object["grades"] as? [[String: Any]] ?? []).compactMap { $0["status"] as? String }
         #expect(statuses == Self.verdicts.map(\.2))
         let text = Self.grade([Self.folder])
-        #expect(text.stdout.hasSuffix("30 files: 10 passed, 16 failed, 4 could not be graded; 75 of 215 points\n"))
+        // Invalid files named after an exercise count its points: every row is in the total.
+        #expect(text.stdout.hasSuffix("30 rows: 10 passed, 15 failed, 5 invalid; 75 of 240 points\n"))
         try Self.compare(text.stdout, "class.txt")
     }
 
@@ -103,10 +104,10 @@ struct ClassGradingTests {
     @Test func badInputGetsAReasonPerFileAndTheOthersAreStillGraded() {
         let output = Self.grade(["no/such.race", "\(Self.folder)/alice/singleton-fix.race", "Scenarios/Exercises/../../Package.swift"])
         #expect(output.exitCode == 1)
-        #expect(output.stdout.contains("ERROR no/such.race\n      no such file: no/such.race\n"))
-        #expect(output.stdout.contains("PASS  \(Self.folder)/alice/singleton-fix.race  singleton-fix (fix it)  10/10 points\n"))
-        #expect(output.stdout.contains("ERROR Scenarios/Exercises/../../Package.swift\n      not an exercise"))
-        #expect(output.stdout.hasSuffix("3 files: 1 passed, 0 failed, 2 could not be graded; 10 of 10 points\n"))
+        #expect(output.stdout.contains("ERROR   no/such.race\n      no such file: no/such.race\n"))
+        #expect(output.stdout.contains("PASS    \(Self.folder)/alice/singleton-fix.race  singleton-fix (fix it)  10/10 points\n"))
+        #expect(output.stdout.contains("INVALID Scenarios/Exercises/../../Package.swift\n      not an exercise"))
+        #expect(output.stdout.hasSuffix("3 rows: 1 passed, 0 failed, 1 invalid, 1 error; 10 of 10 points\n"))
 
         let wrong = Self.grade(["\(Self.folder)/alice/singleton-fix.race", "--exercise", "deadlock-fix"])
         #expect(wrong.stdout.contains("this is a submission for exercise 'singleton-fix', not 'deadlock-fix'"))
@@ -159,5 +160,58 @@ final class ElementCounter: NSObject, XMLParserDelegate {
         attributes: [String: String] = [:]
     ) {
         counts[name, default: 0] += 1
+    }
+}
+
+/// A class with missing and misnamed submissions: every student on the roster gets a
+/// row for every assigned exercise, and an almost-submission says why it was not
+/// graded. A student who is not on the roster is graded, with a warning.
+struct GradebookTests {
+    static let solutions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Solutions")
+
+    @Test func aRosterGivesEveryMissingSubmissionARow() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-gradebook")
+        try? FileManager.default.removeItem(at: root)
+        let classFolder = root.appendingPathComponent("class")
+        for folder in ["alice", "bob", "carol/hw", "erin"] {
+            try FileManager.default.createDirectory(at: classFolder.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        func copy(_ id: String, to path: String) throws {
+            try FileManager.default.copyItem(at: Self.solutions.appendingPathComponent("\(id).race"), to: classFolder.appendingPathComponent(path))
+        }
+        try copy("singleton-fix", to: "alice/singleton-fix.race")
+        try copy("deadlock-fix", to: "alice/deadlock-fix.race")
+        try copy("singleton-fix", to: "bob/singleton-fix.race.txt")
+        try "".write(to: classFolder.appendingPathComponent("bob/deadlock-fix.race"), atomically: true, encoding: .utf8)
+        try "notes".write(to: classFolder.appendingPathComponent("bob/README.md"), atomically: true, encoding: .utf8)
+        try copy("deadlock-fix", to: "carol/hw/deadlock-fix.race")
+        try copy("deadlock-fix", to: "erin/deadlock-fix.race")
+        let roster = root.appendingPathComponent("roster.txt")
+        try "# class 1\nalice\nbob\ncarol\n\ndave\nalice\n".write(to: roster, atomically: true, encoding: .utf8)
+        let output = RaceLab(environment: [:]).main([
+            "grade", classFolder.path, "--roster", roster.path, "--assigned", "singleton-fix,deadlock-fix", "--format", "csv",
+        ])
+        #expect(output.exitCode == 1)
+        #expect(output.stderr == "warning: erin handed in files but is not on the roster\n")
+        let base = classFolder.path
+        #expect(
+            output.stdout.components(separatedBy: "\r\n").dropFirst().dropLast() == [
+                "alice,deadlock-fix,fix it,\(base)/alice/deadlock-fix.race,passed,10,10,every one of 12 interleavings passes (4 executions explored)",
+                "alice,singleton-fix,fix it,\(base)/alice/singleton-fix.race,passed,10,10,every one of 210 interleavings passes (8 executions explored)",
+                "bob,deadlock-fix,fix it,\(base)/bob/deadlock-fix.race,invalid,0,10,the file is empty",
+                "bob,singleton-fix,fix it,\(base)/bob/singleton-fix.race.txt,invalid,0,10,not graded: the file is named singleton-fix.race.txt; a submission is named singleton-fix.race",
+                "carol,deadlock-fix,fix it,\(base)/carol/hw/deadlock-fix.race,invalid,0,10,not graded: it is in a folder inside carol's (hw); put it right in carol/",
+                "carol,singleton-fix,fix it,,missing,0,10,missing: no file for singleton-fix (singleton-fix.race)",
+                "erin,deadlock-fix,fix it,\(base)/erin/deadlock-fix.race,passed,10,10,every one of 12 interleavings passes (4 executions explored)",
+                "dave,singleton-fix,fix it,,missing,0,10,missing: no file for singleton-fix (singleton-fix.race)",
+                "dave,deadlock-fix,fix it,,missing,0,10,missing: no file for deadlock-fix (deadlock-fix.race)",
+            ])
+        let text = RaceLab(environment: [:]).main(["grade", classFolder.path, "--roster", roster.path, "--assigned", "singleton-fix,deadlock-fix"])
+        #expect(text.stdout.hasSuffix("9 rows: 3 passed, 0 failed, 3 invalid, 3 missing; 30 of 90 points\n"))
+        // A roster that cannot be read, and an assignment of an unknown exercise.
+        #expect(RaceLab(environment: [:]).main(["grade", classFolder.path, "--roster", root.appendingPathComponent("nope.txt").path]).exitCode == 66)
+        let unknown = RaceLab(environment: [:]).main(["grade", classFolder.path, "--assigned", "singleton-fixx"])
+        #expect(
+            unknown.exitCode == 64 && unknown.stderr.hasPrefix("error: --assigned names an unknown exercise 'singleton-fixx'. Did you mean 'singleton-fix'?"))
     }
 }
