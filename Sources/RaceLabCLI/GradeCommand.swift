@@ -15,10 +15,19 @@ struct GradeCommand {
             "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--roster <file>] [--assigned <ids>] [--exercise <id>] [--exercises <folder>] [--teacher] | --check-solution <file>...",
         arguments: [("file-or-folder", "A submitted .race file, or a folder searched for them (recursively).")],
         options: [
-            .init(name: "format", value: "format", help: "text (the default), json, junit (JUnit XML) or csv (one row per\nstudent and exercise)."),
+            .init(
+                name: "format", value: "format",
+                help:
+                    "text (the default), json, junit (JUnit XML), csv (one row per\nstudent and exercise), gradescope (results.json) or classroom\n(a GitHub Classroom runner's result)."
+            ),
             .init(name: "csv", value: "file", help: "Also write the CSV report to this file."),
             .init(name: "junit", value: "file", help: "Also write the JUnit XML report to this file."),
             .init(name: "json", value: "file", help: "Also write the JSON report to this file."),
+            .init(name: "gradescope", value: "file", help: "Also write Gradescope's results.json to this file."),
+            .init(name: "classroom", value: "file", help: "Also write the GitHub Classroom result to this file."),
+            .init(
+                name: "student", value: "name",
+                help: "Every file is this student's: the folder is one submission\n(as on Gradescope or in a Classroom repository)."),
             .init(name: "exercise", value: "id", help: "Every file must be a submission for this exercise."),
             ScenarioLocator.exercisesOption,
             .init(
@@ -64,7 +73,9 @@ struct GradeCommand {
             throw UsageError("unknown exercise '\(expected)'" + suggestion(expected, exercises.map(\.id)), command: Self.spec)
         }
         // Two reports in one file, or a report over a submission, would lose work.
-        let reportPaths = [GradeReport.Format.csv, .junit, .json].compactMap { format in parsed.values[format.rawValue].map { (format, $0) } }
+        let reportPaths = [GradeReport.Format.csv, .junit, .json, .gradescope, .classroom].compactMap { format in
+            parsed.values[format.rawValue].map { (format, $0) }
+        }
         for (index, (format, path)) in reportPaths.enumerated() {
             let resolved = URL(fileURLWithPath: path).standardizedFileURL.path
             if let (other, _) = reportPaths[..<index].first(where: { URL(fileURLWithPath: $0.1).standardizedFileURL.path == resolved }) {
@@ -95,7 +106,7 @@ struct GradeCommand {
         }
         var grades: [Grade] = []
         for target in parsed.positionals {
-            for item in submissions(target, exercises: grader) {
+            for item in submissions(target, exercises: grader, student: parsed.values["student"]) {
                 progress?("grading \(item.path) …")
                 switch item.file {
                 case .success(let file):
@@ -185,7 +196,7 @@ struct GradeCommand {
     /// almost a submission (another extension, `counter-fix.race.txt`, or a folder
     /// inside the student's) is a row that says why it was not graded, never a
     /// silent skip; hidden files and files named after no exercise are left out.
-    func submissions(_ target: String, exercises grader: Grader) -> [Submission] {
+    func submissions(_ target: String, exercises grader: Grader, student owner: String? = nil) -> [Submission] {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: target, isDirectory: &isDirectory) else {
@@ -195,7 +206,7 @@ struct GradeCommand {
         }
         guard isDirectory.boolValue else {
             let folder = URL(fileURLWithPath: target).standardizedFileURL.deletingLastPathComponent().lastPathComponent
-            return [Submission(path: target, student: folder, file: ScenarioLocator.read(target))]
+            return [Submission(path: target, student: owner ?? folder, file: ScenarioLocator.read(target))]
         }
         let base = target.hasSuffix("/") ? String(target.dropLast()) : target
         var found: [String] = []
@@ -203,7 +214,10 @@ struct GradeCommand {
             while let relative = walker.nextObject() as? String {
                 var isFolder: ObjCBool = false
                 let name = String(relative.split(separator: "/").last ?? "")
-                guard !name.hasPrefix("."), manager.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                // Hidden files and folders (.git, a checkout of RaceLab itself) are not submissions.
+                guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
+                    manager.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue
+                else { continue }
                 if relative.hasSuffix(".race") || relative.contains(".race") || grader.exercise(Self.stem(of: relative)) != nil {
                     found.append(relative)
                 }
@@ -213,7 +227,9 @@ struct GradeCommand {
             return [Submission(path: target, student: "-", file: .failure(GradingError("no .race files in this folder")), status: .invalid)]
         }
         return found.sorted().map { relative in
-            let parts = relative.split(separator: "/")
+            // One student's folder (--student): its files are the submissions, so the
+            // parts are counted as if it were inside a class folder.
+            let parts = (owner.map { [Substring($0)] } ?? []) + relative.split(separator: "/")
             let student = parts.count > 1 ? String(parts[0]) : String(relative.dropLast(5))
             let path = base + "/" + relative
             let name = String(parts.last!)
@@ -223,8 +239,11 @@ struct GradeCommand {
                 return Submission(path: path, student: student, file: .failure(GradingError(why)), status: .invalid)
             }
             if parts.count > 2 {
+                let folders = parts.dropFirst().dropLast().joined(separator: "/")
                 let why =
-                    "not graded: it is in a folder inside \(student)'s (\(parts.dropFirst().dropLast().joined(separator: "/"))); put it right in \(student)/"
+                    owner == nil
+                    ? "not graded: it is in a folder inside \(student)'s (\(folders)); put it right in \(student)/"
+                    : "not graded: it is in a folder (\(folders)); put it at the top of the submission"
                 return Submission(path: path, student: student, file: .failure(GradingError(why)), status: .invalid)
             }
             return Submission(path: path, student: student, file: ScenarioLocator.read(path))

@@ -1,10 +1,15 @@
 import RaceLabPresentation
 
 /// Grades written out for people (text), programs (JSON), gradebooks (CSV) and
-/// autograders (JUnit XML). Rows keep the order the files were graded in.
+/// autograders (JUnit XML, Gradescope, GitHub Classroom). Rows keep the order the
+/// files were graded in.
 public struct GradeReport: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case text, json, junit, csv
+        /// Gradescope's `results.json` (one student's submission).
+        case gradescope
+        /// The result a GitHub Classroom runner hands its grading reporter (base64 it).
+        case classroom
     }
 
     public var grades: [Grade]
@@ -21,7 +26,83 @@ public struct GradeReport: Sendable {
         case .json: return json().serialized() + "\n"
         case .junit: return junit()
         case .csv: return csv()
+        case .gradescope: return gradescope().serialized() + "\n"
+        case .classroom: return classroom().serialized() + "\n"
         }
+    }
+
+    /// A row's name as a test: its exercise, or else its file.
+    func testName(_ grade: Grade) -> String { grade.exercise ?? (grade.file.isEmpty ? grade.student : grade.file) }
+
+    /// What a row says to the student: the reason, then the details.
+    func output(_ grade: Grade) -> String {
+        grade.details.isEmpty ? grade.reason : grade.reason + "\n\n" + grade.details
+    }
+
+    /// Gradescope's autograder results: one test per row, each with its points; a
+    /// predict-it row is visible only after the due date (its reason counts how many
+    /// values were wrong, and students compare notes), every other row at once.
+    /// Fields as Gradescope's autograder specification documents them.
+    func gradescope() -> JSON {
+        let score = grades.map(\.points).reduce(0, +)
+        return .object([
+            ("score", .int(score)),
+            ("output", .string(summary)),
+            ("output_format", .string("text")),
+            ("test_output_format", .string("text")),
+            ("visibility", .string("visible")),
+            ("stdout_visibility", .string("hidden")),
+            (
+                "tests",
+                .array(
+                    grades.enumerated().map { index, grade in
+                        .object([
+                            ("name", .string(testName(grade))),
+                            ("number", .string(String(index + 1))),
+                            ("score", .int(grade.points)),
+                            ("max_score", .int(grade.maxPoints)),
+                            ("status", .string(grade.passed ? "passed" : "failed")),
+                            ("output", .string(output(grade))),
+                            ("tags", .array([.string(grade.status.rawValue)] + (grade.kind.map { [.string($0.rawValue)] } ?? []))),
+                            ("visibility", .string(grade.kind == .predictIt ? "after_due_date" : "visible")),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    /// A GitHub Classroom test runner's result, as `autograding-grading-reporter`
+    /// reads it (base64-encoded, from `<RUNNER>_RESULTS`): one test per row with its
+    /// points. `invalid` and `error` rows are the runner's "error" status.
+    func classroom() -> JSON {
+        func status(_ grade: Grade) -> String {
+            switch grade.status {
+            case .passed: return "pass"
+            case .failed, .missing: return "fail"
+            case .invalid, .error: return "error"
+            }
+        }
+        return .object([
+            ("version", .int(1)),
+            ("status", .string(allPassed ? "pass" : grades.contains { status($0) == "error" } ? "error" : "fail")),
+            ("max_score", .int(grades.map(\.maxPoints).reduce(0, +))),
+            (
+                "tests",
+                .array(
+                    grades.map { grade in
+                        .object([
+                            ("name", .string(testName(grade))),
+                            ("status", .string(status(grade))),
+                            ("message", .string(output(grade))),
+                            ("test_code", .string(grade.file.isEmpty ? "" : "racelab grade \(grade.file)")),
+                            ("filename", .string(grade.file)),
+                            ("line_no", .int(0)),
+                            ("execution_time", .string("0s")),
+                            ("score", .int(grade.points)),
+                        ])
+                    })
+            ),
+        ])
     }
 
     /// The statuses in the order every summary lists them.
@@ -119,14 +200,19 @@ public struct GradeReport: Sendable {
             out += "  <testsuite\(XML.attributes([("name", student)] + counts(mine)))>\n"
             for grade in mine {
                 let name = grade.exercise ?? grade.file
-                out += "    <testcase\(XML.attributes([("classname", student), ("name", name), ("file", grade.file)]))"
+                // time is 0: a report is the same bytes on every run (no clock reaches it).
+                out += "    <testcase\(XML.attributes([("classname", student), ("name", name), ("file", grade.file), ("time", "0")]))>\n"
+                let properties = [("points", grade.points), ("max_points", grade.maxPoints)]
+                out += "      <properties>\n"
+                for (key, value) in properties { out += "        <property\(XML.attributes([("name", key), ("value", String(value))]))/>\n" }
+                out += "      </properties>\n"
                 switch grade.status {
                 case .passed:
-                    out += ">\n      <system-out>\(XML.escape("\(grade.points)/\(grade.maxPoints) points: \(grade.reason)"))</system-out>\n    </testcase>\n"
+                    out += "      <system-out>\(XML.escape("\(grade.points)/\(grade.maxPoints) points: \(grade.reason)"))</system-out>\n    </testcase>\n"
                 case .failed, .invalid, .missing, .error:
                     let tag = grade.status == .failed || grade.status == .missing ? "failure" : "error"
-                    let body = XML.escape(grade.details.isEmpty ? grade.reason : grade.reason + "\n\n" + grade.details)
-                    out += ">\n      <\(tag)\(XML.attributes([("message", grade.reason), ("type", grade.status.rawValue)]))>\(body)</\(tag)>\n    </testcase>\n"
+                    out +=
+                        "      <\(tag)\(XML.attributes([("message", grade.reason), ("type", grade.status.rawValue)]))>\(XML.escape(output(grade)))</\(tag)>\n    </testcase>\n"
                 }
             }
             out += "  </testsuite>\n"

@@ -116,7 +116,7 @@ struct ClassGradingTests {
 
     @Test(arguments: [
         (["grade"], "name at least one submitted file or folder"),
-        (["grade", "x.race", "--format", "xlsx"], "unknown format 'xlsx'; use text, json, junit, csv"),
+        (["grade", "x.race", "--format", "xlsx"], "unknown format 'xlsx'; use text, json, junit, csv, gradescope, classroom"),
         (["grade", "x.race", "--exercise", "singleton-fixx"], "unknown exercise 'singleton-fixx'. Did you mean 'singleton-fix'?"),
         (["grade", "x.race", "--exercises", "/no/such/folder"], "no exercise folder /no/such/folder"),
         (["hint"], "name your exercise file or an exercise ID"),
@@ -213,5 +213,56 @@ struct GradebookTests {
         let unknown = RaceLab(environment: [:]).main(["grade", classFolder.path, "--assigned", "singleton-fixx"])
         #expect(
             unknown.exitCode == 64 && unknown.stderr.hasPrefix("error: --assigned names an unknown exercise 'singleton-fixx'. Did you mean 'singleton-fix'?"))
+    }
+}
+
+/// One student's folder graded for Gradescope and GitHub Classroom: one test per
+/// assigned exercise with its points; a results path that cannot be written is 73.
+struct AutograderFormatTests {
+    static let solutions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Solutions")
+    static let bob = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Submissions/bob")
+
+    func submission(_ name: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-autograder-\(name)/submission")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.solutions.appendingPathComponent("singleton-fix.race"), to: folder.appendingPathComponent("singleton-fix.race"))
+        try FileManager.default.copyItem(at: Self.bob.appendingPathComponent("stale-predict.race"), to: folder.appendingPathComponent("stale-predict.race"))
+        return folder.path
+    }
+
+    @Test func gradescopeHasOneTestPerAssignedExercise() throws {
+        let folder = try submission("gradescope")
+        let output = RaceLab(environment: [:]).main([
+            "grade", folder, "--student", "sam", "--assigned", "singleton-fix,stale-predict,deadlock-fix", "--format", "gradescope",
+        ])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(root["score"] as? Int == 10)
+        let tests = try #require(root["tests"] as? [[String: Any]])
+        #expect(tests.map { $0["name"] as? String } == ["singleton-fix", "stale-predict", "deadlock-fix"])
+        #expect(tests.map { $0["score"] as? Int } == [10, 0, 0])
+        #expect(tests.map { $0["max_score"] as? Int } == [10, 5, 10])
+        #expect(tests.map { $0["status"] as? String } == ["passed", "failed", "failed"])
+        #expect(tests.map { $0["visibility"] as? String } == ["visible", "after_due_date", "visible"])
+        #expect(tests[1]["output"] as? String == "wrong: 1 value is missing")
+        #expect(tests[2]["output"] as? String == "missing: no file for deadlock-fix (deadlock-fix.race)")
+        let unwritable = RaceLab(environment: [:]).main(["grade", folder, "--student", "sam", "--gradescope", "/no/such/folder/results.json"])
+        #expect(unwritable.exitCode == 73)
+        #expect(unwritable.stderr.hasPrefix("error: cannot create /no/such/folder/results.json: "))
+    }
+
+    @Test func classroomHasOneTestPerAssignedExerciseWithItsPoints() throws {
+        let folder = try submission("classroom")
+        let output = RaceLab(environment: [:]).main(["grade", folder, "--student", "sam", "--assigned", "singleton-fix,stale-predict", "--format", "classroom"])
+        #expect(output.exitCode == 1)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(root["version"] as? Int == 1)
+        #expect(root["status"] as? String == "fail")
+        #expect(root["max_score"] as? Int == 15)
+        let tests = try #require(root["tests"] as? [[String: Any]])
+        #expect(tests.map { $0["name"] as? String } == ["singleton-fix", "stale-predict"])
+        #expect(tests.map { $0["status"] as? String } == ["pass", "fail"])
+        #expect(tests.map { $0["score"] as? Int } == [10, 0])
     }
 }
