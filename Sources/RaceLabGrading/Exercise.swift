@@ -36,6 +36,13 @@ public struct Exercise: Sendable {
     public var goal: Finding.Kind?
     /// For predict-it.
     public var prediction: Prediction?
+    /// A fix-it exercise's points, split across what earns them (`credit N "…"`): an
+    /// `expect` check's message, a `required` block's name, or `no data race`. Each
+    /// earns its share when it holds in every interleaving; empty: all or nothing.
+    public var credits: [(check: String, points: Int)] = []
+
+    /// What `credit` may name besides checks and required work.
+    public static let noDataRace = "no data race"
     /// The exercise as handed out (the starter).
     public var scenario: Scenario
     /// Its program, compiled once: break-it and predict-it answers are graded on it.
@@ -68,9 +75,17 @@ public struct Exercise: Sendable {
     public init(_ scenario: Scenario) throws(GradingError) {
         var values: [String: String] = [:]
         var hints: [String] = []
+        var credits: [(check: String, points: Int)] = []
         for declaration in scenario.declarations {
             guard case .metadata(let key, let value) = declaration.kind else { continue }
-            if key == "hint" { hints.append(value) } else { values[key] = value }
+            if key == "hint" {
+                hints.append(value)
+            } else if key == "credit" {
+                let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+                credits.append((parts.count > 1 ? String(parts[1]) : "", Int(parts[0]) ?? 0))
+            } else {
+                values[key] = value
+            }
         }
         guard let id = values["exercise"], !id.isEmpty else {
             throw GradingError("not an exercise: the file has no 'exercise \"ID\"' line")
@@ -102,6 +117,27 @@ public struct Exercise: Sendable {
             }
             self.goal = goal.kind
         }
+        if !credits.isEmpty {
+            guard kind == .fixIt else {
+                throw GradingError("exercise '\(id)': only a fix-it exercise splits its points with 'credit' (an answer is right or wrong)")
+            }
+            let checks = program.expectations.map { expectation in
+                expectation.requirement.map { program.requirements[$0].name } ?? expectation.message
+            }
+            for credit in credits {
+                guard credit.points > 0 else { throw GradingError("exercise '\(id)': 'credit' needs a positive number of points") }
+                guard checks.contains(credit.check) || credit.check == Self.noDataRace else {
+                    let names = checks.map { "\"\($0)\"" } + ["\"\(Self.noDataRace)\""]
+                    throw GradingError(
+                        "exercise '\(id)': 'credit \(credit.points) \"\(credit.check)\"' names no check; use one of \(names.joined(separator: ", "))")
+                }
+            }
+            let total = credits.map(\.points).reduce(0, +)
+            guard total == points else {
+                throw GradingError("exercise '\(id)': its credits add up to \(total) points, but it is worth \(points)")
+            }
+        }
+        self.credits = credits
         switch kind {
         case .fixIt:
             break

@@ -93,9 +93,16 @@ public struct Grader: Sendable {
 
         // A schedule or a prediction is graded on the exercise's own program: code
         // added around the answer does not count.
-        let verdict: (passed: Bool, reason: String, details: String)
+        var verdict: (passed: Bool, reason: String, details: String)
         switch exercise.kind {
-        case .fixIt: verdict = gradeFix(program, file)
+        case .fixIt:
+            let (passed, reason, details, result) = gradeFix(program, file)
+            verdict = (passed, reason, details)
+            if !passed, !exercise.credits.isEmpty, let result {
+                let (earned, line) = credit(exercise, program, result)
+                grade.points = earned
+                verdict.reason += "; \(line)"
+            }
         case .breakIt: verdict = gradeBreak(exercise, scenario, file)
         case .predictIt: verdict = gradePrediction(exercise, scenario, file)
         }
@@ -110,7 +117,8 @@ public struct Grader: Sendable {
 
     // MARK: - Fix it
 
-    func gradeFix(_ program: Program, _ file: SourceFile) -> (Bool, String, String) {
+    /// The verdict on a fix, and the exploration it stands on.
+    func gradeFix(_ program: Program, _ file: SourceFile) -> (Bool, String, String, Exploration?) {
         let explorer = Explorer(program: program, config: config)
         // A run that reaches the step bound means the fix cannot be proven: the search
         // stops there (its other interleavings, each as long, could take hours).
@@ -119,30 +127,62 @@ public struct Grader: Sendable {
             let ways = "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
             guard let example = explorer.counterexample(for: result), let run = replay(program, example.schedule) else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
-                return (false, ways, "Replay: racelab run \(file.name) --schedule \"\(first.schedule.joined(separator: " "))\"\n")
+                return (false, ways, "Replay: racelab run \(file.name) --schedule \"\(first.schedule.joined(separator: " "))\"\n", result)
             }
-            return (false, "\(ways): \(headline(run))", counterexample(run, example.why, file))
+            return (false, "\(ways): \(headline(run))", counterexample(run, example.why, file), result)
         }
         if let cut = result.cut {
             if let endless = result.outcomes.first(where: { $0.outcome.end == .stepLimit }) {
                 return (
                     false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
-                    "Replay: racelab run \(file.name) --schedule \"\(Schedule(endless.schedule).text)\"\n"
+                    "Replay: racelab run \(file.name) --schedule \"\(Schedule(endless.schedule).text)\"\n", result
                 )
             }
             return (
                 false, "not exhaustive: \(cut): a fix must be proven in every interleaving, so this does not pass",
-                "Make the program smaller, or ask your teacher about the bounds.\n"
+                "Make the program smaller, or ask your teacher about the bounds.\n", result
             )
         }
         if let race = result.dataRaces.first {
             return (
                 false,
                 "every interleaving passes, but \(race.target) has a data race: \(ExplorationRenderer.side(race.first)) and \(ExplorationRenderer.side(race.second)), with nothing ordering them",
-                "Protect every access to \(race.target) the same way (one lock, one queue, or one thread).\n"
+                "Protect every access to \(race.target) the same way (one lock, one queue, or one thread).\n", result
             )
         }
-        return (true, "every one of \(result.interleavings) interleavings passes (\(result.executions) executions explored)", "")
+        return (true, "every one of \(result.interleavings) interleavings passes (\(result.executions) executions explored)", "", result)
+    }
+
+    /// Partial credit: each credited check that holds in every interleaving earns its
+    /// points; it holds only where every interleaving was explored and ran to its end
+    /// (a crash or a deadlock leaves the checks unproven), and `no data race` where
+    /// the exhaustive search saw none. Returns the points and a line saying which.
+    func credit(_ exercise: Exercise, _ program: Program, _ result: Exploration) -> (Int, String) {
+        let proven = result.isExhaustive && result.outcomes.allSatisfy { $0.outcome.end == .completed }
+        var earned = 0
+        var held: [String] = []
+        var missed: [String] = []
+        for (check, points) in exercise.credits {
+            let holds: Bool
+            if check == Exercise.noDataRace {
+                holds = result.isExhaustive && result.dataRaces.isEmpty
+            } else {
+                let index = program.expectations.firstIndex {
+                    ($0.requirement.map { program.requirements[$0].name } ?? $0.message) == check
+                }
+                holds = proven && index.map { index in result.interleavings { $0.failedChecks.contains(index) } == .zero } == true
+            }
+            if holds {
+                earned += points
+                held.append("\"\(check)\" (\(points))")
+            } else {
+                missed.append("\"\(check)\" (\(points))")
+            }
+        }
+        var line = "partial credit: \(earned) of \(exercise.points) points"
+        if !held.isEmpty { line += ", for \(held.joined(separator: ", "))" }
+        if !missed.isEmpty { line += "; not for \(missed.joined(separator: ", "))" }
+        return (earned, line)
     }
 
     // MARK: - Break it

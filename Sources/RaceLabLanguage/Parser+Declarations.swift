@@ -1,7 +1,7 @@
 extension Parser {
     static let metadataKeys = ["title", "story", "source", "challenge", "summary", "fails", "variant"] + exerciseKeys
     /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.
-    static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer"]
+    static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer", "credit"]
 
     /// Declarations up to the end of file (or the `}` closing a fix).
     mutating func parseDeclarations(untilBrace: Bool) -> [Declaration] {
@@ -99,6 +99,11 @@ extension Parser {
             if key == "points", case .int(let number) = current.kind {
                 _ = advance()
                 value = String(number)
+            } else if key == "credit" {
+                // credit 6 "no update is lost": points, then what earns them.
+                guard case .int(let number) = current.kind else { throw error("expected the points after 'credit', found \(current.quoted)") }
+                _ = advance()
+                value = "\(number) " + (try consumeString("expected the check that earns them, in quotes"))
             } else {
                 value = try consumeString("expected a string after '\(key)'")
             }

@@ -102,3 +102,38 @@ struct TeacherTests {
         #expect(list.stdout.contains("\nsingleton-race "))
     }
 }
+
+/// Partial credit: an exercise splits its points across its checks; each that holds
+/// in every interleaving earns its share. Without credits, all or nothing.
+struct PartialCreditTests {
+    let racelab = RaceLab(environment: [:])
+
+    @Test func eachCheckThatHoldsEverywhereEarnsItsShare() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-credit").path
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = "\(folder)/count-fix.race"
+        _ = racelab.main(["new", "exercise", "count-fix", "--kind", "fix", "--output", path])
+        let starter = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+            of: "points 10\n", with: "points 10\ncredit 6 \"no update is lost\"\ncredit 2 \"A adds 1 to count\"\ncredit 2 \"no data race\"\n")
+        try starter.write(toFile: path, atomically: true, encoding: .utf8)
+        let graded = racelab.main(["grade", path, "--exercises", folder, "--format", "csv"])
+        #expect(
+            graded.stdout.contains(
+                ",failed,2,10,\"fails in 4 of 6 interleavings: the check \"\"no update is lost\"\" fails; partial credit: 2 of 10 points, for \"\"A adds 1 to count\"\" (2); not for \"\"no update is lost\"\" (6), \"\"no data race\"\" (2)\"\r\n"
+            ), "\(graded.stdout)")
+        // With both updates under one lock, everything holds: full points, passed.
+        let locked = starter.replacingOccurrences(of: "{ count += 1 }", with: "{ synchronized(token) { count += 1 } }")
+            .replacingOccurrences(
+                of: "// begin editable: declarations (a lock, say)\n", with: "// begin editable: declarations (a lock, say)\nlet token = Lock()\n")
+        let solution = "\(folder)/solution/count-fix.race"
+        try FileManager.default.createDirectory(atPath: "\(folder)/solution", withIntermediateDirectories: true)
+        try locked.write(toFile: solution, atomically: true, encoding: .utf8)
+        // The locked lines changed, so this is not a submission; a teacher's own version is.
+        #expect(racelab.main(["grade", solution, "--exercises", "\(folder)/solution"]).stdout.contains("count-fix (fix it)  10/10 points"))
+        // A credit must name a check, and the credits must add up to the points.
+        try starter.replacingOccurrences(of: "credit 2 \"no data race\"", with: "credit 3 \"no data race\"").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        #expect(racelab.main(["list", "--exercises", folder]).stderr.contains("exercise 'count-fix': its credits add up to 11 points, but it is worth 10"))
+    }
+}
