@@ -13,6 +13,8 @@ public struct Grader: Sendable {
     /// it missed, a schedule that deadlocks): for the teacher only. A student is told
     /// how many values are wrong or missing, never which.
     public var revealsAnswers: Bool
+    /// Explorations already made (see `GradingCache`).
+    let cache = GradingCache()
 
     /// The bounds every grading search uses: a fix must be proven within them.
     public static var defaultConfig: ExploreConfig {
@@ -96,7 +98,7 @@ public struct Grader: Sendable {
         var verdict: (passed: Bool, reason: String, details: String)
         switch exercise.kind {
         case .fixIt:
-            let (passed, reason, details, result) = gradeFix(program, file)
+            let (passed, reason, details, result) = gradeFix(program, file, key: GradingCache.key(id, file))
             verdict = (passed, reason, details)
             if !passed, !exercise.credits.isEmpty, let result {
                 let (earned, line) = credit(exercise, program, result)
@@ -118,14 +120,18 @@ public struct Grader: Sendable {
     // MARK: - Fix it
 
     /// The verdict on a fix, and the exploration it stands on.
-    func gradeFix(_ program: Program, _ file: SourceFile) -> (Bool, String, String, Exploration?) {
+    func gradeFix(_ program: Program, _ file: SourceFile, key: String) -> (Bool, String, String, Exploration?) {
         let explorer = Explorer(program: program, config: config)
         // A run that reaches the step bound means the fix cannot be proven: the search
         // stops there (its other interleavings, each as long, could take hours).
-        let result = explorer.explore { $0.outcomes.allSatisfy { $0.outcome.end != .stepLimit } }
+        let explored = cache.fix(key) {
+            let result = explorer.explore { $0.outcomes.allSatisfy { $0.outcome.end != .stepLimit } }
+            return .init(result: result, counterexample: result.verdict() == .fails ? explorer.counterexample(for: result) : nil)
+        }
+        let result = explored.result
         if result.verdict() == .fails {
             let ways = "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
-            guard let example = explorer.counterexample(for: result), let run = replay(program, example.schedule) else {
+            guard let example = explored.counterexample, let run = replay(program, example.schedule) else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
                 return (false, ways, "Replay: racelab run \(file.name) --schedule \"\(first.schedule.joined(separator: " "))\"\n", result)
             }
@@ -229,7 +235,7 @@ public struct Grader: Sendable {
         }
         var config = self.config
         config.detectRaces = false
-        let result = Explorer(program: program, config: config).explore()
+        let result = cache.prediction(exercise.id) { Explorer(program: program, config: config).explore() }
         if let cut = result.cut {
             return (false, "the exercise could not be explored exhaustively (not exhaustive: \(cut)), so the answer cannot be graded", "")
         }

@@ -1,9 +1,10 @@
 import Foundation
 import RaceLabCLI
 import RaceLabEngine
-import RaceLabGrading
 import RaceLabLanguage
 import Testing
+
+@testable import RaceLabGrading
 
 /// The shipped exercises, graded as the issue asks: every reference solution passes
 /// with full points, every starter fails with a reason, and cheating is rejected.
@@ -224,5 +225,28 @@ struct GraderTests {
             #expect(grade.points == 0)
             #expect(grade.reason == reason)
         }
+    }
+}
+
+/// A class's identical submissions (up to comments) and a predict-it exercise's own
+/// program are explored once, and grade exactly as if explored again.
+struct GradingCacheTests {
+    @Test func identicalProgramsAreExploredOnce() throws {
+        let grader = Grader(exercises: GraderTests.exercises)
+        let solution = try GraderTests.file(GraderTests.solutionFolder.appendingPathComponent("singleton-fix.race"))
+        let commented = SourceFile(name: "b/singleton-fix.race", text: solution.text + "// handed in late\n")
+        let shifted = SourceFile(name: "c/singleton-fix.race", text: "// my answer\n" + solution.text)
+        let grades = [solution, commented, shifted].map { grader.grade($0, student: "s") }
+        #expect(grades.map(\.points) == [10, 10, 10])
+        #expect(grades[0].reason == grades[1].reason && grades[1].reason == grades[2].reason)
+        #expect(grader.cache.explored == 2, "a comment at the end changes no token's place; one at the top moves them all")
+        let predict = try GraderTests.file(GraderTests.solutionFolder.appendingPathComponent("counter-predict.race"))
+        let wrong = SourceFile(name: "d/counter-predict.race", text: predict.text.replacingOccurrences(of: "answer \"2, 3, 4\"", with: "answer \"2, 3\""))
+        #expect(grader.grade(predict, student: "s").passed)
+        #expect(grader.grade(wrong, student: "s").reason == "wrong: 1 value is missing")
+        #expect(grader.cache.explored == 3, "the exercise's own program, once")
+        // The same verdicts from a grader that explores everything afresh.
+        let fresh = Grader(exercises: GraderTests.exercises)
+        #expect(fresh.grade(shifted, student: "s") == grades[2])
     }
 }

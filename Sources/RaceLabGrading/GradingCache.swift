@@ -1,0 +1,48 @@
+import Foundation
+import RaceLabEngine
+import RaceLabLanguage
+
+/// What a grader has already explored, so that a class's identical submissions and
+/// shared programs are explored once: a fix by its program (the file's tokens, at
+/// their places: files that differ only in comments share it), and a predict-it
+/// exercise's own program by its ID. Grading stays deterministic: an entry is the
+/// exploration that the same program would give again.
+final class GradingCache: @unchecked Sendable {
+    struct Fix {
+        var result: Exploration
+        var counterexample: Counterexample?
+    }
+
+    private let lock = NSLock()
+    private var fixes: [String: Fix] = [:]
+    private var predictions: [String: Exploration] = [:]
+    /// How many explorations were made, not found (for the tests).
+    private(set) var explored = 0
+
+    /// The program's identity within an exercise: every token with its place.
+    static func key(_ exercise: String, _ file: SourceFile) -> String {
+        var lexer = Lexer(file)
+        var key = exercise
+        // Line ends and the end of the file are left out: every other token's place says
+        // where they are, and a comment after the last line moves only them.
+        for token in lexer.tokenize() where token.kind != .newline && token.kind != .end {
+            key += "\u{1}\(token.range.start.line):\(token.range.start.column):\(token.kind)"
+        }
+        return key
+    }
+
+    func fix(_ key: String, _ make: () -> Fix) -> Fix { remembered(\.fixes, key, make) }
+
+    func prediction(_ exercise: String, _ make: () -> Exploration) -> Exploration { remembered(\.predictions, exercise, make) }
+
+    /// The entry of `table` for `key`, made (and counted) the first time.
+    private func remembered<Value>(_ table: ReferenceWritableKeyPath<GradingCache, [String: Value]>, _ key: String, _ make: () -> Value) -> Value {
+        if let known = lock.withLock({ self[keyPath: table][key] }) { return known }
+        let made = make()
+        lock.withLock {
+            self[keyPath: table][key] = made
+            explored += 1
+        }
+        return made
+    }
+}
