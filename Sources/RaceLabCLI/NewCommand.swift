@@ -47,9 +47,11 @@ struct NewCommand {
         if let failure = FileIO.create(Self.starter(id: id, kind: kind), at: path) {
             return CommandOutput(stderr: "error: \(failure.message)\n", exitCode: failure.exitCode)
         }
+        // The folder to name with --exercises: the file's, as written.
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         return CommandOutput(
             stdout: "Wrote \(path): a \(kind)-it exercise '\(id)' to fill in (see docs/TEACHING.md).\n"
-                + "Try it: racelab hint \(path); racelab grade \(path)\n")
+                + "Try it: racelab hint \(path); racelab grade \(path) --exercises \(folder)\n")
     }
 
     /// The starter's text.
