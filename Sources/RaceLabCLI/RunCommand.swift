@@ -64,12 +64,17 @@ struct RunCommand {
         case .success(let version): (scenario, fixName, program) = version
         case .failure(let output): return output
         }
-        // An exercise's own schedules may be its answer; the student's 'answer' is theirs.
-        if let text = parsed.values["schedule"], text != "answer",
-            scenario.schedules(fix: fixName).contains(where: { $0.name == text }),
-            let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment))
-        {
-            return Spoilers.refusal("run --schedule \(text)", scenario, kind)
+        // An exercise's own schedules may be its answer; the student's 'answer' is
+        // theirs. A schedule the command chooses (round robin, random, PCT, even one
+        // thread at a time) may be the answer too: on a break-it or predict-it
+        // exercise, a student runs schedules of their own.
+        if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) {
+            guard let text = parsed.values["schedule"] else {
+                return Spoilers.refusal("run" + (seed != nil ? " --seed" : ""), scenario, kind, own: true)
+            }
+            if text != "answer", scenario.schedules(fix: fixName).contains(where: { $0.name == text }) {
+                return Spoilers.refusal("run --schedule \(text)", scenario, kind)
+            }
         }
         let runner = Runner(program: program, maxSteps: maxSteps)
         let result: Run

@@ -36,13 +36,21 @@ enum Spoilers {
         return isExercise ? kind : nil
     }
 
-    /// What a student is told instead of the answer.
-    static func refusal(_ command: String, _ scenario: Scenario, _ kind: Kind) -> CommandOutput {
-        let what = kind == .predictIt ? "its outcomes are the answer you are asked to predict" : "a schedule that breaks it is the answer"
+    /// What a student is told instead of the answer. `own`: the command would choose
+    /// a schedule itself; the student may run one of their own.
+    static func refusal(_ command: String, _ scenario: Scenario, _ kind: Kind, own: Bool = false) -> CommandOutput {
+        let what =
+            own
+            ? "it picks the schedule, and the one it picks may be the answer"
+            : kind == .predictIt ? "its outcomes are the answer you are asked to predict" : "a schedule that breaks it is the answer"
+        let instead =
+            own
+            ? "Run a schedule of your own (racelab run \(scenario.name) --schedule 'A B …'), or step through it with 'racelab step \(scenario.name)'."
+            : "Work it out with 'racelab step \(scenario.name)', then check it with 'racelab grade FILE'."
         return CommandOutput(
             stderr: """
                 error: '\(scenario.name)' is a \(kind.rawValue.replacingOccurrences(of: " ", with: "-")) exercise: 'racelab \(command)' would show its answer (\(what)).
-                Work it out with 'racelab step \(scenario.name)', then check it with 'racelab grade FILE'.
+                \(instead)
                 (A teacher sees everything with --teacher, or with \(environmentVariable)=1.)
 
                 """, exitCode: ExitCode.usage)

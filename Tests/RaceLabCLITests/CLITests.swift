@@ -306,6 +306,7 @@ struct NoSpoilerTests {
         for name in [id, file] {
             for arguments in [
                 ["explore", name], ["explore", name, "--format", "json"], ["verify", name], ["verify", name, "--format", "json"], ["show", name],
+                ["run", name], ["run", name, "--seed", "3"], ["run", name, "--format", "json"],
             ] {
                 let output = student.main(arguments)
                 outputs.append(output.stdout + output.stderr)
@@ -326,6 +327,12 @@ struct NoSpoilerTests {
             #expect(!output.contains("--schedule \""), "\(id)")
         }
         #expect(student.main(["explore", id]).stdout.contains("Counterexample: hidden"))
+        // A schedule the command would choose (round robin, a seed) may be the answer: the
+        // student runs their own.
+        let run = student.main(["run", id])
+        #expect(run.exitCode == 64 && run.stderr.contains("'racelab run' would show its answer (it picks the schedule"))
+        let first = id.hasPrefix("array") || id.hasPrefix("dealloc") ? "main" : "A"
+        #expect(student.main(["run", id, "--schedule", first]).exitCode != 64)
     }
 
     @Test(arguments: exercises.filter { $0.hasSuffix("-predict") })
