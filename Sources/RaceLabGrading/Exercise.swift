@@ -41,6 +41,9 @@ public struct Exercise: Sendable {
     /// earns its share when it holds in every interleaving; empty: all or nothing.
     public var credits: [(check: String, points: Int)] = []
 
+    /// The most points one exercise may be worth.
+    public static let maxPoints = 1_000_000
+
     /// What `credit` may name besides checks and required work.
     public static let noDataRace = "no data race"
     /// The exercise as handed out (the starter).
@@ -94,8 +97,9 @@ public struct Exercise: Sendable {
             let names = Kind.allCases.map(\.rawValue)
             throw GradingError("exercise '\(id)': 'kind' must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
-        guard let points = Int(values["points"] ?? ""), points > 0 else {
-            throw GradingError("exercise '\(id)': 'points' must be a positive number")
+        // Bounded, so that a class's totals (a sum over every row) cannot overflow.
+        guard let points = Int(values["points"] ?? ""), (1...Self.maxPoints).contains(points) else {
+            throw GradingError("exercise '\(id)': 'points' must be a whole number from 1 to \(Self.maxPoints)")
         }
         guard let task = values["task"], !task.isEmpty else {
             throw GradingError("exercise '\(id)': 'task' says what to do; it is missing")
@@ -125,13 +129,17 @@ public struct Exercise: Sendable {
                 expectation.requirement.map { program.requirements[$0].name } ?? expectation.message
             }
             for credit in credits {
-                guard credit.points > 0 else { throw GradingError("exercise '\(id)': 'credit' needs a positive number of points") }
+                guard (1...points).contains(credit.points) else {
+                    throw GradingError("exercise '\(id)': 'credit \(credit.points) …' must be from 1 to its \(points) points")
+                }
                 guard checks.contains(credit.check) || credit.check == Self.noDataRace else {
                     let names = checks.map { "\"\($0)\"" } + ["\"\(Self.noDataRace)\""]
                     throw GradingError(
                         "exercise '\(id)': 'credit \(credit.points) \"\(credit.check)\"' names no check; use one of \(names.joined(separator: ", "))")
                 }
             }
+            // Each credit is at most `points` (≤ 1,000,000), and a file of at most 4 MiB
+            // has fewer than 400,000 credit lines: the sum cannot overflow.
             let total = credits.map(\.points).reduce(0, +)
             guard total == points else {
                 throw GradingError("exercise '\(id)': its credits add up to \(total) points, but it is worth \(points)")

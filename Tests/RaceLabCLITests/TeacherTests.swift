@@ -135,5 +135,11 @@ struct PartialCreditTests {
         try starter.replacingOccurrences(of: "credit 2 \"no data race\"", with: "credit 3 \"no data race\"").write(
             toFile: path, atomically: true, encoding: .utf8)
         #expect(racelab.main(["list", "--exercises", folder]).stderr.contains("exercise 'count-fix': its credits add up to 11 points, but it is worth 10"))
+        // Points are bounded, so that no total can overflow.
+        try starter.replacingOccurrences(of: "credit 2 \"no data race\"", with: "credit 9223372036854775807 \"no data race\"").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        #expect(racelab.main(["list", "--exercises", folder]).stderr.contains("'credit 9223372036854775807 …' must be from 1 to its 10 points"))
+        try starter.replacingOccurrences(of: "points 10\n", with: "points 9223372036854775807\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(racelab.main(["list", "--exercises", folder]).stderr.contains("'points' must be a whole number from 1 to 1000000"))
     }
 }
