@@ -277,16 +277,23 @@ public struct Explorer {
                 insert(sequence, at: race, stack: &stack, sleeping: sleeping)
                 continue
             }
-            // Often the sequence is one the search will explore anyway, and that can be
-            // seen without its last step: then that step need not be computed. Until it
-            // is, the last step stands in with its thread alone.
-            sequence[sequence.count - 1] = .pending(thread)
-            if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { continue }
-            reversalSteps += steps.count
-            guard let last = replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) else { continue }
-            sequence[sequence.count - 1] = last
-            insert(sequence, at: race, stack: &stack, sleeping: sleeping)
+            replayAndInsert(&sequence, at: race, stack: &stack, sleeping: sleeping, reversalSteps: &reversalSteps, log: log)
         }
+    }
+
+    /// Inserts a reversal whose last step is not known yet at node `race`: it is
+    /// computed by a replay. Often the sequence is one the search will explore anyway,
+    /// and that can be seen without its last step: then that step need not be
+    /// computed. Until it is, the last step stands in with its thread alone.
+    func replayAndInsert(
+        _ sequence: inout [WakeupStep], at race: Int, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int, log: EventLog
+    ) {
+        sequence[sequence.count - 1] = .pending(sequence[sequence.count - 1].thread)
+        if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { return }
+        reversalSteps += sequence.count
+        guard let last = replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) else { return }
+        sequence[sequence.count - 1] = last
+        insert(sequence, at: race, stack: &stack, sleeping: sleeping)
     }
 
     /// The step that last kept waiting `thread` from running before node `race`,
@@ -316,16 +323,9 @@ public struct Explorer {
         of race: Int, with index: Int, trace: Trace, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int,
         log: EventLog
     ) {
-        let steps = trace.reversal(of: race, with: index)
         var sequence: [WakeupStep] = []
-        sequence.reserveCapacity(steps.count)
-        for step in steps { sequence.append(trace.step(step)) }
-        sequence[sequence.count - 1] = .pending(trace.threads[index])
-        if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { return }
-        reversalSteps += steps.count
-        guard let last = replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) else { return }
-        sequence[sequence.count - 1] = last
-        insert(sequence, at: race, stack: &stack, sleeping: sleeping)
+        for step in trace.reversal(of: race, with: index) { sequence.append(trace.step(step)) }
+        replayAndInsert(&sequence, at: race, stack: &stack, sleeping: sleeping, reversalSteps: &reversalSteps, log: log)
     }
 
     /// The step of step `index`'s thread in the reversal of its race with step `race`,
