@@ -10,6 +10,8 @@ public indirect enum DeclarationKind: Hashable, Sendable {
     case thread(name: String, body: [Statement])
     /// `expect cond, "message"`: checked on the final state.
     case expect(condition: Expression, message: String)
+    /// `always cond, "message"`: checked after every step (an invariant).
+    case always(condition: Expression, message: String)
     /// `schedule story "A B B A"`.
     case schedule(name: String, steps: String)
     /// `fix mutex { … }`: declarations that replace the same-named ones.
@@ -40,7 +42,7 @@ public struct Declaration: Hashable, Sendable {
         case .schedule(let name, _): return ("schedule " + name, "schedule")
         case .metadata(let key, _): return ("metadata " + key, "metadata")
         case .remove(let what, let name): return (what == "schedule" ? "schedule " + name : name, what)
-        case .expect, .fix: return nil
+        case .expect, .always, .fix: return nil
         }
     }
 }

@@ -58,13 +58,15 @@ extension Parser {
             let nameToken = advance()
             let body = try parseBlock()
             return Declaration(.thread(name: "main", body: body), start.joined(previous.range), nameRange: nameToken.range)
-        case .keyword(.expect):
-            _ = advance()
+        case .keyword(.expect), .identifier("always"):
+            // `expect` is checked at the end, `always` after every step.
+            let isInvariant = advance().kind == .identifier("always")
             let condition = try parseExpression()
-            try consume(",", "expected ',' and a message after the expectation")
+            try consume(",", "expected ',' and a message after the \(isInvariant ? "invariant" : "expectation")")
             let message = try consumeString("expected a message string")
             try endOfStatement()
-            return Declaration(.expect(condition: condition, message: message), start.joined(condition.range))
+            let kind: DeclarationKind = isInvariant ? .always(condition: condition, message: message) : .expect(condition: condition, message: message)
+            return Declaration(kind, start.joined(condition.range))
         case .keyword(.schedule):
             _ = advance()
             let nameToken = try consumeIdentifier("expected a schedule name after 'schedule'")

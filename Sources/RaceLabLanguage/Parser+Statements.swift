@@ -74,6 +74,15 @@ extension Parser {
             return Statement(.spawn(name: name(of: nameToken), body: closure), start.joined(previous.range))
         case .identifier("required") where position + 1 < tokens.count && tokens[position + 1].kind.isString:
             return try parseRequired()
+        case .identifier("critical") where position + 1 < tokens.count && (tokens[position + 1].kind.isString || tokens[position + 1].kind == .symbol("{")):
+            _ = advance()
+            var name: String?
+            if case .string(let text) = current.kind {
+                _ = advance()
+                name = text
+            }
+            let body = try parseBlock()
+            return Statement(.critical(name: name, body: body), start.joined(previous.range))
         case .identifier("due") where position + 1 < tokens.count && tokens[position + 1].kind.isString:
             _ = advance()
             let name = try consumeString("expected the work's name in quotes after 'due'")

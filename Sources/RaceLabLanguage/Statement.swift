@@ -25,6 +25,9 @@ public indirect enum StatementKind: Hashable, Sendable {
     /// due once more (when the condition holds here). Work with a `due` must run
     /// exactly as often as it fell due; work without, at least once.
     case due(name: String, condition: Expression?)
+    /// `critical { … }` or `critical "name" { … }`: a critical section; at most one
+    /// thread may be inside the sections of one name at a time.
+    case critical(name: String?, body: [Statement])
 }
 
 public struct Statement: Hashable, Sendable {

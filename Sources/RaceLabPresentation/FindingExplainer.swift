@@ -29,6 +29,10 @@ public enum FindingExplainer {
             return "The run did not finish within the step limit; a loop may never end."
         case .runtimeError:
             return "The script did something its values do not allow, such as adding a number to a string."
+        case .exclusion:
+            return "Two threads were inside critical sections of the same name at once: whatever the sections protect, they did not protect it."
+        case .invariant:
+            return "An 'always' invariant must hold after every step, not only at the end: this step left the shared state in a way it forbids."
         }
     }
 }

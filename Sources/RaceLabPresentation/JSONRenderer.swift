@@ -75,6 +75,8 @@ public struct JSONRenderer: Sendable {
         case .allocator: return "allocator"
         case .output: return "output"
         case .count(let id): return "retain count of \(heap[id].name)"
+        case .observer: return "observer"
+        case .section(let index): return "critical section \(run.program.criticalSections[index])"
         }
     }
 }

@@ -13,6 +13,8 @@ struct CodeBuilder {
         var breaks: [Int] = []
         var continues: [Int] = []
         var monitorDepth: Int
+        /// How many critical sections were open where the loop starts.
+        var criticalDepth = 0
     }
 
     var code: Code
@@ -20,6 +22,8 @@ struct CodeBuilder {
     var loops: [Loop] = []
     /// Temporaries holding the tokens of the `synchronized` blocks we are inside.
     var monitors: [Int] = []
+    /// The `critical` sections we are inside, by index.
+    var criticals: [Int] = []
     /// For closures: (slot in the enclosing code, slot here) for each captured local.
     var captures: [(outer: Int, inner: Int)] = []
     let isClosure: Bool

@@ -60,7 +60,7 @@ extension Compiler {
             emit(.loadLocal(limit))
             emit(.binary(inclusive ? .lessOrEqual : .less))
             let exit = emit(.jumpIfFalse(-1))
-            builder.loops.append(.init(monitorDepth: builder.monitors.count))
+            builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count))
             compileStatements(body)
             let next = builder.here
             // A closed range stops at its last value before counting past it, so
@@ -93,6 +93,7 @@ extension Compiler {
                 emit(.loadLocal(token))
                 emit(.monitorExit)
             }
+            for section in builder.criticals.reversed() { emit(.criticalExit(section)) }
             emit(.ret)
         case .break, .continue:
             guard let loop = builder.loops.last else {
@@ -102,6 +103,7 @@ extension Compiler {
                 emit(.loadLocal(token))
                 emit(.monitorExit)
             }
+            for section in builder.criticals[loop.criticalDepth...].reversed() { emit(.criticalExit(section)) }
             let jump = emit(.jump(-1))
             if statement.kind == .break {
                 builder.loops[builder.loops.count - 1].breaks.append(jump)
@@ -134,6 +136,19 @@ extension Compiler {
             builder.currentRange = statement.range
             emit(.requirement(index, holding: holding.count))
             compileStatements(body)
+        case .critical(let name, let body):
+            let label = name ?? "critical"
+            if builder.criticals.contains(where: { program.criticalSections[$0] == label }) {
+                throw error("a critical section '\(label)' inside itself: a thread is already in it here", at: statement.range)
+            }
+            if !program.criticalSections.contains(label) { program.criticalSections.append(label) }
+            let section = program.criticalSections.firstIndex(of: label)!
+            emit(.criticalEnter(section))
+            builder.criticals.append(section)
+            compileStatements(body)
+            builder.criticals.removeLast()
+            builder.currentRange = SourceRange(statement.range.end, statement.range.end)
+            emit(.criticalExit(section))
         case .due(let name, let condition):
             let index = requirement(named: name, at: statement.range)
             program.requirements[index].hasDue = true
@@ -155,7 +170,7 @@ extension Compiler {
     }
 
     mutating func compileLoopBody(_ body: [Statement], continueTarget: Int) {
-        builder.loops.append(.init(monitorDepth: builder.monitors.count))
+        builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count))
         compileStatements(body)
         for index in builder.loops.last!.continues { builders[builders.count - 1].patch(index, to: continueTarget) }
         builder.loops[builder.loops.count - 1].continues = []

@@ -113,6 +113,7 @@ public struct Compiler {
             program.mainCode = add(compileBody(name: "main", parameters: [], body: [], range: nil))
         }
         compileChecks(declarations)
+        compileInvariants(declarations)
         for index in program.codes.indices { program.codes[index].classify() }
     }
 
@@ -203,17 +204,40 @@ public struct Compiler {
         return builders.removeLast().code
     }
 
-    mutating func compileChecks(_ declarations: [Declaration]) {
-        builders = [CodeBuilder(name: "checks")]
+    /// The `always` invariants, one code that checks them all (`check(i)` for the i-th).
+    mutating func compileInvariants(_ declarations: [Declaration]) {
+        builders = [CodeBuilder(name: "invariants")]
+        program.invariants = compileConditions(declarations, invariants: true)
+        emit(constant: .none)
+        emit(.ret)
+        let code = add(builders.removeLast().code)
+        if !program.invariants.isEmpty { program.invariantsCode = code }
+    }
+
+    /// Each `expect` (or `always`) condition into the code being built, `check(i)` for
+    /// the i-th; returns them, in order.
+    mutating func compileConditions(_ declarations: [Declaration], invariants: Bool) -> [Program.Expectation] {
+        var conditions: [Program.Expectation] = []
         for declaration in declarations {
-            guard case .expect(let condition, let message) = declaration.kind else { continue }
+            let condition: Expression, message: String
+            switch declaration.kind {
+            case .expect(let c, let m) where !invariants: (condition, message) = (c, m)
+            case .always(let c, let m) where invariants: (condition, message) = (c, m)
+            default: continue
+            }
             builders[0].currentRange = condition.range
             do throws(Failure) {
                 try compileExpression(condition)
-                emit(.check(program.expectations.count))
+                emit(.check(conditions.count))
             } catch {}
-            program.expectations.append(.init(message: message, range: condition.range))
+            conditions.append(.init(message: message, range: condition.range))
         }
+        return conditions
+    }
+
+    mutating func compileChecks(_ declarations: [Declaration]) {
+        builders = [CodeBuilder(name: "checks")]
+        program.expectations = compileConditions(declarations, invariants: false)
         // Each `required` block is one more check: its work was done, where it says.
         for (index, requirement) in program.requirements.enumerated() {
             if !requirement.hasBlock {

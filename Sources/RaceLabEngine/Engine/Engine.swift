@@ -97,10 +97,14 @@ public struct Engine: Sendable {
     /// world no one else holds are not copied (a run that keeps no old worlds copies
     /// no heap per step).
     public func step(_ world: inout World, thread: ThreadID) -> [Event] {
-        Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget) { machine in
+        let events = Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget) { machine in
             machine.step()
             return machine.events
         }
+        guard program.invariantsCode != nil, !world.halted else { return events }
+        checkInvariants(&world, after: thread, log: nil)
+        guard world.halted, let finding = world.findings.last, finding.kind == .invariant else { return events }
+        return events + [Event(step: world.stepCount, thread: thread, range: finding.range, text: "breaks the invariant: \(finding.message)", accesses: [])]
     }
 
     /// The same step without sentences: the next world and every access the step
@@ -118,6 +122,46 @@ public struct Engine: Sendable {
     func quietStep(_ world: inout World, thread: ThreadID, log: EventLog) {
         log.reset()
         Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget, log: log) { $0.step() }
+        if program.invariantsCode != nil { checkInvariants(&world, after: thread, log: log) }
+    }
+
+    /// Checks the `always` invariants on the world a step of `thread` left; the first
+    /// that does not hold is a finding at this step, and stops the run.
+    ///
+    /// An invariant sees every state, and two orders of the same steps pass through
+    /// different states: so, for the search, every step that changes what an
+    /// invariant can read (a global, a field, an object's life) also writes one shared
+    /// target (`.observer`), which orders all such steps. Steps that only read stay
+    /// independent: they change no state an invariant sees. The target synchronizes
+    /// nothing: the race detector still sees every race.
+    func checkInvariants(_ world: inout World, after thread: ThreadID, log: EventLog?) {
+        if let log, log.accesses.contains(where: { !$0.isRead && Self.invariantCanSee($0.target) }) {
+            log.accesses.append(Access(.observer, .write))
+        }
+        guard !world.halted, let code = program.invariantsCode else { return }
+        var copy = world
+        let results = runCode(code, &copy, log: EventLog(narrate: false))
+        var broken: Int?
+        var why = ""
+        if let failed = results.first(where: { !$0.passed }) {
+            broken = failed.index
+        } else if results.count < program.invariants.count {
+            // Evaluating one failed (nil unwrapped, an index out of range): it does not hold.
+            broken = results.count
+            why = copy.findings.last.map { ": could not be evaluated: \($0.message)" } ?? ""
+        }
+        guard let broken else { return }
+        let invariant = program.invariants[broken]
+        world.findings.append(
+            Finding(kind: .invariant, step: world.stepCount, thread: thread, range: invariant.range, message: invariant.message + why))
+        world.halted = true
+    }
+
+    static func invariantCanSee(_ target: Access.Target) -> Bool {
+        switch target {
+        case .global, .field, .object, .allocator: return true
+        default: return false
+        }
     }
 
     /// Follows `schedule` from the initial world without sentences, calling `visit`
@@ -155,8 +199,13 @@ public struct Engine: Sendable {
 
     /// Runs the `expect` checks on `world` (a final world, changed only by the checks).
     private func runChecks(_ world: inout World, log: EventLog) -> [(index: Int, passed: Bool, accessesEnd: Int)] {
+        runCode(program.checksCode, &world, log: log)
+    }
+
+    /// Runs checking code (the checks, or the invariants) on `world` on a thread of its own.
+    private func runCode(_ code: Int, _ world: inout World, log: EventLog) -> [(index: Int, passed: Bool, accessesEnd: Int)] {
         world.halted = false
-        let frame = Frame(code: program.checksCode, localCount: program.codes[program.checksCode].localCount, kind: .body)
+        let frame = Frame(code: code, localCount: program.codes[code].localCount, kind: .body)
         let checker = world.addThread(name: "check", frames: [frame], isMain: true)
         return Machine.run(compiled, world: &world, thread: checker, localBudget: localBudget, log: log) { machine in
             var budget = localBudget

@@ -173,11 +173,42 @@ extension Machine {
             let record = index < world.requirements.count ? world.requirements[index] : RequirementRecord()
             push(.bool(record.isMet(counted: program.requirements[index].hasDue)))
             advance()
+        case .criticalEnter(let section):
+            enterCritical(section)
+        case .criticalExit(let section):
+            advance()
+            emit("leaves \(sectionName(section))", Access(.section(section), .write))
+            if section < world.criticalInside.count, let at = world.criticalInside[section].lastIndex(of: thread) {
+                world.criticalInside[section].remove(at: at)
+            }
         case .due(let index):
             advance()
             while world.requirements.count <= index { world.requirements.append(RequirementRecord()) }
             world.requirements[index].dues = min(world.requirements[index].dues + 1, Int.max - 1)
         }
+    }
+
+    /// "the critical section", or "critical section 'name'".
+    func sectionName(_ section: Int) -> String {
+        let name = program.criticalSections[section]
+        return name == "critical" ? "the critical section" : "critical section '\(name)'"
+    }
+
+    /// A thread enters a critical section; if another is inside, mutual exclusion is
+    /// broken: a finding, and the run stops there.
+    mutating func enterCritical(_ section: Int) {
+        advance()
+        while world.criticalInside.count <= section { world.criticalInside.append([]) }
+        let others = world.criticalInside[section].filter { $0 != thread }
+        world.criticalInside[section].append(thread)
+        guard let inside = others.first else {
+            emit("enters \(sectionName(section))", Access(.section(section), .write))
+            return
+        }
+        let name = world.threadNames[inside]
+        emit("enters \(sectionName(section)) while \(name) is inside", Access(.section(section), .write))
+        report(.exclusion, "\(threadName) enters \(sectionName(section)) while \(name) is inside: at most one thread may be in it at a time")
+        world.halted = true
     }
 
     /// A `required` block starts: one more run, and whether this one is on its thread

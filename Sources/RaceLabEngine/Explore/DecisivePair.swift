@@ -222,6 +222,10 @@ extension Explorer {
         case .mainQueue: return "the main queue"
         case .allocator: return "the heap"
         case .output: return "the output"
+        case .observer: return "the shared state"
+        case .section(let index):
+            let name = engine.program.criticalSections[index]
+            return name == "critical" ? "the critical section" : "critical section '\(name)'"
         }
     }
 
@@ -237,6 +241,9 @@ extension Explorer {
                 ? ("released a reference to %", "released a reference to %") : ("took a reference to %", "taken a reference to %")
         case (.object(let id), .write) where id >= worlds[step].heap.count: return ("created %", "created %")
         case (.object(let id), .write) where !worlds[step + 1].headers[id].isAlive: return ("deallocated %", "deallocated %")
+        case (.section(let index), _):
+            func inside(_ world: World) -> Int { index < world.criticalInside.count ? world.criticalInside[index].count : 0 }
+            return inside(worlds[step + 1]) > inside(worlds[step]) ? ("entered %", "entered %") : ("left %", "left %")
         case (.mainQueue, .write): return ("sent a block to %", "sent a block to %")
         case (.mainQueue, _): return ("took a block from %", "taken a block from %")
         case (.output, _): return ("printed", "printed")

@@ -34,7 +34,9 @@ extension Trace {
     static func isSync(_ access: Access) -> Bool {
         switch access.tag {
         case .lock, .mainQueue, .operation, .queue, .allocator, .output: return true
-        case .global, .field, .object, .count: return false
+        // Specification, not synchronization: an invariant or a critical section orders
+        // no accesses (a race inside one is still a race).
+        case .global, .field, .object, .count, .observer, .section: return false
         }
     }
 

@@ -83,6 +83,9 @@ public enum Instruction: Hashable, Sendable {
     case requirementMet(Int)
     /// `due`: requirement `index` falls due once more.
     case due(Int)
+    /// Entering and leaving critical section `Program.criticalSections[index]`.
+    case criticalEnter(Int)
+    case criticalExit(Int)
 }
 
 /// An operator of the language, spelled as in the script.

@@ -55,6 +55,11 @@ public struct Program: Sendable {
     public var checksCode = 0
     public var expectations: [Expectation] = []
     public var requirements: [Requirement] = []
+    /// `always` invariants, checked after every step by `invariantsCode` (nil: none).
+    public var invariants: [Expectation] = []
+    public var invariantsCode: Int?
+    /// The names of the `critical` sections, by index ("critical" for unnamed ones).
+    public var criticalSections: [String] = []
     /// The tables instructions point into: constant values, names (of fields, methods
     /// and spawned threads), and lists of slots (closure captures, initialised fields).
     public private(set) var constants: [Value] = []

@@ -43,12 +43,17 @@ public struct Access: Hashable, Sendable {
         case output
         /// An object's retain count (retain and release).
         case count(ObjectID)
+        /// What `always` invariants see: every step that changes it writes this target
+        /// too (`Engine.checkInvariants`). Orders states, never threads.
+        case observer
+        /// The occupants of the `critical` sections of one name (by its index).
+        case section(Int)
 
         /// The object a target belongs to, if any.
         public var objectID: ObjectID? {
             switch self {
             case .field(let id, _), .object(let id), .lock(let id), .operation(let id), .queue(let id), .count(let id): return id
-            case .global, .mainQueue, .allocator, .output: return nil
+            case .global, .mainQueue, .allocator, .output, .observer, .section: return nil
             }
         }
 
@@ -71,7 +76,7 @@ public struct Access: Hashable, Sendable {
 
     /// The target's case, as stored in bits 56-59.
     enum Tag: UInt64 {
-        case global, field, object, lock, operation, queue, mainQueue, allocator, output, count
+        case global, field, object, lock, operation, queue, mainQueue, allocator, output, count, observer, section
     }
 
     public var target: Target {
@@ -88,6 +93,8 @@ public struct Access: Hashable, Sendable {
             case .allocator: return .allocator
             case .output: return .output
             case .count: return .count(id)
+            case .observer: return .observer
+            case .section: return .section(id)
             }
         }
         set { bits = bits & Access.kindBits | Access.pack(newValue) }
@@ -145,6 +152,8 @@ public struct Access: Hashable, Sendable {
         case .allocator: return make(.allocator)
         case .output: return make(.output)
         case .count(let id): return make(.count, id)
+        case .observer: return make(.observer)
+        case .section(let index): return make(.section, index)
         }
     }
 
@@ -202,6 +211,10 @@ public struct Finding: Hashable, Sendable {
         case runaway = "runaway loop"
         case stepLimit = "step limit"
         case runtimeError = "runtime error"
+        /// An `always` invariant broken after some step.
+        case invariant = "invariant broken"
+        /// Two threads inside `critical` sections of one name at once.
+        case exclusion = "mutual exclusion broken"
     }
 
     /// How the message of a failed `required` check starts.

@@ -60,6 +60,12 @@ public struct World: Hashable, Sendable {
         _read { yield rare.value.output }
         _modify { makeRareUnique(); yield &rare.value.output }
     }
+    /// Who is inside each `critical` section, by section (as long as the highest one
+    /// entered), in the order they entered.
+    public var criticalInside: [[ThreadID]] {
+        _read { yield rare.value.criticalInside }
+        _modify { makeRareUnique(); yield &rare.value.criticalInside }
+    }
     /// What each `required` block did so far, by requirement (as long as the highest
     /// one that ran). Only the checks read it, so the order of two records never
     /// matters: each only adds.
@@ -216,6 +222,7 @@ final class RareParts: Hashable, @unchecked Sendable {
         var findings: [Finding] = []
         var output: [String] = []
         var requirements: [RequirementRecord] = []
+        var criticalInside: [[ThreadID]] = []
     }
 
     var value: Value
