@@ -182,14 +182,16 @@ struct GraderTests {
                     ("    lock.unlock()\n    // end editable\n    total = sum", "    }\n    lock.unlock()\n    // end editable\n    total = sum")),
                 "line 28: the editable code declares 'sum', which the locked code declares too (line 32); use another name, so that the locked code keeps its own"
             ),
-            // An endless loop, a loop that outlasts the step bound, a deliberate deadlock.
+            // An endless loop, a busy-wait nothing releases, a deliberate deadlock.
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while true { }\n")),
                 "fails in 1 of 1 interleavings: runaway loop: B looped 100000 instructions without a visible step (line 31); is a loop missing its exit?"
             ),
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while counter < 5 { work(1) }\n")),
-                "a run never ends: after 2000 steps a thread was still going (a loop that never stops?)"
+                // A busy-wait that nothing releases: a spin loop becomes a wait, so this
+                // is a deadlock that names what B spins on, not a cut search.
+                "fails in 1060 of 1060 interleavings: deadlock: every thread left is blocked: B spins on counter, waiting for another thread to change it"
             ),
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.takeLocks + "    lock1.lock()\n")),

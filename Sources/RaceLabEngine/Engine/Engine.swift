@@ -13,6 +13,9 @@ public struct Engine: Sendable {
     /// Local instructions a thread may run between two steps before it is stopped
     /// as a runaway loop.
     public var localBudget: Int
+    /// Whether a spin loop becomes a wait (`Engine.watchSpin`); off only to check the
+    /// rule against the plain semantics.
+    public var spinWaits = true
 
     public init(program: Program, localBudget: Int = 100_000) {
         compiled = Compiled(program)
@@ -82,6 +85,8 @@ public struct Engine: Sendable {
             return true
         case .mainBlock(let block):
             return world.completedBlocks.contains(block)
+        case .spin(let reads):
+            return reads.contains { version(of: $0.target, in: world) != $0.version }
         }
     }
 
@@ -97,9 +102,17 @@ public struct Engine: Sendable {
     /// world no one else holds are not copied (a run that keeps no old worlds copies
     /// no heap per step).
     public func step(_ world: inout World, thread: ThreadID) -> [Event] {
-        let events = Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget) { machine in
+        let before = startStep(&world, thread)
+        let log = EventLog(narrate: true)
+        var events = Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget, log: log) { machine in
             machine.step()
             return machine.events
+        }
+        if let reads = watchSpin(&world, thread, before: before, accesses: log.accesses) {
+            let wait = waitDescription(world, thread)?.text ?? "spins"
+            events.append(
+                Event(step: world.stepCount, thread: thread, range: events.last?.range, text: wait + " (a spin loop: it waits instead)", accesses: []))
+            _ = reads
         }
         guard program.invariantsCode != nil, !world.halted else { return events }
         checkInvariants(&world, after: thread, log: nil)
@@ -121,7 +134,9 @@ public struct Engine: Sendable {
     /// sequence of steps copies each part at most once.
     func quietStep(_ world: inout World, thread: ThreadID, log: EventLog) {
         log.reset()
+        let before = startStep(&world, thread)
         Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget, log: log) { $0.step() }
+        _ = watchSpin(&world, thread, before: before, accesses: log.accesses)
         if program.invariantsCode != nil { checkInvariants(&world, after: thread, log: log) }
     }
 
@@ -291,6 +306,10 @@ public struct Engine: Sendable {
             return ("waits for every operation of \(world.heap[q].name) to finish", [])
         case .mainBlock:
             return ("waits in main.sync for main to run its block", [0])
+        case .spin(let reads):
+            guard !reads.isEmpty else { return ("spins forever: its loop reads nothing another thread could change", []) }
+            let names = reads.map { name(of: $0.target, in: world) }.joined(separator: ", ")
+            return ("spins on \(names), waiting for another thread to change \(reads.count == 1 ? "it" : "one of them")", [])
         }
     }
 

@@ -8,6 +8,9 @@ public struct ThreadState: Hashable, Sendable {
     public var isMain: Bool
     /// For an operation's worker thread: the operation it runs.
     public var operation: ObjectID?
+    /// While the thread's steps only read shared variables: where it started, to see
+    /// it come back there (a spin loop; `Engine.watchSpin`).
+    public var spin: SpinWatch?
 
     public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames
@@ -22,6 +25,23 @@ public enum Wait: Hashable, Sendable {
     case operation(ObjectID)
     case queue(ObjectID)
     case mainBlock(Int)
+    /// A spin loop: the thread reads these, and nothing else, forever, until another
+    /// thread writes one of them (its version moves on).
+    case spin([SpinRead])
+}
+
+/// A shared variable or field a spinning thread read, and its version then.
+public struct SpinRead: Hashable, Sendable {
+    public var target: Access.Target
+    public var version: Int
+}
+
+/// A thread whose steps have only read shared variables since `anchor` (its frames
+/// then): back at `anchor`, with nothing it read written since, it loops forever.
+public struct SpinWatch: Hashable, Sendable {
+    var anchor: [Frame]
+    var reads: [SpinRead]
+    var steps: Int
 }
 
 /// A call frame: code, program counter, locals and operand stack.

@@ -1,0 +1,80 @@
+/// Spin loops become waits. A thread whose steps only read shared variables (and
+/// compute) and that comes back to the same local state, with nothing it read
+/// written since, would repeat those steps forever: it is blocked instead, until
+/// another thread writes one of them, and then retries. No behaviour is lost (its
+/// further rounds change nothing and see nothing new), a spinning thread that can
+/// never be released is reported as a deadlock that names what it spins on, and
+/// the search needs no step bound for a busy-wait.
+extension Engine {
+    /// How many steps a watch lasts before it starts again from where the thread is:
+    /// a loop whose round takes more steps is not caught.
+    static let spinWindow = 16
+
+    /// The version of a shared variable or field, bumped by every write to it; nil
+    /// for what has none (a spin that reads it is not caught).
+    func version(of target: Access.Target, in world: World) -> Int? {
+        switch target {
+        case .global(let g): return world.globalVersions[g]
+        case .field(let id, let field) where field >= 0 && field < world.heap[id].fieldVersions.count:
+            return world.heap[id].fieldVersions[field]
+        default: return nil
+        }
+    }
+
+    /// `flag`, `ViewController#1.cancelled`.
+    func name(of target: Access.Target, in world: World) -> String {
+        switch target {
+        case .global(let g): return program.globals[g].name
+        case .field(let id, let field):
+            return "\(world.heap[id].name).\(program.fieldName(field, classIndex: world.heap[id].classIndex))"
+        default: return "\(target)"
+        }
+    }
+
+    /// Before a step: a thread woken from a spin runs again. Returns its frames, for
+    /// `watchSpin`.
+    func startStep(_ world: inout World, _ thread: ThreadID) -> [Frame] {
+        if case .spin = world.threads[thread].waiting { world.threads[thread].waiting = nil }
+        return world.threads[thread].frames
+    }
+
+    /// After a step of `thread` (from `before`) that made `accesses`: keeps watching a
+    /// thread that only reads, and blocks it when it has come round. A watch starts
+    /// where the thread's top frame went back (a loop's next round begins), so that
+    /// straight-line reads cost nothing. Returns what it now waits on, when it blocks.
+    func watchSpin(_ world: inout World, _ thread: ThreadID, before: [Frame], accesses: [Access]) -> [SpinRead]? {
+        guard spinWaits else { return nil }
+        let state = world.threads[thread]
+        var onlyReads = !world.halted && !state.isFinished && state.waiting == nil && !state.frames.isEmpty
+        for access in accesses where onlyReads {
+            onlyReads = access.isRead && version(of: access.target, in: world) != nil
+        }
+        guard onlyReads else {
+            if state.spin != nil { world.threads[thread].spin = nil }
+            return nil
+        }
+        guard var watch = state.spin else {
+            if let top = state.frames.last, let old = before.last, state.frames.count == before.count, top.code == old.code, top.pc <= old.pc {
+                world.threads[thread].spin = SpinWatch(anchor: state.frames, reads: [], steps: 0)
+            }
+            return nil
+        }
+        for access in accesses where !watch.reads.contains(where: { $0.target == access.target }) {
+            watch.reads.append(SpinRead(target: access.target, version: version(of: access.target, in: world)!))
+        }
+        watch.steps += 1
+        // Something it read has changed (it may see something new), or the round is too
+        // long to catch: stop watching until it goes back again.
+        if watch.steps > Self.spinWindow || watch.reads.contains(where: { version(of: $0.target, in: world) != $0.version }) {
+            world.threads[thread].spin = nil
+            return nil
+        }
+        guard state.frames == watch.anchor else {
+            world.threads[thread].spin = watch
+            return nil
+        }
+        world.threads[thread].spin = nil
+        world.threads[thread].waiting = .spin(watch.reads)
+        return watch.reads
+    }
+}
