@@ -31,30 +31,41 @@ extension Engine {
         }
     }
 
-    /// Before a step: a thread woken from a spin runs again. Returns its frames, for
-    /// `watchSpin`.
-    func startStep(_ world: inout World, _ thread: ThreadID) -> [Frame] {
+    /// Where a thread stands before a step: how deep, and where in its top frame.
+    /// Plain numbers: holding its frames would make the step copy them.
+    struct Position {
+        var depth: Int
+        var code: Int
+        var pc: Int
+    }
+
+    /// Before a step: a thread woken from a spin runs again. Returns where it stands,
+    /// for `watchSpin`.
+    func startStep(_ world: inout World, _ thread: ThreadID) -> Position {
         if case .spin = world.threads[thread].waiting { world.threads[thread].waiting = nil }
-        return world.threads[thread].frames
+        let depth = world.threads[thread].frames.count
+        guard depth > 0 else { return Position(depth: 0, code: -1, pc: -1) }
+        return Position(depth: depth, code: world.threads[thread].frames[depth - 1].code, pc: world.threads[thread].frames[depth - 1].pc)
     }
 
     /// After a step of `thread` (from `before`) that made `accesses`: keeps watching a
     /// thread that only reads, and blocks it when it has come round. A watch starts
     /// where the thread's top frame went back (a loop's next round begins), so that
     /// straight-line reads cost nothing. Returns what it now waits on, when it blocks.
-    func watchSpin(_ world: inout World, _ thread: ThreadID, before: [Frame], accesses: [Access]) -> [SpinRead]? {
+    func watchSpin(_ world: inout World, _ thread: ThreadID, before: Position, accesses: [Access]) -> [SpinRead]? {
         guard spinWaits else { return nil }
-        let state = world.threads[thread]
-        var onlyReads = !world.halted && !state.isFinished && state.waiting == nil && !state.frames.isEmpty
-        for access in accesses where onlyReads {
-            onlyReads = access.isRead && version(of: access.target, in: world) != nil
+        // The common case first, touching nothing of the thread: a step that writes.
+        for access in accesses where !access.isRead || version(of: access.target, in: world) == nil {
+            if world.threads[thread].spin != nil { world.threads[thread].spin = nil }
+            return nil
         }
-        guard onlyReads else {
+        let state = world.threads[thread]
+        guard !world.halted, !state.isFinished, state.waiting == nil, !state.frames.isEmpty else {
             if state.spin != nil { world.threads[thread].spin = nil }
             return nil
         }
         guard var watch = state.spin else {
-            if let top = state.frames.last, let old = before.last, state.frames.count == before.count, top.code == old.code, top.pc <= old.pc {
+            if let top = state.frames.last, state.frames.count == before.depth, top.code == before.code, top.pc <= before.pc {
                 world.threads[thread].spin = SpinWatch(anchor: state.frames, reads: [], steps: 0)
             }
             return nil
