@@ -143,3 +143,15 @@ struct PartialCreditTests {
         #expect(racelab.main(["list", "--exercises", folder]).stderr.contains("'points' must be a whole number from 1 to 1000000"))
     }
 }
+
+/// A spin nothing can release reads as one, not as a lock cycle.
+struct SpinReportTests {
+    @Test func aSpinForeverIsExplainedAsOne() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-spin.race").path
+        try "var go = false\nthread A { while !go { } }\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let output = RaceLab(environment: [:]).main(["run", path])
+        #expect(output.exitCode == 1)
+        #expect(output.stdout.contains("deadlock after step 2: every thread left is blocked: A spins on go, waiting for another thread to change it\n"))
+        #expect(output.stdout.contains("here no thread left can ever change it, so it would spin forever."))
+    }
+}
