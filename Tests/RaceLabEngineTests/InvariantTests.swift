@@ -14,6 +14,8 @@ struct InvariantTests {
         #expect(run.findings.map(\.message) == ["x and y move together"])
         #expect(run.findings.map(\.kind) == [.invariant])
         // One that cannot be evaluated does not hold either.
+        // An invariant that reads a variable that does not exist is a diagnostic.
+        #expect(throws: ScriptError.self) { try compile("var x = 0\nthread A { x = 1 }\nalways y == 1, \"nope\"") }
         let broken = try RaceLabEngineTests.run("var a = [1]\nthread A { a.removeLast() }\nalways a[0] == 1, \"a keeps its first\"")
         #expect(broken.findings.last?.message.hasPrefix("a keeps its first: could not be evaluated: ") == true)
     }
