@@ -121,8 +121,9 @@ struct NewCommand {
                 \"\"\"
                 hint "'count += 1' is two steps: a read, then a write."
                 hint "Let both threads read before either writes."
-                // What must break: "check", "crash", "deadlock", "main thread" or
-                // "assertion"; without a goal, any failure counts.
+                // What must break: "check", "crash", "deadlock", "main thread",
+                // "assertion", "invariant" or "mutual exclusion"; without a goal, any
+                // failure counts.
                 goal "check"
 
                 var count = 0

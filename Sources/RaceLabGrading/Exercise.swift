@@ -57,7 +57,8 @@ public struct Exercise: Sendable {
     /// Goal words accepted by `goal "…"`.
     public static let goals: [(word: String, kind: Finding.Kind)] = [
         ("check", .expectation), ("crash", .crash), ("deadlock", .deadlock),
-        ("main thread", .mainThread), ("assertion", .assertion),
+        ("main thread", .mainThread), ("assertion", .assertion), ("invariant", .invariant),
+        ("mutual exclusion", .exclusion),
     ]
 
     /// The `exercise "ID"` line of a file, found without parsing it (so a submission

@@ -155,3 +155,41 @@ struct SpinReportTests {
         #expect(output.stdout.contains("here no thread left can ever change it, so it would spin forever."))
     }
 }
+
+/// A break-it exercise can ask for a broken invariant or mutual exclusion.
+struct BreakGoalTests {
+    @Test func mutualExclusionIsAGoal() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-goal").path
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let exercise = """
+            exercise "flag-break"
+            kind "break it"
+            points 5
+            title "Two threads in the critical section"
+            task \"\"\"
+            The flag is not a lock: find a schedule that puts both threads inside.
+            \"\"\"
+            goal "mutual exclusion"
+            var flag = false
+            thread A { while flag { }; flag = true; critical { }; flag = false }
+            thread B { while flag { }; flag = true; critical { }; flag = false }
+            // begin editable
+            schedule answer ""
+            // end editable
+
+            """
+        try exercise.write(toFile: "\(folder)/flag-break.race", atomically: true, encoding: .utf8)
+        let answer = "\(folder)/answer/flag-break.race"
+        try FileManager.default.createDirectory(atPath: "\(folder)/answer", withIntermediateDirectories: true)
+        try exercise.replacingOccurrences(of: "schedule answer \"\"", with: "schedule answer \"A B B B A A\"").write(
+            toFile: answer, atomically: true, encoding: .utf8)
+        let graded = RaceLab(environment: [:]).main(["grade", answer, "--exercises", folder, "--format", "csv"])
+        #expect(
+            graded.stdout.contains(",passed,5,5,your schedule breaks it: mutual exclusion broken: A enters the critical section while B is inside"),
+            "\(graded.stdout)")
+        try exercise.replacingOccurrences(of: "schedule answer \"\"", with: "schedule answer \"A A A A B\"").write(
+            toFile: answer, atomically: true, encoding: .utf8)
+        #expect(RaceLab(environment: [:]).main(["grade", answer, "--exercises", folder]).stdout.contains("0/5 points"))
+    }
+}
