@@ -14,8 +14,12 @@ struct ScenarioLocator {
     /// Exercise folders a command was given (`--exercises`): searched first.
     var extraExercises: [String] = []
 
+    /// The shipped `Scenarios` folder, if one is found (searched for once).
+    let shipped: URL?
+
     init(environment: [String: String]) {
         self.environment = environment
+        shipped = Self.findShipped()
     }
 
     /// `--exercises FOLDER`, for every command that finds scenarios or exercises.
@@ -29,8 +33,7 @@ struct ScenarioLocator {
         return copy
     }
 
-    /// The shipped `Scenarios` folder, if one is found.
-    var shipped: URL? {
+    static func findShipped() -> URL? {
         let fileManager = FileManager.default
         var candidates: [URL] = []
         var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()

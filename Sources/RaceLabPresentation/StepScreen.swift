@@ -182,9 +182,8 @@ public struct StepScreen: Sendable {
         }
         // Who is inside each critical section (a section no one has entered is left out).
         for (index, inside) in world.criticalInside.enumerated() where index < program.criticalSections.count {
-            let name = program.criticalSections[index]
             let who = inside.isEmpty ? "no one" : inside.map { world.threadNames[$0] }.joined(separator: ", ")
-            lines.append("  \(name == "critical" ? "critical section" : "critical section '\(name)'"): \(who) inside")
+            lines.append("  \(program.sectionName(index)): \(who) inside")
         }
         if !world.output.isEmpty {
             lines.append("  printed: " + world.output.suffix(3).joined(separator: " | "))

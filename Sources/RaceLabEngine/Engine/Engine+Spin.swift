@@ -21,16 +21,6 @@ extension Engine {
         }
     }
 
-    /// `flag`, `ViewController#1.cancelled`.
-    func name(of target: Access.Target, in world: World) -> String {
-        switch target {
-        case .global(let g): return program.globals[g].name
-        case .field(let id, let field):
-            return "\(world.heap[id].name).\(program.fieldName(field, classIndex: world.heap[id].classIndex))"
-        default: return "\(target)"
-        }
-    }
-
     /// Where a thread stands before a step: how deep, and where in its top frame.
     /// Plain numbers: holding its frames would make the step copy them.
     struct Position {
@@ -51,24 +41,25 @@ extension Engine {
     /// After a step of `thread` (from `before`) that made `accesses`: keeps watching a
     /// thread that only reads, and blocks it when it has come round. A watch starts
     /// where the thread's top frame went back (a loop's next round begins), so that
-    /// straight-line reads cost nothing. Returns what it now waits on, when it blocks.
-    func watchSpin(_ world: inout World, _ thread: ThreadID, before: Position, accesses: [Access]) -> [SpinRead]? {
-        guard spinWaits else { return nil }
+    /// straight-line reads cost nothing. Returns whether it now waits.
+    @discardableResult
+    func watchSpin(_ world: inout World, _ thread: ThreadID, before: Position, accesses: [Access]) -> Bool {
+        guard spinWaits else { return false }
         // The common case first, touching nothing of the thread: a step that writes.
         for access in accesses where !access.isRead || version(of: access.target, in: world) == nil {
             if world.threads[thread].spin != nil { world.threads[thread].spin = nil }
-            return nil
+            return false
         }
         let state = world.threads[thread]
         guard !world.halted, !state.isFinished, state.waiting == nil, !state.frames.isEmpty else {
             if state.spin != nil { world.threads[thread].spin = nil }
-            return nil
+            return false
         }
         guard var watch = state.spin else {
             if let top = state.frames.last, state.frames.count == before.depth, top.code == before.code, top.pc <= before.pc {
                 world.threads[thread].spin = SpinWatch(anchor: state.frames, reads: [], steps: 0)
             }
-            return nil
+            return false
         }
         for access in accesses where !watch.reads.contains(where: { $0.target == access.target }) {
             watch.reads.append(SpinRead(target: access.target, version: version(of: access.target, in: world)!))
@@ -78,14 +69,14 @@ extension Engine {
         // long to catch: stop watching until it goes back again.
         if watch.steps > Self.spinWindow || watch.reads.contains(where: { version(of: $0.target, in: world) != $0.version }) {
             world.threads[thread].spin = nil
-            return nil
+            return false
         }
         guard state.frames == watch.anchor else {
             world.threads[thread].spin = watch
-            return nil
+            return false
         }
         world.threads[thread].spin = nil
         world.threads[thread].waiting = .spin(watch.reads)
-        return watch.reads
+        return true
     }
 }

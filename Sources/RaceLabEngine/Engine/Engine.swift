@@ -108,11 +108,9 @@ public struct Engine: Sendable {
             machine.step()
             return machine.events
         }
-        if let reads = watchSpin(&world, thread, before: before, accesses: log.accesses) {
-            let wait = waitDescription(world, thread)?.text ?? "spins"
+        if watchSpin(&world, thread, before: before, accesses: log.accesses), let wait = waitDescription(world, thread) {
             events.append(
-                Event(step: world.stepCount, thread: thread, range: events.last?.range, text: wait + " (a spin loop: it waits instead)", accesses: []))
-            _ = reads
+                Event(step: world.stepCount, thread: thread, range: events.last?.range, text: wait.text + " (a spin loop: it waits instead)", accesses: []))
         }
         guard program.invariantsCode != nil, !world.halted else { return events }
         checkInvariants(&world, after: thread, log: nil)
@@ -136,7 +134,7 @@ public struct Engine: Sendable {
         log.reset()
         let before = startStep(&world, thread)
         Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget, log: log) { $0.step() }
-        _ = watchSpin(&world, thread, before: before, accesses: log.accesses)
+        watchSpin(&world, thread, before: before, accesses: log.accesses)
         if program.invariantsCode != nil { checkInvariants(&world, after: thread, log: log) }
     }
 
@@ -265,6 +263,22 @@ public struct Engine: Sendable {
             parts.append("without holding " + missing.map { requirement.holding[$0] }.joined(separator: " and "))
         }
         return "it ran " + parts.joined(separator: ", ")
+    }
+
+    /// What an access touched, in words: `singleton`, `ViewController#1.cancelled`,
+    /// `lock1`, `the main queue`.
+    public func name(of target: Access.Target, in world: World) -> String {
+        switch target {
+        case .global(let g): return program.globals[g].name
+        case .field(let id, let field):
+            return "\(world.heap[id].name).\(program.fieldName(field, classIndex: world.heap[id].classIndex))"
+        case .object(let id), .lock(let id), .operation(let id), .queue(let id), .count(let id): return world.heap[id].name
+        case .mainQueue: return "the main queue"
+        case .allocator: return "the heap"
+        case .output: return "the output"
+        case .observer: return "the shared state"
+        case .section(let index): return program.sectionName(index)
+        }
     }
 
     /// Why a thread cannot run, in words, and the threads it waits on.

@@ -177,7 +177,7 @@ extension Machine {
             enterCritical(section)
         case .criticalExit(let section):
             advance()
-            emit("leaves \(sectionName(section))", Access(.section(section), .write))
+            emit("leaves \(program.sectionName(section))", Access(.section(section), .write))
             if section < world.criticalInside.count, let at = world.criticalInside[section].lastIndex(of: thread) {
                 world.criticalInside[section].remove(at: at)
             }
@@ -188,12 +188,6 @@ extension Machine {
         }
     }
 
-    /// "the critical section", or "critical section 'name'".
-    func sectionName(_ section: Int) -> String {
-        let name = program.criticalSections[section]
-        return name == "critical" ? "the critical section" : "critical section '\(name)'"
-    }
-
     /// A thread enters a critical section; if another is inside, mutual exclusion is
     /// broken: a finding, and the run stops there.
     mutating func enterCritical(_ section: Int) {
@@ -202,12 +196,12 @@ extension Machine {
         let others = world.criticalInside[section].filter { $0 != thread }
         world.criticalInside[section].append(thread)
         guard let inside = others.first else {
-            emit("enters \(sectionName(section))", Access(.section(section), .write))
+            emit("enters \(program.sectionName(section))", Access(.section(section), .write))
             return
         }
         let name = world.threadNames[inside]
-        emit("enters \(sectionName(section)) while \(name) is inside", Access(.section(section), .write))
-        report(.exclusion, "\(threadName) enters \(sectionName(section)) while \(name) is inside: at most one thread may be in it at a time")
+        emit("enters \(program.sectionName(section)) while \(name) is inside", Access(.section(section), .write))
+        report(.exclusion, "\(threadName) enters \(program.sectionName(section)) while \(name) is inside: at most one thread may be in it at a time")
         world.halted = true
     }
 

@@ -142,7 +142,7 @@ extension Explorer {
                 otherwise: "Had \(other) gone first, \(passes).")
         }
         let world = worlds[worlds.count - 1]
-        let target = name(of: a.target, in: world)
+        let target = engine.name(of: a.target, in: world)
         // Two releases: the order decides whose is the last, and so where the object
         // is deallocated.
         if case .count(let id) = a.target, b.target == a.target, isRelease(id, at: first, worlds), isRelease(id, at: second, worlds) {
@@ -153,7 +153,7 @@ extension Explorer {
         }
         let firstDoes = action(a, step: first, worlds: worlds)
         let secondDoes = action(b, step: second, worlds: worlds)
-        let secondTarget = name(of: b.target, in: world) == target ? "it" : name(of: b.target, in: world)
+        let secondTarget = engine.name(of: b.target, in: world) == target ? "it" : engine.name(of: b.target, in: world)
         let what =
             "\(one) \(Self.fill(firstDoes.verb, target)) (step \(first + 1)) before "
             + "\(other) \(Self.fill(secondDoes.verb, secondTarget)) (step \(second + 1))."
@@ -209,23 +209,6 @@ extension Explorer {
         case .field(let id, let field) where field >= 0 && field < world.heap[id].fields.count:
             return world.describe(world.heap[id].fields[field])
         default: return nil
-        }
-    }
-
-    /// `singleton`, `ViewController#1.cancelled`, `lock1`, `the main queue`.
-    func name(of target: Access.Target, in world: World) -> String {
-        switch target {
-        case .global(let g): return engine.program.globals[g].name
-        case .field(let id, let field):
-            return "\(world.heap[id].name).\(engine.program.fieldName(field, classIndex: world.heap[id].classIndex))"
-        case .object(let id), .lock(let id), .operation(let id), .queue(let id), .count(let id): return world.heap[id].name
-        case .mainQueue: return "the main queue"
-        case .allocator: return "the heap"
-        case .output: return "the output"
-        case .observer: return "the shared state"
-        case .section(let index):
-            let name = engine.program.criticalSections[index]
-            return name == "critical" ? "the critical section" : "critical section '\(name)'"
         }
     }
 

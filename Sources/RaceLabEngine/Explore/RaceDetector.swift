@@ -140,13 +140,7 @@ extension Explorer {
             let a = code(earlier, first), b = code(index, second)
             let key = RaceKey(target: first.targetBits, first: min(a, b), second: max(a, b))
             guard seen.insert(key) else { return }
-            let target: String
-            switch first.target {
-            case .global(let g): target = engine.program.globals[g].name
-            case .field(let id, let field):
-                target = "\(world.heap[id].name).\(engine.program.fieldName(field, classIndex: world.heap[id].classIndex))"
-            default: target = "\(first.target)"
-            }
+            let target = engine.name(of: first.target, in: world)
             func side(_ step: Int, _ access: Access) -> DataRace.Side {
                 .init(thread: world.threadNames[trace.threads[step]], kind: access.kind, line: trace.ranges[step]?.start.line, step: step + 1)
             }

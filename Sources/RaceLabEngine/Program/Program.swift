@@ -60,6 +60,12 @@ public struct Program: Sendable {
     public var invariantsCode: Int?
     /// The names of the `critical` sections, by index ("critical" for unnamed ones).
     public var criticalSections: [String] = []
+
+    /// "the critical section", or "critical section 'name'".
+    public func sectionName(_ index: Int) -> String {
+        let name = criticalSections[index]
+        return name == "critical" ? "the critical section" : "critical section '\(name)'"
+    }
     /// The tables instructions point into: constant values, names (of fields, methods
     /// and spawned threads), and lists of slots (closure captures, initialised fields).
     public private(set) var constants: [Value] = []
