@@ -102,20 +102,19 @@ public struct Engine: Sendable {
     /// world no one else holds are not copied (a run that keeps no old worlds copies
     /// no heap per step).
     public func step(_ world: inout World, thread: ThreadID) -> [Event] {
-        let before = startStep(&world, thread)
         let log = EventLog(narrate: true)
-        var events = Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget, log: log) { machine in
-            machine.step()
-            return machine.events
-        }
-        if watchSpin(&world, thread, before: before, accesses: log.accesses), let wait = waitDescription(world, thread) {
+        let halted = world.halted
+        let spins = advance(&world, thread, log: log)
+        var events = log.events
+        // What followed the step, in words: a spin that became a wait, a broken invariant.
+        if spins, let wait = waitDescription(world, thread) {
             events.append(
                 Event(step: world.stepCount, thread: thread, range: events.last?.range, text: wait.text + " (a spin loop: it waits instead)", accesses: []))
         }
-        guard program.invariantsCode != nil, !world.halted else { return events }
-        checkInvariants(&world, after: thread, log: nil)
-        guard world.halted, let finding = world.findings.last, finding.kind == .invariant else { return events }
-        return events + [Event(step: world.stepCount, thread: thread, range: finding.range, text: "breaks the invariant: \(finding.message)", accesses: [])]
+        if !halted, world.halted, let finding = world.findings.last, finding.kind == .invariant {
+            events.append(Event(step: world.stepCount, thread: thread, range: finding.range, text: "breaks the invariant: \(finding.message)", accesses: []))
+        }
+        return events
     }
 
     /// The same step without sentences: the next world and every access the step
@@ -132,10 +131,19 @@ public struct Engine: Sendable {
     /// sequence of steps copies each part at most once.
     func quietStep(_ world: inout World, thread: ThreadID, log: EventLog) {
         log.reset()
+        advance(&world, thread, log: log)
+    }
+
+    /// One step of `thread`, its events and accesses in `log`, and what follows every
+    /// step, narrated or not: the spin watch and the invariants. Returns whether the
+    /// thread now waits in a spin.
+    @discardableResult
+    private func advance(_ world: inout World, _ thread: ThreadID, log: EventLog) -> Bool {
         let before = startStep(&world, thread)
         Machine.run(compiled, world: &world, thread: thread, localBudget: localBudget, log: log) { $0.step() }
-        watchSpin(&world, thread, before: before, accesses: log.accesses)
+        let spins = watchSpin(&world, thread, before: before, accesses: log.accesses)
         if program.invariantsCode != nil { checkInvariants(&world, after: thread, log: log) }
+        return spins
     }
 
     /// Checks the `always` invariants on the world a step of `thread` left; the first
@@ -147,8 +155,8 @@ public struct Engine: Sendable {
     /// target (`.observer`), which orders all such steps. Steps that only read stay
     /// independent: they change no state an invariant sees. The target synchronizes
     /// nothing: the race detector still sees every race.
-    func checkInvariants(_ world: inout World, after thread: ThreadID, log: EventLog?) {
-        if let log, log.accesses.contains(where: { !$0.isRead && Self.invariantCanSee($0.target) }) {
+    func checkInvariants(_ world: inout World, after thread: ThreadID, log: EventLog) {
+        if log.accesses.contains(where: { !$0.isRead && Self.invariantCanSee($0.target) }) {
             log.accesses.append(Access(.observer, .write))
         }
         guard !world.halted, let code = program.invariantsCode else { return }
