@@ -83,6 +83,9 @@ extension Parser {
             }
             let body = try parseBlock()
             return Statement(.critical(name: name, body: body), start.joined(previous.range))
+        case .identifier("progress") where position + 1 < tokens.count && [.newline, .end, .symbol(";"), .symbol("}")].contains(tokens[position + 1].kind):
+            _ = advance()
+            return Statement(.progress, start)
         case .identifier("due") where position + 1 < tokens.count && tokens[position + 1].kind.isString:
             _ = advance()
             let name = try consumeString("expected the work's name in quotes after 'due'")

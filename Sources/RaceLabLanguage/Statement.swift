@@ -28,6 +28,9 @@ public indirect enum StatementKind: Hashable, Sendable {
     /// `critical { … }` or `critical "name" { … }`: a critical section; at most one
     /// thread may be inside the sections of one name at a time.
     case critical(name: String?, body: [Statement])
+    /// `progress`: the program got somewhere. A search for livelock looks for runs
+    /// that go on forever without passing one (without any, for runs that never end).
+    case progress
 }
 
 public struct Statement: Hashable, Sendable {

@@ -37,6 +37,9 @@ public enum FindingExplainer {
             return "Two threads were inside critical sections of the same name at once: whatever the sections protect, they did not protect it."
         case .invariant:
             return "An 'always' invariant must hold after every step, not only at the end: this step left the shared state in a way it forbids."
+        case .livelock:
+            return
+                "The threads keep running, every one that can run gets its turn, yet they go round the same states forever without getting anywhere: no thread is blocked, but no work gets done (a livelock)."
         }
     }
 }

@@ -149,6 +149,9 @@ extension Compiler {
             builder.criticals.removeLast()
             builder.currentRange = SourceRange(statement.range.end, statement.range.end)
             emit(.criticalExit(section))
+        case .progress:
+            builder.currentRange = statement.range
+            emit(.progress)
         case .due(let name, let condition):
             let index = requirement(named: name, at: statement.range)
             program.requirements[index].hasDue = true
@@ -201,7 +204,8 @@ extension Compiler {
             place = .local(copy)
         }
         let state = builder.newSlot("index", temp: true)
-        _ = builder.newSlot("version", temp: true)
+        let version = builder.newSlot("version", temp: true)
+        if place.isShared { builder.code.enumerations.append(Enumeration(versionSlot: version, place: place, objectSlot: objectTemp)) }
         emit(constant: .int(0))
         emit(.storeTemp(state))
         let element = builder.declare(variable, isLet: true)

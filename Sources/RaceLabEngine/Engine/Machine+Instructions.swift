@@ -181,6 +181,9 @@ extension Machine {
             if section < world.criticalInside.count, let at = world.criticalInside[section].lastIndex(of: thread) {
                 world.criticalInside[section].remove(at: at)
             }
+        case .progress:
+            advance()
+            log.progressed = true
         case .due(let index):
             advance()
             while world.requirements.count <= index { world.requirements.append(RequirementRecord()) }

@@ -254,7 +254,7 @@ struct Machine {
         switch instruction {
         case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure:
             return true
-        case .requirement, .requirementMet, .due:
+        case .requirement, .requirementMet, .due, .progress:
             // Only the checks read what it records, and records only add: no other
             // thread can tell when it ran.
             return true
@@ -339,6 +339,8 @@ final class EventLog {
     @exclusivity(unchecked) var accesses: [Access] = []
     /// The source range of the step's first event: where the step is in the script.
     @exclusivity(unchecked) var range: SourceRange?
+    /// Whether the step ran a `progress` statement.
+    @exclusivity(unchecked) var progressed = false
 
     init(narrate: Bool) {
         self.narrate = narrate
@@ -352,5 +354,6 @@ final class EventLog {
         while !accesses.isEmpty { accesses.removeLast() }
         emitted = 0
         range = nil
+        progressed = false
     }
 }

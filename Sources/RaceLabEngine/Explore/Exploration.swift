@@ -31,6 +31,20 @@ public struct Exploration: Sendable {
     }
 
     public var reduction: ExploreConfig.Reduction
+    public var search = ExploreConfig.Search.stateless
+    /// The stateful search's graph: distinct worlds, steps between them, and the
+    /// longest of the shortest paths from the start (every state is that close).
+    public var states = 0
+    public var transitions = 0
+    public var depth = 0
+    /// Bytes the stateful search's store and graph took (capacities).
+    public var memory = 0
+    /// Under the stateful search, whether the counts are interleavings (paths from
+    /// the start to a final state, when the state graph has no cycle) or, when it
+    /// has one and paths are endless, final states.
+    public var countsInterleavings = true
+    /// A run that goes on forever without progress, found by the stateful search.
+    public var livelock: Livelock?
     /// Complete executions: each ends, deadlocks, crashes or is cut by the step bound.
     public var executions = 0
     /// DPOR executions abandoned because every enabled thread was asleep (redundant).
@@ -59,7 +73,9 @@ public struct Exploration: Sendable {
     /// The bound that cut the search, when one did: the result is then not a proof.
     public var cut: Cut?
 
-    public var failingExecutions: Int { outcomes.filter(\.outcome.isFailure).map(\.executions).reduce(0, +) }
+    public var failingExecutions: Int {
+        outcomes.filter(\.outcome.isFailure).map(\.executions).reduce(0, +) + (livelock == nil ? 0 : 1)
+    }
     public var isExhaustive: Bool { cut == nil }
 
     /// The interleavings whose outcome fails.
@@ -80,6 +96,22 @@ public struct Exploration: Sendable {
 
     /// The kinds of finding some execution made, in `Finding.Kind` order.
     public var findingKinds: [Finding.Kind] {
-        Finding.Kind.allCases.filter { kind in outcomes.contains { $0.outcome.findings.contains(kind) } }
+        Finding.Kind.allCases.filter { kind in
+            outcomes.contains { $0.outcome.findings.contains(kind) } || (kind == .livelock && livelock != nil)
+        }
     }
+}
+
+/// A run that never ends and never progresses: a way from the start to a state, and
+/// steps from there that come back to it, so they can repeat forever. Every thread
+/// that can run all along the cycle takes a step in it (weak fairness: no thread is
+/// simply never scheduled), and no step in it runs a `progress` statement.
+public struct Livelock: Hashable, Sendable {
+    /// The steps from the start to where the cycle begins, by thread name.
+    public var prefix: [String]
+    /// The steps that repeat, by thread name.
+    public var cycle: [String]
+    /// Whether the program marks progress (`progress` statements): if not, any run
+    /// that never ends counts as one that makes none.
+    public var progressMarked: Bool
 }

@@ -9,7 +9,20 @@ public struct ExploreConfig: Sendable, Equatable {
         case dpor
     }
 
+    /// How the search tells what it has seen (see `Search`).
+    public enum Search: String, Sendable, CaseIterable {
+        /// One execution after another, remembering nothing but the current one
+        /// (`reduction` picks which): every execution must end.
+        case stateless
+        /// Every distinct world once (`Explorer.exploreStatefully`): any program with
+        /// finitely many states, loops or not; finds livelock.
+        case stateful
+    }
+
+    public var search = Search.stateless
     public var reduction = Reduction.dpor
+    /// Distinct worlds the stateful search may store before it stops.
+    public var maxStates = 5_000_000
     /// Steps one execution may take; a longer one is cut (a thread may loop forever).
     public var maxSteps = 2_000
     /// Complete executions before the search stops.
@@ -41,5 +54,5 @@ public struct ExploreConfig: Sendable, Equatable {
     /// The bounds a command accepts. An exploration keeps the happens-before order of
     /// the execution it is in (three bit matrices, n² bits each for n steps), so the
     /// step bound stops at 20,000 steps (about 150 MB); 50,000 took 1.3 GB.
-    public static let limits = (maxSteps: 1...20_000, maxExecutions: 1...1_000_000_000, preemptionBound: 0...1_000)
+    public static let limits = (maxSteps: 1...20_000, maxExecutions: 1...1_000_000_000, preemptionBound: 0...1_000, maxStates: 1...100_000_000)
 }

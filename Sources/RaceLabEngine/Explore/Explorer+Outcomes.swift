@@ -74,9 +74,18 @@ extension Explorer {
     static let countingStart = 10_000
     static let countingPerStep = 1
 
-    /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
-    /// the order of `result.outcomes`.
-    func record(_ world: World, trace: Trace, into result: inout Exploration, keys: inout [OutcomeKey]) {
+    /// How a final world ended and what it broke: an outcome without its variables.
+    struct Ending {
+        var end: Run.End
+        /// The kinds of finding, in `Finding.Kind` order.
+        var kinds: [Finding.Kind]
+        var failedChecks: [Int]
+
+        var isFailure: Bool { !kinds.isEmpty }
+    }
+
+    /// How `world`, where an execution stopped, ended.
+    func ending(of world: World) -> Ending {
         var end = Run.End.completed
         var deadlock: Finding?
         if world.halted {
@@ -98,7 +107,14 @@ extension Explorer {
         if deadlock != nil { found.insert(.deadlock) }
         if !failedChecks.isEmpty { found.insert(.expectation) }
         let kinds = found.isEmpty ? [] : Finding.Kind.allCases.filter(found.contains)
-        if !kinds.isEmpty && trace.threads.count < (result.shortestFailure?.count ?? Int.max) {
+        return Ending(end: end, kinds: kinds, failedChecks: failedChecks)
+    }
+
+    /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
+    /// the order of `result.outcomes`.
+    func record(_ world: World, trace: Trace, into result: inout Exploration, keys: inout [OutcomeKey]) {
+        let ending = ending(of: world)
+        if ending.isFailure && trace.threads.count < (result.shortestFailure?.count ?? Int.max) {
             result.shortestFailure = trace.threads.map { world.threadNames[$0] }
         }
         var count = InterleavingCount(1)
@@ -107,18 +123,25 @@ extension Explorer {
                 config.countInterleavings
                 ? trace.linearizations(stateLimit: countingAllowance(result), visited: &result.countingStates) : .atLeast(1)
         }
+        let index = outcomeIndex(world, ending, into: &result, keys: &keys) { trace.threads.map { world.threadNames[$0] } }
         result.interleavings += count
+        result.outcomes[index].executions += 1
+        result.outcomes[index].interleavings += count
+    }
+
+    /// The index in `result.outcomes` of the outcome `world` reached, which is added
+    /// (with no executions yet, and the schedule `schedule` gives) when new.
+    func outcomeIndex(
+        _ world: World, _ ending: Ending, into result: inout Exploration, keys: inout [OutcomeKey], schedule: () -> [String]
+    ) -> Int {
+        let (end, kinds, failedChecks) = (ending.end, ending.kinds, ending.failedChecks)
         let deallocated = deallocations(world)
         let index = keys.firstIndex { key in
             key.end == end && key.findings == kinds && key.failedChecks == failedChecks && key.created == world.created
                 && key.deallocations == deallocated
                 && zip(variables, key.atoms).allSatisfy { atom(world.globals[$0], in: world) == $1 }
         }
-        if let index {
-            result.outcomes[index].executions += 1
-            result.outcomes[index].interleavings += count
-            return
-        }
+        if let index { return index }
         let facts = facts(world, deallocated)
         var state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
         // Shortened values can look alike: two different outcomes never print the same line.
@@ -129,11 +152,11 @@ extension Explorer {
         }
         var outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
         outcome.facts = facts
-        let names = trace.threads.map { world.threadNames[$0] }
-        result.outcomes.append(.init(outcome: outcome, executions: 1, interleavings: count, schedule: names))
+        result.outcomes.append(.init(outcome: outcome, executions: 0, interleavings: .zero, schedule: schedule()))
         keys.append(
             OutcomeKey(
                 atoms: variables.map { atom(world.globals[$0], in: world) }, end: end, findings: kinds,
                 failedChecks: failedChecks, created: world.created, deallocations: deallocated))
+        return result.outcomes.count - 1
     }
 }

@@ -91,8 +91,13 @@ public struct Explorer {
         }
     }
 
+    /// Explores as `config.search` says: the stateless search (`reduction`) or the
+    /// stateful one (`exploreStatefully`). Both fill the same `Exploration`.
     public func explore(progress: Progress? = nil) -> Exploration {
-        explore(progress: progress, visit: nil)
+        switch config.search {
+        case .stateless: return explore(progress: progress, visit: nil)
+        case .stateful: return exploreStatefully(progress: progress)
+        }
     }
 
     /// `visit` sees the trace of every complete execution (the tests' oracle uses it).

@@ -41,6 +41,8 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
     case threadLimit(Int)
     /// The caller asked the search to stop.
     case stopped
+    /// The stateful search stored this many states, its budget.
+    case stateBound(Int)
 
     /// `an execution reached the step bound (2000 steps)`.
     public var description: String {
@@ -51,6 +53,7 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .timeLimit(let n): return "stopped at the time limit (\(n) seconds)"
         case .threadLimit(let n): return "an execution started more than \(n) threads"
         case .stopped: return "stopped"
+        case .stateBound(let n): return "stopped after \(n) states (the state budget)"
         }
     }
 
@@ -63,6 +66,7 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .timeLimit: return "time"
         case .threadLimit: return "threads"
         case .stopped: return "stopped"
+        case .stateBound: return "states"
         }
     }
 }

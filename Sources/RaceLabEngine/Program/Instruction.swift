@@ -86,6 +86,8 @@ public enum Instruction: Hashable, Sendable {
     /// Entering and leaving critical section `Program.criticalSections[index]`.
     case criticalEnter(Int)
     case criticalExit(Int)
+    /// `progress`: marks the step that runs it (`EventLog.progressed`).
+    case progress
 }
 
 /// An operator of the language, spelled as in the script.
@@ -111,6 +113,9 @@ public struct Code: Hashable, Sendable {
     /// Per instruction, whether it can always be folded into the thread's next step
     /// (`Machine.isLocal` decides the rest), so the machine need not copy it to ask.
     public var alwaysLocal: [Bool] = []
+    /// The in-place enumerations of shared storage in this code: where each keeps the
+    /// version of what it enumerates (see `Enumeration`).
+    public var enumerations: [Enumeration] = []
 
     mutating func classify() {
         alwaysLocal = instructions.map { instruction in
@@ -124,6 +129,17 @@ public struct Code: Hashable, Sendable {
     public init(name: String) {
         self.name = name
     }
+}
+
+/// A `for` loop over shared storage keeps, in its frame, the version the storage had
+/// when the loop began (`versionSlot`), to see it mutated. Only whether that version
+/// is still the storage's current one matters, which the stateful search's canonical
+/// form keeps instead of the number (`StateEncoder`).
+public struct Enumeration: Hashable, Sendable {
+    public var versionSlot: Int
+    /// A global or a field (of the object in `objectSlot`).
+    public var place: Place
+    public var objectSlot: Int?
 }
 
 /// A source range, or none for instructions the compiler invents.

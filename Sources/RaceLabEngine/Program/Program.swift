@@ -66,6 +66,11 @@ public struct Program: Sendable {
         let name = criticalSections[index]
         return name == "critical" ? "the critical section" : "critical section '\(name)'"
     }
+
+    /// Whether some code says where it makes progress (`progress` statements).
+    public var marksProgress: Bool {
+        codes.contains { $0.instructions.contains(.progress) }
+    }
     /// The tables instructions point into: constant values, names (of fields, methods
     /// and spawned threads), and lists of slots (closure captures, initialised fields).
     public private(set) var constants: [Value] = []

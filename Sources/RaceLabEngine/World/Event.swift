@@ -215,6 +215,9 @@ public struct Finding: Hashable, Sendable {
         case invariant = "invariant broken"
         /// Two threads inside `critical` sections of one name at once.
         case exclusion = "mutual exclusion broken"
+        /// A run that goes on forever, every thread that can run running, without a
+        /// `progress` statement (or, in a program without any, without ending).
+        case livelock
     }
 
     /// How the message of a failed `required` check starts.

@@ -1,0 +1,254 @@
+/// A world's canonical form, as bytes: two worlds with the same bytes behave the same
+/// from here on (the same steps, accesses, outcomes and findings), so the stateful
+/// search visits each once. Left out or reduced, because nothing that decides what
+/// happens next reads it:
+///
+/// - the step count and the output (what `print` wrote is shown by traces, not
+///   outcomes; a server that prints forever would otherwise never repeat a state);
+/// - each finding's text and step: only the kinds found so far (the outcome's);
+/// - versions: a variable's or field's version is bumped by every write, and only
+///   compared with a version kept earlier (a `for` loop's, a spinning thread's), to
+///   see whether a write came in between. So the current versions are left out,
+///   and each kept one is one bit, "still current". Versions only grow, so a stale
+///   one never becomes current again: the bit is all the future can tell.
+///
+/// Everything else is written: threads (frames, waits, spin watches), globals, the
+/// heap (objects by number, as numbers are observable in names), headers, the main
+/// queue and the operation queues. Numbers are variable-length (LEB128, zigzag for
+/// signed), so a small world takes a few dozen bytes.
+struct StateEncoder {
+    let program: Program
+    /// The threads every run starts with: only the names of later ones are written.
+    let initialThreads: Int
+    private(set) var bytes: [UInt8] = []
+
+    init(program: Program, initialThreads: Int) {
+        self.program = program
+        self.initialThreads = initialThreads
+        bytes.reserveCapacity(256)
+    }
+
+    /// Encodes `world` into `bytes`.
+    mutating func encode(_ world: World) {
+        bytes.removeAll(keepingCapacity: true)
+        put(world.halted ? 1 : 0)
+        put(world.threads.count)
+        for (id, thread) in world.threads.enumerated() {
+            if id >= initialThreads { put(world.threadNames[id]) }
+            put((thread.isFinished ? 1 : 0) | (thread.isMain ? 2 : 0))
+            put(optional: thread.operation)
+            put(thread.frames.count)
+            for frame in thread.frames { put(frame, world) }
+            encodeWait(thread.waiting, world)
+            if let watch = thread.spin {
+                put(1 + watch.steps)
+                put(watch.anchor.count)
+                for frame in watch.anchor { put(frame, world) }
+                put(watch.reads, world)
+            } else {
+                put(0)
+            }
+        }
+        for value in world.globals { put(value) }
+        put(world.heap.count)
+        for (id, object) in world.heap.enumerated() {
+            put(object, world)
+            let header = world.headers[id]
+            put(header.isAlive ? 1 : 0)
+            put(header.retainCount)
+            put(optional: header.owner)
+            put(header.depth)
+            put(optional: header.deallocatedOn)
+        }
+        for count in world.created { put(count) }
+        for count in world.builtinsNamed { put(count) }
+        put(world.mainQueue.count)
+        for block in world.mainQueue {
+            put(block.id)
+            put(block.closure)
+            put(block.sender)
+        }
+        put(world.nextBlockID)
+        put(world.completedBlocks.count)
+        for block in world.completedBlocks.sorted() { put(block) }
+        put(world.queues.count)
+        for queue in world.queues { put(queue) }
+        var kinds = 0
+        for finding in world.findings { kinds |= 1 << Finding.Kind.allCases.firstIndex(of: finding.kind)! }
+        put(kinds)
+        put(world.requirements.count)
+        for record in world.requirements {
+            put(record.runs)
+            put(record.dues)
+            put(record.offThread ? 1 : 0)
+            put(Int(truncatingIfNeeded: record.locksMissing))
+        }
+        put(world.criticalInside.count)
+        for inside in world.criticalInside {
+            put(inside.count)
+            for thread in inside { put(thread) }
+        }
+    }
+
+    // MARK: - Parts
+
+    private mutating func put(_ frame: Frame, _ world: World) {
+        put(frame.code)
+        put(frame.pc)
+        put(frame.localCount)
+        switch frame.kind {
+        case .body: put(0)
+        case .call: put(1)
+        case .deinitializer(let id): put(2); put(id)
+        case .mainBlock(let id): put(3); put(id)
+        case .operation(let id): put(4); put(id)
+        case .completion(let id): put(5); put(id)
+        }
+        put(frame.slots.count)
+        let enumerations = frame.code >= 0 ? program.codes[frame.code].enumerations : []
+        if enumerations.isEmpty {
+            for value in frame.slots { put(value) }
+            return
+        }
+        for (slot, value) in frame.slots.enumerated() {
+            if let enumeration = enumerations.first(where: { $0.versionSlot == slot }), case .int(let kept) = value {
+                put(6)
+                put(kept == currentVersion(enumeration, frame, world) ? 1 : 0)
+            } else {
+                put(value)
+            }
+        }
+    }
+
+    /// The version an enumeration's storage has now, as `Machine.iterate` reads it.
+    private func currentVersion(_ enumeration: Enumeration, _ frame: Frame, _ world: World) -> Int {
+        switch enumeration.place {
+        case .global(let g): return world.globalVersions[g]
+        case .field(let nameIndex):
+            guard let slot = enumeration.objectSlot, slot < frame.slots.count, case .object(let id) = frame.slots[slot],
+                world.headers[id].isAlive, let classIndex = world.heap[id].classIndex,
+                let field = program.classes[classIndex].fieldNames.firstIndex(of: program.names[nameIndex])
+            else { return 0 }
+            return world.heap[id].fieldVersions[field]
+        case .local: return 0
+        }
+    }
+
+    private mutating func put(_ reads: [SpinRead], _ world: World) {
+        put(reads.count)
+        for read in reads {
+            put(Int(truncatingIfNeeded: Access(read.target, .read).targetBits))
+            put(read.version == Self.version(of: read.target, in: world) ? 1 : 0)
+        }
+    }
+
+    /// As `Engine.version(of:in:)`.
+    private static func version(of target: Access.Target, in world: World) -> Int? {
+        switch target {
+        case .global(let g): return world.globalVersions[g]
+        case .field(let id, let field) where field >= 0 && field < world.heap[id].fieldVersions.count:
+            return world.heap[id].fieldVersions[field]
+        default: return nil
+        }
+    }
+
+    private mutating func encodeWait(_ wait: Wait?, _ world: World) {
+        switch wait {
+        case nil: put(0)
+        case .lock(let id, let reentrant): put(reentrant ? 2 : 1); put(id)
+        case .operation(let id): put(3); put(id)
+        case .queue(let id): put(4); put(id)
+        case .mainBlock(let id): put(5); put(id)
+        case .spin(let reads): put(6); put(reads, world)
+        }
+    }
+
+    private mutating func put(_ object: HeapObject, _ world: World) {
+        put(object.name)
+        put(optional: object.classIndex)
+        put(object.fields.count)
+        for value in object.fields { put(value) }
+        switch object.kind {
+        case .instance: put(0)
+        case .lock: put(1)
+        case .operation(let state):
+            put(2)
+            put(optional: state.closure)
+            put(optional: state.completion)
+            put(state.dependencies.count)
+            for id in state.dependencies { put(id) }
+            switch state.phase {
+            case .created: put(state.isCancelled ? 1 : 0)
+            case .pending: put(state.isCancelled ? 3 : 2)
+            case .executing: put(state.isCancelled ? 5 : 4)
+            case .finished: put(state.isCancelled ? 7 : 6)
+            }
+            put(optional: state.queue)
+            put(optional: state.thread)
+        case .queue(let state):
+            put(3)
+            put(state.maxConcurrent)
+            put(state.isSuspended ? 1 : 0)
+            put(state.operations.count)
+            for id in state.operations { put(id) }
+        }
+    }
+
+    private mutating func put(_ value: Value) {
+        switch value {
+        case .none: put(0)
+        case .int(let n): put(1); put(signed: n)
+        case .bool(let b): put(b ? 3 : 2)
+        case .string(let s): put(4); put(s)
+        case .object(let id): put(5); put(id)
+        case .array(let items):
+            put(7)
+            put(items.count)
+            for item in items { put(item) }
+        case .closure(let closure): put(8); put(closure)
+        }
+    }
+
+    private mutating func put(_ closure: ClosureValue) {
+        put(closure.code)
+        put(closure.captures.count)
+        for value in closure.captures { put(value) }
+    }
+
+    private mutating func put(optional closure: ClosureValue?) {
+        if let closure {
+            put(1)
+            put(closure)
+        } else {
+            put(0)
+        }
+    }
+
+    private mutating func put(_ s: String) {
+        put(s.utf8.count)
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    private mutating func put(optional n: Int?) {
+        put(n.map { $0 + 1 } ?? 0)
+    }
+
+    private mutating func put(signed n: Int) {
+        put(bits: UInt64(bitPattern: Int64(n << 1 ^ n >> 63)))
+    }
+
+    /// A count, an index or an ID: never negative here, but written as its bits so
+    /// that a negative one cannot trap.
+    private mutating func put(_ n: Int) {
+        put(bits: UInt64(bitPattern: Int64(n)))
+    }
+
+    private mutating func put(bits: UInt64) {
+        var n = bits
+        while n >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: n) | 0x80)
+            n >>= 7
+        }
+        bytes.append(UInt8(n))
+    }
+}

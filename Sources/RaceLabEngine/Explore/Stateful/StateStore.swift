@@ -1,0 +1,101 @@
+/// The states the stateful search has seen, each once, numbered in the order first
+/// seen: their canonical bytes (`StateEncoder`) one after another in one arena, and
+/// an open-addressing hash table of state numbers. Exact: a lookup compares bytes,
+/// so two different states are never taken for one (SPIN's bitstate and hash-compact
+/// modes trade that for memory; a proof here must not rest on luck).
+///
+/// A state costs its bytes, an 8-byte offset, an 8-byte hash and, at a load factor
+/// of at most one half, two or more 4-byte table slots.
+struct StateStore {
+    private(set) var arena: [UInt8] = []
+    /// Where each state's bytes start in `arena`; one more entry than states.
+    private var offsets: [Int] = [0]
+    private var hashes: [UInt64] = []
+    /// State number + 1, or 0 for an empty slot.
+    private var table: [UInt32]
+    private var mask: Int
+
+    init() {
+        table = Array(repeating: 0, count: 1 << 12)
+        mask = table.count - 1
+    }
+
+    var count: Int { hashes.count }
+
+    /// The memory the store holds, in bytes (capacities, not counts: what is reserved).
+    var bytes: Int {
+        arena.capacity + offsets.capacity * 8 + hashes.capacity * 8 + table.capacity * 4
+    }
+
+    /// The state with these bytes: its number, and whether it is new (then added).
+    mutating func insert(_ state: [UInt8]) -> (index: Int, isNew: Bool) {
+        let hash = Self.hash(state)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while table[slot] != 0 {
+            let index = Int(table[slot]) - 1
+            if hashes[index] == hash && equals(index, state) { return (index, false) }
+            slot = (slot + 1) & mask
+        }
+        let index = hashes.count
+        table[slot] = UInt32(index + 1)
+        hashes.append(hash)
+        arena.append(contentsOf: state)
+        offsets.append(arena.count)
+        if hashes.count * 2 > table.count { grow() }
+        return (index, true)
+    }
+
+    private func equals(_ index: Int, _ state: [UInt8]) -> Bool {
+        let start = offsets[index], end = offsets[index + 1]
+        guard end - start == state.count else { return false }
+        return arena.withUnsafeBytes { stored in
+            state.withUnsafeBytes { probe in
+                var i = 0
+                while i + 8 <= probe.count {
+                    if stored.loadUnaligned(fromByteOffset: start + i, as: UInt64.self) != probe.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                        return false
+                    }
+                    i += 8
+                }
+                while i < probe.count {
+                    if stored[start + i] != probe[i] { return false }
+                    i += 1
+                }
+                return true
+            }
+        }
+    }
+
+    private mutating func grow() {
+        table = Array(repeating: 0, count: table.count * 2)
+        mask = table.count - 1
+        for (index, hash) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while table[slot] != 0 { slot = (slot + 1) & mask }
+            table[slot] = UInt32(index + 1)
+        }
+    }
+
+    /// FNV-1a over the bytes, eight at a time, then mixed (the table uses the low bits).
+    /// Not `Hasher`: its seed changes from run to run, and a table's order never reaches
+    /// output, but a fixed hash keeps every run's work the same too.
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        bytes.withUnsafeBytes { raw in
+            var i = 0
+            while i + 8 <= raw.count {
+                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+                h ^= h >> 29
+                i += 8
+            }
+            while i < raw.count {
+                h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
+                i += 1
+            }
+        }
+        h ^= h >> 33
+        h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        return h
+    }
+}

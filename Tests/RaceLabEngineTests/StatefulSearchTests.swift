@@ -1,0 +1,131 @@
+import RaceLabLanguage
+import Testing
+
+@testable import RaceLabEngine
+
+/// The stateful search against the stateless one on programs that end: the same
+/// outcomes, verdicts and interleaving counts (paths through the state graph are the
+/// interleavings), and the same variables found in data races.
+struct StatefulSearchTests {
+    func explore(_ program: Program, _ search: ExploreConfig.Search, reduction: ExploreConfig.Reduction = .dpor) -> Exploration {
+        var config = ExploreConfig()
+        config.search = search
+        config.reduction = reduction
+        config.timeLimit = nil
+        config.maxExecutions = 10_000_000
+        return Explorer(program: program, config: config).explore()
+    }
+
+    @Test(arguments: ExplorerTests.oraclePrograms.map(\.0))
+    func statefulAgreesWithDPOR(_ name: String) throws {
+        let program = try #require(ExplorerTests.oraclePrograms.first { $0.0 == name }?.1)
+        let stateful = explore(program, .stateful)
+        let dpor = explore(program, .stateless)
+        #expect(stateful.isExhaustive && dpor.isExhaustive, "\(name)")
+        #expect(stateful.countsInterleavings, "\(name): a program that ends has no cycle")
+        #expect(stateful.verdict() == dpor.verdict(), "\(name)")
+        func histogram(_ result: Exploration) -> [Outcome: InterleavingCount] {
+            Dictionary(uniqueKeysWithValues: result.outcomes.map { ($0.outcome, $0.interleavings) })
+        }
+        if dpor.interleavings.isExact {
+            #expect(histogram(stateful) == histogram(dpor), "\(name)")
+        } else {
+            #expect(Set(stateful.outcomes.map(\.outcome)) == Set(dpor.outcomes.map(\.outcome)), "\(name)")
+        }
+        #expect(Set(stateful.dataRaces.map(\.target)) == Set(dpor.dataRaces.map(\.target)), "\(name)")
+        #expect((stateful.shortestFailure == nil) == (dpor.shortestFailure == nil), "\(name)")
+        #expect(stateful.livelock == nil, "\(name)")
+    }
+}
+
+/// The stateful search's own results, exactly: graph sizes, counts, livelock.
+struct StatefulGraphTests {
+    func explore(_ source: String, maxStates: Int = 1_000_000) throws -> Exploration {
+        var config = ExploreConfig()
+        config.search = .stateful
+        config.maxStates = maxStates
+        config.timeLimit = nil
+        return Explorer(program: try compile(source), config: config).explore()
+    }
+
+    static let twoWriters = "var x = 0\nthread A { x = 1\n x = 2 }\nthread B { x = 3\n x = 4\n x = 5 }"
+
+    /// A state is a position of each thread and what x holds: (1, 1) with x = 1 and
+    /// with x = 3 are two states. The paths are the 10 interleavings of 2 and 3 steps.
+    @Test func twoWritersMakeEighteenStatesAndTenPaths() throws {
+        let result = try explore(Self.twoWriters)
+        #expect((result.states, result.transitions, result.depth) == (18, 24, 5))
+        #expect(result.isExhaustive && result.countsInterleavings && result.livelock == nil)
+        #expect(result.outcomes.map(\.outcome.state) == ["x = 2", "x = 5"])
+        #expect(result.outcomes.map(\.interleavings) == [InterleavingCount(4), InterleavingCount(6)])
+        #expect(result.outcomes.map(\.executions) == [1, 1], "one final state each")
+        #expect(result.outcomes.map(\.schedule) == [["A", "B", "B", "B", "A"], ["A", "A", "B", "B", "B"]], "shortest, first found breadth first")
+        #expect(result.verdict() == .proven)
+    }
+
+    @Test func theStateBudgetCutsTheSearch() throws {
+        let result = try explore(Self.twoWriters, maxStates: 10)
+        #expect(result.cut == .stateBound(10))
+        #expect(result.states == 11, "the state that reached the budget had all its steps taken")
+        #expect(result.verdict() == .notExhaustive(.stateBound(10)))
+        #expect(!result.countsInterleavings, "a cut graph has unknown paths: final states are counted")
+    }
+
+    static let politeThreads = """
+        var wantA = false
+        var wantB = false
+        thread A { wantA = true
+          while wantB { wantA = false
+            wantA = true }
+          critical { }
+          wantA = false }
+        thread B { wantB = true
+          while wantA { wantB = false
+            wantB = true }
+          critical { }
+          wantB = false }
+        """
+
+    /// Both threads raise their flag, see the other's, back off and try again: a
+    /// fair schedule can keep them at it forever.
+    @Test func politeThreadsLivelock() throws {
+        let result = try explore(Self.politeThreads)
+        #expect(result.isExhaustive)
+        #expect(result.livelock == Livelock(prefix: ["A", "B"], cycle: ["A", "A", "A", "B", "B", "B"], progressMarked: false))
+        #expect(result.verdict() == .fails)
+        #expect(result.findingKinds == [.livelock])
+        #expect(!result.countsInterleavings, "a cycle makes paths endless: final states are counted")
+        #expect(result.outcomes.map(\.executions) == [1])
+    }
+
+    /// A runs round its loop forever only if B never runs, and B can run all along:
+    /// no fair schedule does that, so it is no livelock.
+    @Test func aCycleThatStarvesAReadyThreadIsNoLivelock() throws {
+        let result = try explore("var stop = false\nvar x = 0\nthread A { while !stop { x += 1\n x -= 1 } }\nthread B { stop = true }")
+        #expect(result.livelock == nil)
+        #expect(result.verdict() == .proven)
+    }
+
+    /// Threads that take turns forever: no final state, every cycle passes `progress`.
+    @Test func strictAlternationWithProgressIsProven() throws {
+        let result = try explore(
+            "var turn = 0\nthread A { while true { while turn != 0 { }\n progress\n turn = 1 } }\n"
+                + "thread B { while true { while turn != 1 { }\n progress\n turn = 0 } }")
+        #expect(result.isExhaustive && result.outcomes.isEmpty && result.livelock == nil)
+        #expect(result.verdict() == .proven)
+    }
+
+    /// Without `progress` statements, a run that never ends is a livelock; with one
+    /// in the loop, the same loop is a server doing its work.
+    @Test func progressDecidesWhetherALoopForeverIsALivelock() throws {
+        let plain = try explore("var x = 0\nthread A { while true { x = 1\n x = 0 } }")
+        #expect(plain.livelock == Livelock(prefix: [], cycle: ["A", "A"], progressMarked: false))
+        let server = try explore("var x = 0\nthread A { while true { x = 1\n progress\n x = 0 } }")
+        #expect(server.livelock == nil)
+        #expect(server.verdict() == .proven)
+        let elsewhere = try explore("var x = 0\nthread A { while true { x = 1\n x = 0 } }\nthread B { x = 5\n progress }")
+        // While B has not run, a cycle of A alone leaves B out: only after B is it fair
+        // (and after A's first write: x = 5 is not a state of the cycle).
+        #expect(elsewhere.livelock == Livelock(prefix: ["B", "A"], cycle: ["A", "A"], progressMarked: true), "B's progress is not A's loop's")
+    }
+}
