@@ -12,6 +12,12 @@ struct ExploreCommand {
         .init(
             name: "reduction", value: "reduction",
             help: "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand)."),
+        .init(
+            name: "search", value: "search",
+            help:
+                "auto (the default: DPOR and the stateful search in turns,\nthe first to finish wins), dpor, or stateful (every\ndistinct state once: loops that never end, livelock)."
+        ),
+        .init(name: "max-states", value: "n", help: "States the stateful search may store (default 5000000)."),
         .init(name: "max-steps", value: "n", help: "Steps one execution may take (default 2000, at most 20000)."),
         .init(name: "max-executions", value: "n", help: "Executions before the search stops (default 1000000)."),
         .init(name: "preemption-bound", value: "n", help: "Preemptions one execution may make (default: no bound)."),
@@ -21,7 +27,7 @@ struct ExploreCommand {
     static let spec = CommandSpec(
         name: "explore",
         abstract: "Visit every interleaving: outcomes, verdicts, and the simplest counterexample.",
-        usage: "racelab explore <name> [--fix <fix> | --all-fixes] [--reduction dpor|none] [--format text|json] [bounds]",
+        usage: "racelab explore <name> [--fix <fix> | --all-fixes] [--search auto|dpor|stateful] [--format text|json] [bounds]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Explore a fix instead of the broken version."),
@@ -66,7 +72,13 @@ struct ExploreCommand {
                 return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
             }
             let explorer = Explorer(program: program, config: config)
-            var result = explorer.explore(progress: ProgressLine(sink: progress).callback)
+            var result: Exploration
+            var reason: String?
+            if try Self.choosesSearch(parsed, spec) {
+                (result, reason) = explorer.exploreChoosing(progress: ProgressLine(sink: progress).callback)
+            } else {
+                result = explorer.explore(progress: ProgressLine(sink: progress).callback)
+            }
             var counterexample: (Counterexample, Run)?
             // A break-it exercise's answer is any failing schedule: none is shown.
             if guarded == .breakIt {
@@ -78,8 +90,11 @@ struct ExploreCommand {
                     counterexample = (example, run)
                 }
             }
-            explorations.append(ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0))
-            out += "\nExploring \(describe(fix, in: scenario)) (\(config.reduction == .dpor ? "DPOR" : "no reduction")).\n"
+            explorations.append(
+                ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0, searchReason: reason))
+            let how = result.search == .stateful ? "stateful search" : config.reduction == .dpor ? "DPOR" : "no reduction"
+            out += "\nExploring \(describe(fix, in: scenario)) (\(how)).\n"
+            if let reason { out += "Search chosen: \(reason)\n" }
             let replay = "racelab run \(parsed.positionals[0])" + (fix.map { " --fix \($0)" } ?? "")
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replayCommand: replay)
             if guarded == .breakIt && result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample }
@@ -102,9 +117,26 @@ struct ExploreCommand {
         return CommandOutput(stdout: out, exitCode: worst)
     }
 
+    /// Whether the command chooses the search itself: `--search auto`, or no
+    /// `--search` and no `--reduction` (which asks for the stateless search).
+    static func choosesSearch(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError) -> Bool {
+        guard let text = parsed.values["search"] else { return parsed.values["reduction"] == nil }
+        let names = ["auto", "dpor", "stateful"]
+        guard names.contains(text) else {
+            throw UsageError("unknown search '\(text)'; use auto, dpor or stateful" + suggestion(text, names), command: spec)
+        }
+        return text == "auto"
+    }
+
     /// The bounds from the command line, each checked against its limits.
     static func config(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError) -> ExploreConfig {
         var config = ExploreConfig()
+        if try !choosesSearch(parsed, spec), parsed.values["search"] == "stateful" {
+            if parsed.values["reduction"] != nil {
+                throw UsageError("--reduction is for the stateless search (dpor); the stateful search visits each state once", command: spec)
+            }
+            config.search = .stateful
+        }
         if let text = parsed.values["reduction"] {
             guard let reduction = ExploreConfig.Reduction(rawValue: text) else {
                 throw UsageError("unknown reduction '\(text)'; use dpor or none" + suggestion(text, ["dpor", "none"]), command: spec)
@@ -126,6 +158,7 @@ struct ExploreCommand {
         if let n = try number("max-executions", limits.maxExecutions) { config.maxExecutions = n }
         if let n = try number("preemption-bound", limits.preemptionBound) { config.preemptionBound = n }
         if let n = try number("time-limit", 1...86_400) { config.timeLimit = n }
+        if let n = try number("max-states", limits.maxStates) { config.maxStates = n }
         return config
     }
 }

@@ -44,7 +44,10 @@ struct VerifyCommand {
             } catch {
                 return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
             }
-            let result = Explorer(program: program, config: config).explore(progress: ProgressLine(sink: progress).callback)
+            let explorer = Explorer(program: program, config: config)
+            let line = ProgressLine(sink: progress).callback
+            let result =
+                try ExploreCommand.choosesSearch(parsed, Self.spec) ? explorer.exploreChoosing(progress: line).result : explorer.explore(progress: line)
             let role = scenario.role(of: fix)
             let failing = result.failingInterleavings
             let kinds = result.findingKinds.map(\.rawValue)
@@ -70,6 +73,7 @@ struct VerifyCommand {
                         ("outcomes", .int(result.outcomes.count)),
                         ("dataRaces", .int(result.dataRaces.count)),
                         ("findings", .array(kinds.map(JSON.string))),
+                        ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
                         ("exhaustive", .bool(result.isExhaustive)),
                         ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
                         ("verdict", .string(words)),

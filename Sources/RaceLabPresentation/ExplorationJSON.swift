@@ -16,7 +16,7 @@ public struct ExplorationJSON: Sendable {
         [(name, .int(count.value)), (name + "Exact", .bool(count.isExact))]
     }
 
-    public func render(_ result: Exploration, version: String?, counterexample: Counterexample?) -> JSON {
+    public func render(_ result: Exploration, version: String?, counterexample: Counterexample?, searchReason: String? = nil) -> JSON {
         let verdict = result.failingExecutions > 0 ? "fails" : result.isExhaustive ? "proven" : "not exhaustive"
         let outcomes: [JSON] = result.outcomes.map { count in
             .object(
@@ -75,6 +75,8 @@ public struct ExplorationJSON: Sendable {
         return .object(
             [
                 ("version", version.map(JSON.string) ?? .null),
+                ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
+                ("searchReason", searchReason.map(JSON.string) ?? .null),
                 ("reduction", .string(result.reduction.rawValue)),
                 ("verdict", .string(verdict)),
                 ("exhaustive", .bool(result.isExhaustive)),
@@ -82,13 +84,33 @@ public struct ExplorationJSON: Sendable {
                 ("cutBound", result.cut.map { .string($0.bound) } ?? .null),
                 ("executions", .int(result.executions)),
                 ("sleepBlocked", .int(result.sleepBlocked)),
-            ] + Self.fields("interleavings", result.interleavings) + [
+            ] + stateful(result) + Self.fields("interleavings", result.interleavings) + [
                 ("findings", .array(result.findingKinds.map { .string($0.rawValue) })),
                 ("checks", .array(checks)),
                 ("outcomes", .array(outcomes)),
                 ("dataRaces", .array(races)),
                 ("lockInversions", .array(inversions)),
+                ("livelock", livelock(result.livelock)),
                 ("counterexample", example),
             ])
+    }
+
+    /// The stateful search's graph, and what its counts are (nothing under DPOR).
+    func stateful(_ result: Exploration) -> [(String, JSON)] {
+        guard result.search == .stateful else { return [] }
+        return [
+            ("states", .int(result.states)), ("transitions", .int(result.transitions)), ("depth", .int(result.depth)),
+            ("memoryBytes", .int(result.memory)),
+            ("counts", .string(result.countsInterleavings ? "interleavings" : "final states")),
+        ]
+    }
+
+    func livelock(_ livelock: Livelock?) -> JSON {
+        guard let livelock else { return .null }
+        return .object([
+            ("prefix", .string(livelock.prefix.joined(separator: " "))),
+            ("cycle", .string(livelock.cycle.joined(separator: " "))),
+            ("progressMarked", .bool(livelock.progressMarked)),
+        ])
     }
 }

@@ -11,18 +11,35 @@ public struct ExplorationRenderer: Sendable {
     }
 
     public func render(_ result: Exploration, counterexample: (Counterexample, Run)?, replayCommand: String) -> String {
-        var out = "Executions: \(result.executions)"
-        switch result.reduction {
-        case .dpor:
-            out += " (one per Mazurkiewicz trace), standing for \(result.interleavings) interleavings\n"
-            if result.sleepBlocked > 0 { out += "Sleep-set-blocked executions (redundant, abandoned): \(result.sleepBlocked)\n" }
-        case .none:
-            out += " (every interleaving, no reduction)\n"
+        var out = ""
+        if result.search == .stateful {
+            out += "States: \(result.states) distinct worlds, \(result.transitions) steps between them; "
+            out += "every state is within \(result.depth) steps of the start\n"
+            out += "Memory: \(Self.megabytes(result.memory)) for the states and the graph (\(result.memory / max(1, result.states)) bytes a state)\n"
+            out += "Final states: \(result.executions)"
+            out +=
+                result.countsInterleavings
+                ? ", standing for \(result.interleavings) interleavings (paths from the start to a final state)\n"
+                : "; the counts below are final states (a cycle makes the paths to them endless, or the search was cut)\n"
+        } else {
+            out += "Executions: \(result.executions)"
+            switch result.reduction {
+            case .dpor:
+                out += " (one per Mazurkiewicz trace), standing for \(result.interleavings) interleavings\n"
+                if result.sleepBlocked > 0 { out += "Sleep-set-blocked executions (redundant, abandoned): \(result.sleepBlocked)\n" }
+            case .none:
+                out += " (every interleaving, no reduction)\n"
+            }
         }
         out += "Steps taken: \(result.steps)\n"
         out += result.cut.map { "Search: not exhaustive: \($0)\n" } ?? "Search: exhaustive\n"
 
-        out += "\nOutcomes (\(result.outcomes.count); shares of interleavings, not probabilities)\n"
+        let unit = result.countsInterleavings ? "interleavings" : "final states"
+        if result.outcomes.isEmpty && result.search == .stateful && result.isExhaustive {
+            out += "\nOutcomes (0): no run ends; every run goes on forever\n"
+        } else {
+            out += "\nOutcomes (\(result.outcomes.count); shares of \(unit), not probabilities)\n"
+        }
         let order = result.outcomes.indices.sorted {
             (result.outcomes[$0].interleavings, $1) > (result.outcomes[$1].interleavings, $0)
         }
@@ -43,10 +60,10 @@ public struct ExplorationRenderer: Sendable {
         for (index, expectation) in program.expectations.enumerated() {
             let failing = result.interleavings { $0.failedChecks.contains(index) }
             let verdict =
-                failing == .zero ? (result.isExhaustive ? "holds" : "held where searched") : "FAILS in \(failing) of \(result.interleavings) interleavings"
+                failing == .zero ? (result.isExhaustive ? "holds" : "held where searched") : "FAILS in \(failing) of \(result.interleavings) \(unit)"
             out += "  [\(verdict)] \(expectation.message)"
             if unchecked != .zero {
-                out += " (not checked in \(unchecked) of \(result.interleavings) interleavings: they did not complete)"
+                out += " (not checked in \(unchecked) of \(result.interleavings) \(unit): they did not complete)"
             }
             out += "\n"
         }
@@ -55,9 +72,22 @@ public struct ExplorationRenderer: Sendable {
         if kinds.isEmpty { out += result.findingKinds.isEmpty ? "  none\n" : "  none besides the failing checks above\n" }
         for kind in kinds {
             let interleavings = result.interleavings { $0.findings.contains(kind) }
-            out += "  \(kind.rawValue): in \(interleavings) interleavings\n"
+            if kind == .livelock { out += "  livelock: see below\n"; continue }
+            out += "  \(kind.rawValue): in \(interleavings) \(unit)\n"
         }
 
+        if let livelock = result.livelock {
+            out += "\nLivelock\n"
+            let from = livelock.prefix.isEmpty ? "from the start" : "after \(livelock.prefix.joined(separator: " "))"
+            let steps = livelock.cycle.count == 1 ? "this step repeats" : "these \(livelock.cycle.count) steps repeat"
+            out += "  \(from), \(steps) forever: \(livelock.cycle.joined(separator: " "))\n"
+            out += "  every thread that can run takes its turn in them, and "
+            out +=
+                livelock.progressMarked
+                ? "none of them reaches a 'progress' statement\n" : "no thread ever finishes (mark a server's work with 'progress')\n"
+            let repeated = livelock.prefix + livelock.cycle + livelock.cycle
+            out += "  replay (the cycle twice): \(replayCommand) --schedule \"\(repeated.joined(separator: " "))\"\n"
+        }
         out += "\nData races (\(result.dataRaces.count))\n"
         if result.dataRaces.isEmpty { out += "  none: every conflicting pair of accesses is ordered by a lock, a queue or a thread start\n" }
         for race in result.dataRaces {
@@ -76,7 +106,8 @@ public struct ExplorationRenderer: Sendable {
 
         out += "\nVerdict: "
         switch result.verdict() {
-        case .fails, .failsAsExpected: out += "FAILS: some interleavings break it.\n"
+        case .fails, .failsAsExpected:
+            out += result.failingExecutions == 1 && result.livelock != nil ? "FAILS: the threads can livelock.\n" : "FAILS: some interleavings break it.\n"
         case .proven, .passesUnexpectedly: out += "proven: every interleaving passes.\n"
         case .notExhaustive: out += "no failure found, but the search was cut, so this is not a proof.\n"
         }
@@ -96,6 +127,11 @@ public struct ExplorationRenderer: Sendable {
             out += "\nReplay: \(replayCommand) --schedule \"\(run.scheduleText)\"\n"
         }
         return out
+    }
+
+    /// `1.2 MB`, `340 KB`.
+    static func megabytes(_ bytes: Int) -> String {
+        bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1_000_000) : "\(max(1, bytes / 1_000)) KB"
     }
 
     /// For each outcome, the facts that tell it apart from the others that print the

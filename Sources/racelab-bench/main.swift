@@ -80,6 +80,32 @@ func indexer(_ n: Int) -> Case {
     return Case(family: "indexer", size: "N=\(n)", source: source)
 }
 
+/// The filter lock (Peterson's algorithm generalised to N threads: N-1 levels, a
+/// victim per level), each thread entering an empty critical section once. N=2 is
+/// Peterson's algorithm.
+func filterLock(_ n: Int) -> Case {
+    var source = "var level = [" + Array(repeating: "0", count: n).joined(separator: ", ") + "]\n"
+    source += "var victim = [" + Array(repeating: "0", count: n).joined(separator: ", ") + "]\n"
+    for i in 0..<n {
+        let others = (0..<n).filter { $0 != i }.map { "level[\($0)] >= l" }.joined(separator: " || ")
+        source += """
+            thread T\(i) {
+                var l = 1
+                while l < \(n) {
+                    level[\(i)] = l
+                    victim[l] = \(i)
+                    while (\(others)) && victim[l] == \(i) { }
+                    l += 1
+                }
+                critical { }
+                level[\(i)] = 0
+            }
+
+            """
+    }
+    return Case(family: "filter lock", size: "N=\(n)", source: source)
+}
+
 /// The process's peak resident memory. Read from /proc (VmHWM), which starts afresh
 /// at exec; `getrusage`'s maximum would include `swift run`'s own memory, since the
 /// benchmark replaces that process.
@@ -102,6 +128,10 @@ var cases = [
 ]
 if !quick { cases += [singleton(5), counter(2, 5), philosophers(5), lastzero(10), indexer(12), indexer(13)] }
 if CommandLine.arguments.contains("--large") { cases += [counter(3, 3)] }
+// With --stateful, the stateful search's rows: states, steps between them, states per
+// second and bytes per state (store and graph), beside the families above.
+let stateful = CommandLine.arguments.contains("--stateful")
+if stateful { cases += [filterLock(2), filterLock(3), counter(3, 3), counter(4, 2)] }
 // Any other argument keeps only the rows whose family and size contain it ("counter N=3").
 let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
 if !filters.isEmpty { cases = cases.filter { item in filters.contains { "\(item.family) \(item.size)".contains($0) } } }
@@ -125,9 +155,11 @@ func engineOnly(_ program: Program) -> (steps: Int, perSecond: Double) {
 
 let engineMode = CommandLine.arguments.contains("--engine-only")
 print(
-    engineMode
-        ? "family               size            steps     steps/s"
-        : "family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
+    stateful
+        ? "family               size          states  transitions  depth   seconds    states/s  bytes/state  peak MB  verdict"
+        : engineMode
+            ? "family               size            steps     steps/s"
+            : "family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
 for item in cases {
     let program: Program
     do {
@@ -147,6 +179,21 @@ for item in cases {
     }
     var config = ExploreConfig()
     config.timeLimit = 120
+    if stateful {
+        config.search = .stateful
+        let start = Date()
+        let result = Explorer(program: program, config: config).explore()
+        let seconds = max(Date().timeIntervalSince(start), 1e-9)
+        let row = [
+            item.family.padding(toLength: 20, withPad: " ", startingAt: 0), item.size.padding(toLength: 9, withPad: " ", startingAt: 0),
+            String(format: "%10d", result.states), String(format: "%12d", result.transitions), String(format: "%6d", result.depth),
+            String(format: "%9.3f", seconds), String(format: "%11.0f", Double(result.states) / seconds),
+            String(format: "%12.0f", Double(result.memory) / Double(max(1, result.states))), String(format: "%8.1f", peakMemoryMB()),
+            "\(result.verdict())",
+        ]
+        print(row.joined(separator: " ") + (result.cut.map { "  (\($0))" } ?? ""))
+        continue
+    }
     // With --counting, the row's search also counts the interleavings each execution
     // stands for (as `racelab explore` does), and the counting's share is printed.
     let counting = CommandLine.arguments.contains("--counting")

@@ -217,7 +217,7 @@ struct CutSearchTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/endless.race").path
 
     @Test func theReportShowsTheFailureAndLabelsCutExecutions() {
-        let output = racelab.main(["explore", Self.fixture, "--max-steps", "12"])
+        let output = racelab.main(["explore", Self.fixture, "--max-steps", "12", "--search", "dpor"])
         #expect(output.exitCode == 1)
         #expect(output.stdout.contains("Search: not exhaustive: an execution reached the step bound (12 steps)\n"))
         #expect(output.stdout.contains("  cut "))
@@ -225,6 +225,32 @@ struct CutSearchTests {
         #expect(output.stdout.contains("Simplest counterexample: 2 preemptions, 4 steps\n"))
         #expect(output.stdout.contains("Replay: racelab run \(Self.fixture) --schedule \"B A B B\"\n"))
         #expect(output.stdout.contains("Verdict: FAILS: some interleavings break it.\n"))
+    }
+
+    /// Left to choose, explore sees the step bound cut an execution and takes the
+    /// stateful search, which is exhaustive: the failure, and A's endless loop.
+    @Test func theChosenSearchIsStatefulAndExhaustive() {
+        let output = racelab.main(["explore", Self.fixture, "--max-steps", "12"])
+        #expect(output.exitCode == 1)
+        #expect(output.stdout.contains("Search chosen: stateful search: an execution reached the step bound (12 steps)"))
+        #expect(output.stdout.contains("States: 7 distinct worlds, 10 steps between them; every state is within 4 steps of the start\n"))
+        #expect(output.stdout.contains("Search: exhaustive\n"))
+        #expect(output.stdout.contains("  FAIL         1 100.0%  x = 0  (crashed; assertion failed)\n"))
+        #expect(output.stdout.contains("  after B B A, this step repeats forever: A\n"))
+        #expect(output.stdout.contains("  replay (the cycle twice): racelab run \(Self.fixture) --schedule \"B B A A A\"\n"))
+    }
+
+    @Test func theStateBudgetIsReportedWithExitTwo() {
+        let output = racelab.main(["explore", Self.fixture, "--search", "stateful", "--max-states", "3"])
+        #expect(output.exitCode == 2)
+        #expect(output.stdout.contains("Search: not exhaustive: stopped after 3 states (the state budget)\n"))
+        #expect(output.stdout.contains("Verdict: no failure found, but the search was cut, so this is not a proof.\n"))
+    }
+
+    @Test func anUnknownSearchIsAUsageError() {
+        let output = racelab.main(["explore", Self.fixture, "--search", "statefull"])
+        #expect(output.exitCode == 64)
+        #expect(output.stderr.contains("unknown search 'statefull'; use auto, dpor or stateful. Did you mean 'stateful'?"))
     }
 }
 

@@ -1,0 +1,79 @@
+/// Choosing between the two searches. Neither is always cheaper: DPOR runs one
+/// execution per Mazurkiewicz trace and stores nothing, which is best when threads
+/// touch little in common; the stateful search visits each world once, which is best
+/// when many traces reach the same worlds (a counter three threads increment: 1.8
+/// million traces, 15,388 states) and the only way when a program may never end.
+/// Which one a program needs cannot be read off its text, and estimating a state
+/// space's size is as hard as exploring it; so both are tried, in turns, with equal
+/// budgets of steps that grow fourfold each round, and the first to finish wins: at
+/// most a few times the cost of the cheaper one, never the thousandfold of the wrong one.
+extension Explorer {
+    /// Why `exploreChoosing` chose the search it did, in a sentence for the report.
+    public typealias Choice = (result: Exploration, reason: String)
+
+    /// The budget of steps of the first round.
+    static let choiceBudget = 50_000
+
+    /// Explores with the search that finishes first (see above). A program that marks
+    /// progress is meant to run forever: it gets the stateful search at once, as does
+    /// one whose DPOR execution reaches the step bound (it may loop forever).
+    public func exploreChoosing(progress: Progress? = nil) -> Choice {
+        var stateful = config
+        stateful.search = .stateful
+        var stateless = config
+        stateless.search = .stateless
+        if engine.program.marksProgress {
+            return (
+                Explorer(engine: engine, config: stateful).explore(progress: progress),
+                "stateful search: the program marks progress, so it is meant to run forever"
+            )
+        }
+        var budget = Self.choiceBudget
+        while true {
+            let over = Overrun()
+            let dpor = Explorer(engine: engine, config: stateless).explore(progress: Self.within(budget, over, progress))
+            if !over.happened {
+                if case .stepBound(let bound) = dpor.cut {
+                    return (
+                        Explorer(engine: engine, config: stateful).explore(progress: progress),
+                        "stateful search: an execution reached the step bound (\(bound) steps), so the program may never end; "
+                            + "the stateful search follows loops without a bound"
+                    )
+                }
+                return (dpor, dporReason(dpor))
+            }
+            let graphOver = Overrun()
+            let graph = Explorer(engine: engine, config: stateful).explore(progress: Self.within(budget, graphOver, progress))
+            if !graphOver.happened {
+                let reason =
+                    "stateful search: it finished first (\(graph.states) states), "
+                    + "while DPOR had run \(dpor.executions) executions without finishing"
+                return (graph, reason)
+            }
+            budget = budget.multipliedReportingOverflow(by: 4).overflow ? .max : budget * 4
+        }
+    }
+
+    private func dporReason(_ result: Exploration) -> String {
+        let name = config.reduction == .dpor ? "DPOR" : "every interleaving"
+        if let cut = result.cut { return "\(name): a bound cut it first (\(cut))" }
+        return "\(name): it finished first (\(result.executions) execution\(result.executions == 1 ? "" : "s"))"
+    }
+
+    /// A progress callback that stops a search past `budget` steps (and says so in
+    /// `over`), and passes the totals on to `progress` (which may stop it too).
+    static func within(_ budget: Int, _ over: Overrun, _ progress: Progress?) -> Progress {
+        { result in
+            guard result.steps + result.reversalSteps <= budget else {
+                over.happened = true
+                return false
+            }
+            return progress?(result) ?? true
+        }
+    }
+
+    /// Whether a search of one round ran out of its budget.
+    final class Overrun {
+        var happened = false
+    }
+}
