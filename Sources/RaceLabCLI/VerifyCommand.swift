@@ -34,7 +34,8 @@ struct VerifyCommand {
         if Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) == .predictIt {
             return Spoilers.refusal("verify", scenario, .predictIt)
         }
-        var rows: [[String]] = [["version", "interleavings", "executions", "failing", "outcomes", "races", "findings", "verdict"]]
+        var rows: [[String]] = [["version", "search", "interleavings", "executions", "failing", "outcomes", "races", "findings", "verdict"]]
+        var statesCounted = false
         var exit = ExitCode.success
         var versions: [JSON] = []
         for fix in [nil] + scenario.fixes.map(\.name) {
@@ -78,8 +79,12 @@ struct VerifyCommand {
                         ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
                         ("verdict", .string(words)),
                     ]))
+            // Where runs go on forever the stateful search counts final states.
+            let unit = result.countsInterleavings ? "" : " states"
+            statesCounted = statesCounted || !result.countsInterleavings
             rows.append([
-                name, result.interleavings.description, String(result.executions), failing.description,
+                name, result.search == .stateful ? "stateful" : "dpor", result.interleavings.description + unit, String(result.executions),
+                failing.description + unit,
                 String(result.outcomes.count), String(result.dataRaces.count), kinds.isEmpty ? "-" : kinds.joined(separator: ", "), words,
             ])
         }
@@ -103,7 +108,8 @@ struct VerifyCommand {
             return CommandOutput(stdout: json.serialized() + "\n", exitCode: exit)
         }
         var out = "\(scenario.name): \(scenario.title)\n"
-        out += "Every version explored (\(config.reduction == .dpor ? "DPOR" : "no reduction")); counts are interleavings.\n\n"
+        out += "Every version explored (\(config.reduction == .dpor ? "DPOR" : "no reduction") or stateful, as the search column says); "
+        out += statesCounted ? "counts are interleavings, or final states where runs can go on forever.\n\n" : "counts are interleavings.\n\n"
         out += table(rows)
         return CommandOutput(stdout: out, exitCode: exit)
     }
@@ -126,7 +132,7 @@ struct VerifyCommand {
         return rows.map { row in
             var line = row.enumerated().map { column, cell in
                 let fill = String(repeating: " ", count: widths[column] - cell.count)
-                return (1...5).contains(column) ? fill + cell : cell + fill
+                return (2...6).contains(column) ? fill + cell : cell + fill
             }.joined(separator: "  ")
             while line.last == " " { line.removeLast() }
             return line

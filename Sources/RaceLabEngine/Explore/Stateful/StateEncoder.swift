@@ -12,6 +12,11 @@
 ///   and each kept one is one bit, "still current". Versions only grow, so a stale
 ///   one never becomes current again: the bit is all the future can tell.
 ///
+/// - main-queue block numbers: only told apart, and looked up among the finished
+///   ones, so they are renumbered in the order the encoding meets them, the next
+///   number left out, and of the finished ones only those still named are written
+///   (a thread that sends main a block in a loop would otherwise never repeat a state).
+///
 /// Everything else is written: threads (frames, waits, spin watches), globals, the
 /// heap (objects by number, as numbers are observable in names), headers, the main
 /// queue and the operation queues. Numbers are variable-length (LEB128, zigzag for
@@ -21,6 +26,8 @@ struct StateEncoder {
     /// The threads every run starts with: only the names of later ones are written.
     let initialThreads: Int
     private(set) var bytes: [UInt8] = []
+    /// Main-queue block numbers met so far in this encoding, in the order met.
+    private var blocks: [Int] = []
 
     init(program: Program, initialThreads: Int) {
         self.program = program
@@ -31,6 +38,7 @@ struct StateEncoder {
     /// Encodes `world` into `bytes`.
     mutating func encode(_ world: World) {
         bytes.removeAll(keepingCapacity: true)
+        blocks.removeAll(keepingCapacity: true)
         put(world.halted ? 1 : 0)
         put(world.threads.count)
         for (id, thread) in world.threads.enumerated() {
@@ -64,13 +72,11 @@ struct StateEncoder {
         for count in world.builtinsNamed { put(count) }
         put(world.mainQueue.count)
         for block in world.mainQueue {
-            put(block.id)
+            put(block: block.id)
             put(block.closure)
             put(block.sender)
         }
-        put(world.nextBlockID)
-        put(world.completedBlocks.count)
-        for block in world.completedBlocks.sorted() { put(block) }
+        for block in blocks { put(world.completedBlocks.contains(block) ? 1 : 0) }
         put(world.queues.count)
         for queue in world.queues { put(queue) }
         var kinds = 0
@@ -100,7 +106,7 @@ struct StateEncoder {
         case .body: put(0)
         case .call: put(1)
         case .deinitializer(let id): put(2); put(id)
-        case .mainBlock(let id): put(3); put(id)
+        case .mainBlock(let id): put(3); put(block: id)
         case .operation(let id): put(4); put(id)
         case .completion(let id): put(5); put(id)
         }
@@ -158,7 +164,7 @@ struct StateEncoder {
         case .lock(let id, let reentrant): put(reentrant ? 2 : 1); put(id)
         case .operation(let id): put(3); put(id)
         case .queue(let id): put(4); put(id)
-        case .mainBlock(let id): put(5); put(id)
+        case .mainBlock(let id): put(5); put(block: id)
         case .spin(let reads): put(6); put(reads, world)
         }
     }
@@ -191,6 +197,16 @@ struct StateEncoder {
             put(state.isSuspended ? 1 : 0)
             put(state.operations.count)
             for id in state.operations { put(id) }
+        }
+    }
+
+    /// A main-queue block by its number in the order met (see above).
+    private mutating func put(block id: Int) {
+        if let index = blocks.firstIndex(of: id) {
+            put(index)
+        } else {
+            put(blocks.count)
+            blocks.append(id)
         }
     }
 

@@ -1,67 +1,75 @@
 /// Livelock: a cycle of states that a fair scheduler can run forever without a step
-/// that makes progress. As SPIN's non-progress cycles under weak fairness: a thread
-/// that can run in every state of the cycle must take a step in it (a scheduler
-/// that never runs a thread that is always ready is not a livelock, just unfair).
+/// that makes progress. As SPIN's non-progress cycles, but under strong fairness: a
+/// thread that can run again and again along the cycle must take a step in it. (Weak
+/// fairness asks that only of a thread that can run all along, so a thread woken
+/// each time a lock is freed, and each time beaten to it, could be left out forever;
+/// a fair lock, like a fair scheduler, lets it in eventually.)
 extension StateGraph {
     /// A livelock, if the graph has one: the state the cycle starts from (the one
     /// nearest the start among those of the nearest such cycle) and the threads of
     /// its steps, in order, back to that state.
     ///
-    /// A fair cycle without progress exists inside a strongly connected component of
-    /// the steps that make none exactly when every thread that can run in all of the
-    /// component's states has a step inside it: then the cycle through all of its
-    /// states and steps is fair; and if a thread that can always run has none, no
-    /// cycle inside can run it. The reported cycle is built shorter: from its start,
-    /// one excursion per thread that would otherwise be left out (to its nearest
-    /// step, or to a state where it cannot run), until the cycle is fair.
+    /// Inside a strongly connected component of the steps that make no progress, a
+    /// fair cycle through all of it exists when every thread that can run somewhere
+    /// in it has a step inside it. Where some thread cannot, no fair cycle passes the
+    /// states where it can run: they are removed and the components of the rest are
+    /// checked again (Emerson and Lei's algorithm for strong fairness), until every
+    /// component left is fair or gone. The reported cycle is built shorter: from its
+    /// start, one excursion to the nearest step of each thread the cycle would
+    /// otherwise leave out, until none is.
     func livelock(tree: Tree) -> (start: Int, cycle: [ThreadID])? {
-        let component = components()
-        // Per component: the threads that can run in all of its states, those with a
-        // step inside it, and its state nearest the start.
-        var count = 0
-        for c in component { count = max(count, Int(c) + 1) }
-        var always = [UInt64](repeating: .max, count: count)
-        var inside = [UInt64](repeating: 0, count: count)
-        var nearest = [Int](repeating: -1, count: count)
         var rank = [Int](repeating: 0, count: stateCount)
         for (position, state) in tree.order.enumerated() { rank[state] = position }
-        for state in 0..<stateCount {
-            let c = Int(component[state])
-            always[c] &= enabledMask(state)
-            for edge in edges(of: state) where !isProgress(edge) && component[target(edge)] == component[state] {
-                inside[c] |= 1 << UInt64(thread(edge))
+        var alive = [Bool](repeating: true, count: stateCount)
+        var best: (start: Int, component: Int32, of: [Int32])?
+        while true {
+            let component = components(alive: alive)
+            var count = 0
+            for c in component where c >= 0 { count = max(count, Int(c) + 1) }
+            var enabled = [UInt64](repeating: 0, count: count)
+            var inside = [UInt64](repeating: 0, count: count)
+            var nearest = [Int](repeating: -1, count: count)
+            for state in 0..<stateCount where component[state] >= 0 {
+                let c = Int(component[state])
+                enabled[c] |= enabledMask(state)
+                for edge in edges(of: state) where !isProgress(edge) && component[target(edge)] == component[state] {
+                    inside[c] |= 1 << UInt64(thread(edge))
+                }
+                if nearest[c] < 0 || rank[state] < rank[nearest[c]] { nearest[c] = state }
             }
-            if nearest[c] < 0 || rank[state] < rank[nearest[c]] { nearest[c] = state }
+            var removed = false
+            for state in 0..<stateCount where component[state] >= 0 {
+                let c = Int(component[state])
+                guard inside[c] != 0 else { continue }
+                if enabledMask(state) & ~inside[c] != 0 {
+                    alive[state] = false
+                    removed = true
+                }
+            }
+            if !removed {
+                for c in 0..<count where inside[c] != 0 && (best == nil || rank[nearest[c]] < rank[best!.start]) {
+                    best = (nearest[c], Int32(c), component)
+                }
+                break
+            }
         }
-        var chosen: Int?
-        for c in 0..<count where inside[c] != 0 && always[c] & ~inside[c] == 0 {
-            if chosen == nil || rank[nearest[c]] < rank[nearest[chosen!]] { chosen = c }
-        }
-        guard let chosen else { return nil }
-        let start = nearest[chosen]
-        let within = { (edge: Int, from: Int) in !self.isProgress(edge) && component[self.target(edge)] == component[from] }
+        guard let (start, chosen, component) = best else { return nil }
+        let within = { (edge: Int, from: Int) in !self.isProgress(edge) && component[self.target(edge)] == chosen && component[from] == chosen }
 
         var cycle: [Int] = []
         while true {
             var states = [start]
             for edge in cycle { states.append(target(edge)) }
-            let ready = states.reduce(UInt64.max) { $0 & enabledMask($1) }
+            let enabled = states.reduce(UInt64(0)) { $0 | enabledMask($1) }
             let stepping = cycle.reduce(UInt64(0)) { $0 | 1 << UInt64(thread($1)) }
-            var missing = ready & ~stepping
+            var missing = enabled & ~stepping
             if !cycle.isEmpty && missing == 0 { break }
-            if cycle.isEmpty {
-                missing = ready & inside[chosen] != 0 ? ready & inside[chosen] : inside[chosen]
-            }
+            if missing == 0 { missing = enabled }
             let lagging = missing.trailingZeroBitCount
-            let canStep = inside[chosen] & (1 << UInt64(lagging)) != 0
-            // Out: to the thread's nearest step inside (then take it), or to the nearest
-            // state where it cannot run; then back to the start.
-            let out = shortestPath(from: start, within: within) { state in
-                canStep
-                    ? self.edges(of: state).first { within($0, state) && self.thread($0) == lagging }
-                    : self.isEnabled(lagging, in: state) ? nil : -1
+            // Out to the thread's nearest step inside, that step, and back to the start.
+            cycle += shortestPath(from: start, within: within) { state in
+                self.edges(of: state).first { within($0, state) && self.thread($0) == lagging }
             }
-            cycle += out
             let here = cycle.isEmpty ? start : target(cycle.last!)
             cycle += shortestPath(from: here, within: within) { state in state == start ? -1 : nil }
         }
@@ -101,9 +109,10 @@ extension StateGraph {
         return []
     }
 
-    /// The strongly connected components of the steps that make no progress (Tarjan,
-    /// with an explicit stack): each state's component number.
-    func components() -> [Int32] {
+    /// The strongly connected components of the steps that make no progress between
+    /// `alive` states (Tarjan, with an explicit stack): each alive state's component
+    /// number, -1 for the others.
+    func components(alive: [Bool]) -> [Int32] {
         let n = stateCount
         var index = [Int32](repeating: -1, count: n)
         var low = [Int32](repeating: 0, count: n)
@@ -113,7 +122,7 @@ extension StateGraph {
         var calls: [(state: Int, edge: Int)] = []
         var counter: Int32 = 0
         var components: Int32 = 0
-        for root in 0..<n where index[root] < 0 {
+        for root in 0..<n where index[root] < 0 && alive[root] {
             calls.append((root, edges(of: root).lowerBound))
             index[root] = counter
             low[root] = counter
@@ -123,8 +132,8 @@ extension StateGraph {
             while let (state, edge) = calls.last {
                 if edge < edges(of: state).upperBound {
                     calls[calls.count - 1].edge += 1
-                    if isProgress(edge) { continue }
                     let next = target(edge)
+                    if isProgress(edge) || !alive[next] { continue }
                     if index[next] < 0 {
                         index[next] = counter
                         low[next] = counter
