@@ -189,8 +189,12 @@ struct StepController {
         var config = ExploreConfig()
         config.maxExecutions = 200_000
         config.timeLimit = 20
-        let result = Explorer(program: session.engine.program, config: config).explore()
+        let result = Explorer(program: session.engine.program, config: config).exploreChoosing().result
         switch result.verdict() {
+        case .proven where !result.countsInterleavings, .passesUnexpectedly where !result.countsInterleavings:
+            lines.append(
+                "No schedule can reach the goal: racelab explore \(argument)\(fixFlag) visits all \(result.states) states of this fix (its threads can run forever), and none fails."
+            )
         case .proven, .passesUnexpectedly:
             let count =
                 result.interleavings.isExact

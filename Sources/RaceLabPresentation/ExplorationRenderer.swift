@@ -113,7 +113,9 @@ public struct ExplorationRenderer: Sendable {
         }
         if let (example, run) = counterexample {
             let counts = "\(example.preemptions) preemption\(example.preemptions == 1 ? "" : "s"), \(run.schedule.count) steps"
-            if let cut = example.notSimplest {
+            if example.isShortest {
+                out += "\nShortest counterexample (fewest steps, breadth first): \(counts)\n"
+            } else if let cut = example.notSimplest {
                 out += "\nCounterexample: \(counts) (the shortest failing execution seen; the search for the simplest one was cut: \(cut))\n"
             } else {
                 out += "\nSimplest counterexample: \(counts)\n"

@@ -68,10 +68,10 @@ struct CLITests {
         }
     }
 
-    @Test func listShowsFiveScenariosThenTheExercises() {
+    @Test func listShowsEightScenariosThenTheExercises() {
         let sections = racelab.main(["list"]).stdout.components(separatedBy: "\n\n")
         #expect(sections.count == 2)
-        #expect(sections[0].split(separator: "\n").count == 6)
+        #expect(sections[0].split(separator: "\n").count == 9)
         #expect(sections[1].hasPrefix("EXERCISES"))
         #expect(sections[1].split(separator: "\n").count == 12)
     }

@@ -5,24 +5,49 @@ import Testing
 
 /// Every ```race example in docs/LANGUAGE.md compiles and runs as documented.
 struct LanguageDocTests {
+    /// The examples, each with whether it is marked to fail; those marked `forever`
+    /// (threads that never stop) are in `foreverExamples`.
     static func examples() -> [(code: String, fails: Bool)] {
+        allExamples().filter { !$0.forever }.map { ($0.code, $0.fails) }
+    }
+
+    static func foreverExamples() -> [String] {
+        allExamples().filter(\.forever).map(\.code)
+    }
+
+    static func allExamples() -> [(code: String, fails: Bool, forever: Bool)] {
         let url = scenariosFolder.deletingLastPathComponent().appendingPathComponent("docs/LANGUAGE.md")
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
-        var examples: [(String, Bool)] = []
+        var examples: [(String, Bool, Bool)] = []
         var current: [String]?
         var fails = false
+        var forever = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```race") {
                 current = []
                 fails = line.contains("fails")
+                forever = line.contains("forever")
             } else if line.hasPrefix("```"), let body = current {
-                examples.append((body.joined(separator: "\n"), fails))
+                examples.append((body.joined(separator: "\n"), fails, forever))
                 current = nil
             } else if current != nil {
                 current!.append(String(line))
             }
         }
         return examples
+    }
+
+    /// Threads that never stop are proven by the stateful search, as the text says.
+    @Test func everyForeverExampleIsProvenStatefully() throws {
+        let examples = Self.foreverExamples()
+        #expect(examples.count == 1)
+        for code in examples {
+            var config = ExploreConfig()
+            config.search = .stateful
+            let result = Explorer(program: try compile(code), config: config).explore()
+            #expect(result.verdict() == .proven)
+            #expect(result.states == 48 && result.outcomes.isEmpty)
+        }
     }
 
     @Test func everyExampleRunsAsDocumented() throws {

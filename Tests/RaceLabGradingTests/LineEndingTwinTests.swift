@@ -22,7 +22,8 @@ struct LineEndingTwinTests {
             config.timeLimit = nil
             return try ([nil] + scenario.fixes.map(\.name)).map { fix throws(ScriptError) -> String in
                 let program = try scenario.program(fix: fix)
-                let result = Explorer(program: program, config: config).explore()
+                // As explore chooses: threads that loop forever get the stateful search.
+                let result = Explorer(program: program, config: config).exploreChoosing().result
                 return ExplorationJSON(program: program).render(result, version: fix, counterexample: nil).serialized()
             }.joined(separator: "\n")
         } catch {

@@ -12,6 +12,9 @@ public struct Counterexample: Sendable {
     /// the time limit or its budget): it is then the shortest failing execution the
     /// exploration saw. nil for the simplest.
     public var notSimplest: Cut?
+    /// True when it is the shortest failing schedule of a stateful search (fewest
+    /// steps, breadth first), which may preempt more than the simplest one.
+    public var isShortest = false
 }
 
 extension Explorer {
@@ -22,6 +25,13 @@ extension Explorer {
     /// nil only when nothing failed: a failing verdict always has a counterexample.
     public func counterexample(for result: Exploration, maxPreemptions: Int = 6, budget: Int = 200_000) -> Counterexample? {
         guard let seen = result.shortestFailure else { return nil }
+        // The stateful search found the shortest failure breadth first: a search by
+        // preemption bounds, over a program that may never end, is only slower.
+        if result.search == .stateful {
+            var example = Counterexample(schedule: seen, preemptions: preemptions(seen), why: decisivePair(seen))
+            example.isShortest = true
+            return example
+        }
         switch simplestCounterexample(maxPreemptions: maxPreemptions, budget: budget) {
         case .found(let example):
             return example

@@ -32,8 +32,9 @@ extension Explorer {
         while true {
             let over = Overrun()
             let dpor = Explorer(engine: engine, config: stateless).explore(progress: Self.within(budget, over, progress))
-            if !over.happened {
-                if case .stepBound(let bound) = dpor.cut {
+            if !over.happened || over.cutByStepBound {
+                if over.cutByStepBound {
+                    let bound = config.maxSteps
                     return (
                         Explorer(engine: engine, config: stateful).explore(progress: progress),
                         "stateful search: an execution reached the step bound (\(bound) steps), so the program may never end; "
@@ -64,6 +65,12 @@ extension Explorer {
     /// `over`), and passes the totals on to `progress` (which may stop it too).
     static func within(_ budget: Int, _ over: Overrun, _ progress: Progress?) -> Progress {
         { result in
+            // An execution that reached the step bound may loop forever: no use going on.
+            if case .stepBound = result.cut, result.search == .stateless {
+                over.happened = true
+                over.cutByStepBound = true
+                return false
+            }
             guard result.steps + result.reversalSteps <= budget else {
                 over.happened = true
                 return false
@@ -75,5 +82,6 @@ extension Explorer {
     /// Whether a search of one round ran out of its budget.
     final class Overrun {
         var happened = false
+        var cutByStepBound = false
     }
 }

@@ -16,7 +16,8 @@ struct StateGraph {
 
     var stateCount: Int { final.count }
     var edgeCount: Int { targets.count }
-    var bytes: Int { firstEdge.capacity * 4 + edgeCounts.capacity + targets.capacity * 4 + labels.capacity + final.capacity * 4 }
+    /// Counts, not capacities, as `StateStore.bytes`.
+    var bytes: Int { firstEdge.count * 4 + edgeCounts.count + targets.count * 4 + labels.count + final.count * 4 }
 
     mutating func addState() {
         firstEdge.append(0)

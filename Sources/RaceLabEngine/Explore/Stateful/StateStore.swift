@@ -22,9 +22,10 @@ struct StateStore {
 
     var count: Int { hashes.count }
 
-    /// The memory the store holds, in bytes (capacities, not counts: what is reserved).
+    /// The memory the states take, in bytes: counts, not capacities (an array's spare
+    /// room depends on the allocator, and what the report prints must not).
     var bytes: Int {
-        arena.capacity + offsets.capacity * 8 + hashes.capacity * 8 + table.capacity * 4
+        arena.count + offsets.count * 8 + hashes.count * 8 + table.count * 4
     }
 
     /// The state with these bytes: its number, and whether it is new (then added).
