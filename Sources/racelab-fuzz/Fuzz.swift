@@ -35,11 +35,13 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
             var random = RandomScheduler(seed: UInt64(seed))
             _ = try? Runner(program: program, maxSteps: 200).run(&random)
         }
+        var stateless: Exploration?
         for reduction in ExploreConfig.Reduction.allCases {
             var bounded = config
             bounded.reduction = reduction
             let explorer = Explorer(program: program, config: bounded)
             let result = explorer.explore()
+            if reduction == .dpor { stateless = result }
             let example = explorer.counterexample(for: result, maxPreemptions: 2, budget: 200)
             if result.verdict().foundFailure && example == nil { fatalError("a failing verdict without a counterexample") }
             var replayed: (Counterexample, Run)?
@@ -49,6 +51,27 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
             }
             check(ExplorationRenderer(program: program).render(result, counterexample: replayed, replayCommand: "racelab run fuzz"))
             check(ExplorationJSON(program: program).render(result, version: fix, counterexample: example).serialized())
+        }
+        // The stateful search, against DPOR where both were exhaustive: the same outcomes.
+        var stateful = config
+        stateful.search = .stateful
+        stateful.maxStates = 2_000
+        let explorer = Explorer(program: program, config: stateful)
+        let result = explorer.explore()
+        if let stateless, stateless.isExhaustive, result.isExhaustive,
+            Set(stateless.outcomes.map(\.outcome)) != Set(result.outcomes.map(\.outcome))
+        {
+            fatalError("the stateful search and DPOR reach different outcomes")
+        }
+        if result.failingExecutions > (result.livelock == nil ? 0 : 1) && result.shortestFailure == nil {
+            fatalError("a failing final state without a shortest failure")
+        }
+        let example = explorer.counterexample(for: result)
+        check(ExplorationRenderer(program: program).render(result, counterexample: nil, replayCommand: "racelab run fuzz"))
+        check(ExplorationJSON(program: program).render(result, version: fix, counterexample: example).serialized())
+        if let livelock = result.livelock {
+            var scheduler = FixedScheduler(names: livelock.prefix + livelock.cycle)
+            guard (try? Runner(program: program, maxSteps: 10_000).run(&scheduler)) != nil else { fatalError("a livelock that does not replay") }
         }
     }
     if let exercise = try? Exercise(scenario) {
