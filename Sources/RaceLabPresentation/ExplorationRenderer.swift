@@ -18,9 +18,11 @@ public struct ExplorationRenderer: Sendable {
             out += "Memory: \(Self.megabytes(result.memory)) for the states and the graph (\(result.memory / max(1, result.states)) bytes a state)\n"
             out += "Final states: \(result.executions)"
             out +=
-                result.countsInterleavings
-                ? ", standing for \(result.interleavings) interleavings (paths from the start to a final state)\n"
-                : "; the counts below are final states (a cycle makes the paths to them endless, or the search was cut)\n"
+                result.executions == 0
+                ? "\n"
+                : result.countsInterleavings
+                    ? ", standing for \(result.interleavings) interleavings (paths from the start to a final state)\n"
+                    : "; the counts below are final states (a cycle makes the paths to them endless, or the search was cut)\n"
         } else {
             out += "Executions: \(result.executions)"
             switch result.reduction {

@@ -243,7 +243,7 @@ struct CutSearchTests {
     @Test func theStateBudgetIsReportedWithExitTwo() {
         let output = racelab.main(["explore", Self.fixture, "--search", "stateful", "--max-states", "3"])
         #expect(output.exitCode == 2)
-        #expect(output.stdout.contains("Search: not exhaustive: stopped after 3 states (the state budget)\n"))
+        #expect(output.stdout.contains("Search: not exhaustive: stopped after 3 states (the state budget; --max-states raises it)\n"))
         #expect(output.stdout.contains("Verdict: no failure found, but the search was cut, so this is not a proof.\n"))
     }
 

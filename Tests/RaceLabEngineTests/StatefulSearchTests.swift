@@ -71,6 +71,18 @@ struct StatefulGraphTests {
         #expect(!result.countsInterleavings, "a cut graph has unknown paths: final states are counted")
     }
 
+    /// An array that grows every step makes every state larger than the last: the
+    /// memory budget stops the search before the machine runs out.
+    @Test func theMemoryBudgetStopsStatesThatGrowEveryStep() throws {
+        var config = ExploreConfig()
+        config.search = .stateful
+        config.maxStateMemory = 200_000
+        let result = Explorer(program: try compile("var a = [0]\nthread A { while true { a.append(1) } }"), config: config).explore()
+        #expect(result.cut == .memoryBound(200_000))
+        #expect(result.memory > 200_000 && result.memory < 260_000)
+        #expect(result.verdict() == .notExhaustive(.memoryBound(200_000)))
+    }
+
     static let politeThreads = """
         var wantA = false
         var wantB = false

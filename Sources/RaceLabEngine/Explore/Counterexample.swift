@@ -111,7 +111,7 @@ extension Explorer {
                 case .executionBound:
                     // What is left of the budget stopped it: say the whole budget.
                     return .notFound(.executionBound(budget), short)
-                case .timeLimit, .threadLimit, .stopped, .stateBound:
+                case .timeLimit, .threadLimit, .stopped, .stateBound, .memoryBound:
                     return .notFound(result.cut!, short)
                 case nil:
                     // Every execution was seen in full, and none failed.

@@ -23,6 +23,10 @@ public struct ExploreConfig: Sendable, Equatable {
     public var reduction = Reduction.dpor
     /// Distinct worlds the stateful search may store before it stops.
     public var maxStates = 5_000_000
+    /// Bytes the stateful search's states and graph may take before it stops (a
+    /// state is a few dozen bytes, but one holding an array that grows every step
+    /// is as large as the array).
+    public var maxStateMemory = 1 << 30
     /// Steps one execution may take; a longer one is cut (a thread may loop forever).
     public var maxSteps = 2_000
     /// Complete executions before the search stops.

@@ -43,6 +43,8 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
     case stopped
     /// The stateful search stored this many states, its budget.
     case stateBound(Int)
+    /// The stateful search's states took this many bytes, its budget.
+    case memoryBound(Int)
 
     /// `an execution reached the step bound (2000 steps)`.
     public var description: String {
@@ -53,7 +55,8 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .timeLimit(let n): return "stopped at the time limit (\(n) seconds)"
         case .threadLimit(let n): return "an execution started more than \(n) threads"
         case .stopped: return "stopped"
-        case .stateBound(let n): return "stopped after \(n) states (the state budget)"
+        case .stateBound(let n): return "stopped after \(n) states (the state budget; --max-states raises it)"
+        case .memoryBound(let n): return "stopped when the states took \(n >> 20) MB (the memory budget: do values grow every step?)"
         }
     }
 
@@ -67,6 +70,7 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .threadLimit: return "threads"
         case .stopped: return "stopped"
         case .stateBound: return "states"
+        case .memoryBound: return "memory"
         }
     }
 }

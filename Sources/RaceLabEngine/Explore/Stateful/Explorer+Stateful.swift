@@ -81,6 +81,10 @@ extension Explorer {
                 result.cut = .stateBound(config.maxStates)
                 break search
             }
+            if store.bytes + graph.bytes > config.maxStateMemory {
+                result.cut = .memoryBound(config.maxStateMemory)
+                break search
+            }
             if store.count & 1023 == 0 {
                 if let deadline, deadline.hasPassed(keepingShareForCounterexample: false) {
                     result.cut = .timeLimit(deadline.seconds)
