@@ -227,9 +227,15 @@ final class ProgressLine: @unchecked Sendable {
             guard now.timeIntervalSince(lastDraw) >= 0.25 else { return true }
             lastDraw = now
             drew = true
-            let rate = Double(result.executions) / max(now.timeIntervalSince(start), 0.001)
-            var line = "exploring: \(result.executions) executions, \(Int(rate)) per second"
-            if result.estimate > result.executions { line += ", roughly \(result.estimate) in all" }
+            let seconds = max(now.timeIntervalSince(start), 0.001)
+            var line: String
+            if result.search == .stateful {
+                // The stateful search counts states; its estimate is what it has seen.
+                line = "exploring: \(result.states) states, \(Int(Double(result.states) / seconds)) per second"
+            } else {
+                line = "exploring: \(result.executions) executions, \(Int(Double(result.executions) / seconds)) per second"
+                if result.estimate > result.executions { line += ", roughly \(result.estimate) in all" }
+            }
             sink?(line)
             return true
         }
