@@ -141,3 +141,51 @@ struct StatefulGraphTests {
         #expect(elsewhere.livelock == Livelock(prefix: ["B", "A"], cycle: ["A", "A"], progressMarked: true), "B's progress is not A's loop's")
     }
 }
+
+/// `explore` chooses the search: the first to finish, in turns with equal budgets.
+struct SearchChoiceTests {
+    static let counter =
+        "var count = 0\n"
+        + ["T1", "T2", "T3"].map { "thread \($0) {\n var i = 0\n while i < 3 {\n let c = count\n count = c + 1\n i += 1\n }\n}\n" }.joined()
+
+    func choose(_ source: String, _ change: (inout ExploreConfig) -> Void = { _ in }) throws -> Explorer.Choice {
+        var config = ExploreConfig()
+        config.timeLimit = nil
+        change(&config)
+        return Explorer(program: try compile(source), config: config).exploreChoosing()
+    }
+
+    /// 1.8 million DPOR executions or 15,388 states: the stateful search finishes in
+    /// the first round, with the interleavings counted exactly (18! / (6!)^3).
+    @Test func aCounterGetsTheStatefulSearch() throws {
+        let (result, reason) = try choose(Self.counter)
+        #expect(result.search == .stateful && result.isExhaustive)
+        #expect(reason == "stateful search: it finished first (15388 states), while DPOR had run 11342 executions without finishing")
+        #expect(result.interleavings == InterleavingCount(17_153_136))
+    }
+
+    @Test func aSmallSearchStaysWithDPOR() throws {
+        let (result, reason) = try choose(ExplorerTests.oraclePrograms[0].1.file.text)
+        #expect(result.search == .stateless)
+        #expect(reason == "DPOR: it finished first (\(result.executions) executions)")
+    }
+
+    @Test func progressMeansTheStatefulSearchAtOnce() throws {
+        let (result, reason) = try choose("var x = 0\nthread A { while true { x = 1\n progress\n x = 0 } }")
+        #expect(result.search == .stateful && result.verdict() == .proven)
+        #expect(reason == "stateful search: the program marks progress, so it is meant to run forever")
+    }
+
+    /// Out of room for states, the choice falls back on DPOR, which stores none.
+    @Test func aStateBudgetFallsBackOnDPOR() throws {
+        let (result, reason) = try choose(Self.counter) {
+            $0.maxStates = 2_000
+            $0.maxExecutions = 20_000
+        }
+        #expect(result.search == .stateless && result.cut == .executionBound(20_000))
+        #expect(
+            reason
+                == "DPOR, cut: stopped after 20000 executions (the execution bound); the stateful search reached its budget (stopped after 2000 states (the state budget; --max-states raises it))"
+        )
+    }
+}

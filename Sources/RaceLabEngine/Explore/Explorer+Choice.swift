@@ -8,7 +8,8 @@
 /// budgets of steps that grow fourfold each round, and the first to finish wins: at
 /// most a few times the cost of the cheaper one, never the thousandfold of the wrong one.
 extension Explorer {
-    /// Why `exploreChoosing` chose the search it did, in a sentence for the report.
+    /// An exploration, and why `exploreChoosing` took its search, in a sentence for
+    /// the report.
     public typealias Choice = (result: Exploration, reason: String)
 
     /// The budget of steps of the first round.
@@ -45,11 +46,17 @@ extension Explorer {
             }
             let graphOver = Overrun()
             let graph = Explorer(engine: engine, config: stateful).explore(progress: Self.within(budget, graphOver, progress))
+            switch graph.cut {
+            case .stateBound, .memoryBound:
+                // Out of room for states: DPOR, which stores none, is what is left.
+                let rest = Explorer(engine: engine, config: stateless).explore(progress: progress)
+                return (rest, dporReason(rest) + "; the stateful search reached its budget (\(graph.cut!))")
+            default: break
+            }
             if !graphOver.happened {
-                let reason =
-                    "stateful search: it finished first (\(graph.states) states), "
-                    + "while DPOR had run \(dpor.executions) executions without finishing"
-                return (graph, reason)
+                // A bound of its own (time, say) may have cut it: say so.
+                let how = graph.cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(graph.states) states)"
+                return (graph, "stateful search: \(how), while DPOR had run \(dpor.executions) executions without finishing")
             }
             budget = budget.multipliedReportingOverflow(by: 4).overflow ? .max : budget * 4
         }
@@ -57,7 +64,7 @@ extension Explorer {
 
     private func dporReason(_ result: Exploration) -> String {
         let name = config.reduction == .dpor ? "DPOR" : "every interleaving"
-        if let cut = result.cut { return "\(name): a bound cut it first (\(cut))" }
+        if let cut = result.cut { return "\(name), cut: \(cut)" }
         return "\(name): it finished first (\(result.executions) execution\(result.executions == 1 ? "" : "s"))"
     }
 
