@@ -125,6 +125,11 @@ public struct Explorer {
         }
         root.startPending(config.reduction, sleeping: sleeping)
         stack.append(root)
+        // Invariant: stack[d] holds the world after the first d steps of the current
+        // execution, `trace` those steps (truncated to d when node d is resumed), and
+        // each node's sleep set names steps of `sleeping` that lead only to executions
+        // already explored from there; a node leaves the stack when its pending tree is
+        // empty, and its parent's current step then goes to sleep.
         search: while !stack.isEmpty {
             let depth = stack.count - 1
             trace.truncate(to: depth)

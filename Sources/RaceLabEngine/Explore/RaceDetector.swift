@@ -18,90 +18,6 @@ public struct DataRace: Hashable, Sendable {
     public var second: Side
 }
 
-/// Happens-before through synchronization only (Lamport; the data-race detectors of
-/// ThreadSanitizer and Helgrind use the same order, with vector clocks): program
-/// order, thread creation, and locks, the main queue, operations and queues, the
-/// allocator and the output. Plain variables and fields do not order anything; two
-/// conflicting accesses to them that this order leaves unordered are a data race.
-extension Trace {
-    static func isData(_ access: Access) -> Bool {
-        switch access.tag {
-        case .global, .field: return true
-        default: return false
-        }
-    }
-
-    static func isSync(_ access: Access) -> Bool {
-        switch access.tag {
-        case .lock, .mainQueue, .operation, .queue, .allocator, .output: return true
-        // Specification, not synchronization: an invariant or a critical section orders
-        // no accesses (a race inside one is still a race).
-        case .global, .field, .object, .count, .observer, .section: return false
-        }
-    }
-
-    /// Fills row `index` of `syncBefore`: the steps ordered before it by
-    /// synchronization, given those of earlier steps.
-    mutating func addSynchronizedBefore(_ index: Int) {
-        let mask = info[index].syncMask
-        var ordered = BitSet()
-        if let previous = programOrderEdge(index) {
-            ordered.insert(previous)
-            syncBefore.addRow(previous, to: &ordered)
-        }
-        // A step that touches no synchronizing target is ordered by program order
-        // alone. Otherwise, latest first, each earlier step it synchronizes with and
-        // is not ordered after already.
-        if mask != 0 {
-            var earlier = index
-            while earlier > 0 {
-                earlier -= 1
-                if !ordered.contains(earlier) && info[earlier].syncMask & mask != 0 && synchronizes(earlier, index) {
-                    ordered.insert(earlier)
-                    syncBefore.addRow(earlier, to: &ordered)
-                }
-            }
-        }
-        syncBefore.setRow(index, to: ordered)
-    }
-
-    /// The synchronizing targets of a step, one bit each (modulo 64): two steps with
-    /// no bit in common cannot synchronize.
-    static func syncMask(_ accesses: [Access]) -> UInt64 {
-        accesses.reduce(0) { isSync($1) ? $0 | bit($1) : $0 }
-    }
-
-    /// Whether steps `a` and `b` touch a synchronizing target in common.
-    @inline(__always)
-    func synchronizes(_ a: Int, _ b: Int) -> Bool {
-        for i in info[a].accesses where Trace.isSync(accessList[i]) {
-            for j in info[b].accesses
-            where Trace.isSync(accessList[j]) && Access.overlaps(accessList[i].targetBits, accessList[j].targetBits) {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// Data races between step `index` and earlier steps: calls `body` with the earlier
-    /// step, its access and this step's access, for each.
-    @inline(__always)
-    func forEachDataRace(of index: Int, _ body: (Int, Access, Access) -> Void) {
-        for i in info[index].accesses where Trace.isData(accessList[i]) {
-            let access = accessList[i]
-            for earlier in 0..<index
-            where threads[earlier] != threads[index] && mayConflict(earlier, index) && !syncBefore.contains(earlier, row: index) {
-                for j in info[earlier].accesses {
-                    let other = accessList[j]
-                    if other.targetBits == access.targetBits && !(other.isRead && access.isRead) {
-                        body(earlier, other, access)
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// Reporting data races while exploring: each one once, with both sides named.
 extension Explorer {
     /// What makes two race reports the same: the target and the two sides (thread,
@@ -145,6 +61,36 @@ extension Explorer {
                 .init(thread: world.threadNames[trace.threads[step]], kind: access.kind, line: trace.ranges[step]?.start.line, step: step + 1)
             }
             result.dataRaces.append(DataRace(target: target, first: side(earlier, first), second: side(index, second)))
+        }
+    }
+
+    /// Data races between steps that can both run from one state: conflicting
+    /// accesses to a variable or field (one a write) by different threads.
+    func recordCoenabledRaces(
+        _ stepped: [(thread: ThreadID, accesses: [Access], line: Int?)], at depth: Int, world: World, seen: inout SeenRaces,
+        into result: inout Exploration
+    ) {
+        for i in stepped.indices {
+            for j in stepped.indices where j > i {
+                let a = stepped[i], b = stepped[j]
+                for first in a.accesses where Trace.isData(first) {
+                    for second in b.accesses where second.targetBits == first.targetBits && !(first.isRead && second.isRead) {
+                        func code(_ thread: ThreadID, _ access: Access, _ line: Int?) -> Int {
+                            (thread * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (line ?? 0)
+                        }
+                        let x = code(a.thread, first, a.line), y = code(b.thread, second, b.line)
+                        let key = RaceKey(target: first.targetBits, first: min(x, y), second: max(x, y))
+                        guard seen.insert(key) else { continue }
+                        let side = { (thread: ThreadID, access: Access, line: Int?) in
+                            DataRace.Side(thread: world.threadNames[thread], kind: access.kind, line: line, step: depth + 1)
+                        }
+                        result.dataRaces.append(
+                            DataRace(
+                                target: engine.name(of: first.target, in: world), first: side(a.thread, first, a.line),
+                                second: side(b.thread, second, b.line)))
+                    }
+                }
+            }
         }
     }
 }

@@ -147,34 +147,4 @@ extension Explorer {
                 progressMarked: engine.program.marksProgress)
         }
     }
-
-    /// Data races between steps that can both run from one state: conflicting
-    /// accesses to a variable or field (one a write) by different threads.
-    private func recordCoenabledRaces(
-        _ stepped: [(thread: ThreadID, accesses: [Access], line: Int?)], at depth: Int, world: World, seen: inout SeenRaces,
-        into result: inout Exploration
-    ) {
-        for i in stepped.indices {
-            for j in stepped.indices where j > i {
-                let a = stepped[i], b = stepped[j]
-                for first in a.accesses where Trace.isData(first) {
-                    for second in b.accesses where second.targetBits == first.targetBits && !(first.isRead && second.isRead) {
-                        func code(_ thread: ThreadID, _ access: Access, _ line: Int?) -> Int {
-                            (thread * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (line ?? 0)
-                        }
-                        let x = code(a.thread, first, a.line), y = code(b.thread, second, b.line)
-                        let key = RaceKey(target: first.targetBits, first: min(x, y), second: max(x, y))
-                        guard seen.insert(key) else { continue }
-                        let side = { (thread: ThreadID, access: Access, line: Int?) in
-                            DataRace.Side(thread: world.threadNames[thread], kind: access.kind, line: line, step: depth + 1)
-                        }
-                        result.dataRaces.append(
-                            DataRace(
-                                target: engine.name(of: first.target, in: world), first: side(a.thread, first, a.line),
-                                second: side(b.thread, second, b.line)))
-                    }
-                }
-            }
-        }
-    }
 }
