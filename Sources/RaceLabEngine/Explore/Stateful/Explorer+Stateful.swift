@@ -101,6 +101,7 @@ extension Explorer {
         result.states = store.count
         result.transitions = graph.edgeCount
         result.memory = store.bytes + graph.bytes
+        assert(graph.isConsistent(complete: result.cut == nil), "the state graph breaks its invariants")
         finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)
         return result
     }

@@ -54,6 +54,22 @@ struct StateGraph {
         edges(of: state).contains { self.thread($0) == thread }
     }
 
+    /// The graph's invariants, checked in debug builds once a search is done: every
+    /// step leads to a stored state, a final state has no step, no state has two
+    /// steps of one thread, and a complete graph expanded every non-final state.
+    func isConsistent(complete: Bool) -> Bool {
+        for state in 0..<stateCount {
+            var threads: UInt64 = 0
+            for edge in edges(of: state) {
+                guard target(edge) < stateCount, threads & (1 << UInt64(thread(edge))) == 0 else { return false }
+                threads |= 1 << UInt64(thread(edge))
+            }
+            if final[state] >= 0 && threads != 0 { return false }
+            if complete && final[state] < 0 && threads == 0 { return false }
+        }
+        return true
+    }
+
     // MARK: - Shortest paths
 
     /// A breadth-first tree from the start: each state's distance and the step that
