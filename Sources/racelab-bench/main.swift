@@ -179,6 +179,7 @@ for item in cases {
     }
     var config = ExploreConfig()
     config.timeLimit = 120
+    if CommandLine.arguments.contains("--no-detectors") { config.detectRaces = false }
     if stateful {
         config.search = .stateful
         let start = Date()
@@ -198,7 +199,6 @@ for item in cases {
     // stands for (as `racelab explore` does), and the counting's share is printed.
     let counting = CommandLine.arguments.contains("--counting")
     config.countInterleavings = false
-    if CommandLine.arguments.contains("--no-detectors") { config.detectRaces = false }
     var start = Date()
     let result = Explorer(program: program, config: config).explore()
     let seconds = max(Date().timeIntervalSince(start), 1e-9)

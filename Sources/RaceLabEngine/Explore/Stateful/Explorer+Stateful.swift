@@ -34,7 +34,7 @@ extension Explorer {
         var keys: [OutcomeKey] = []
         var seenRaces = SeenRaces()
         encoder.encode(initial)
-        _ = store.insert(encoder.bytes)
+        _ = store.insert(encoder.bytes.raw)
         graph.addState()
         var stack: [(state: Int, world: World, depth: Int)] = [(0, initial, 0)]
         var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
@@ -69,7 +69,7 @@ extension Explorer {
                     }
                 }
                 encoder.encode(next)
-                let (target, isNew) = store.insert(encoder.bytes)
+                let (target, isNew) = store.insert(encoder.bytes.raw)
                 graph.addEdge(to: target, thread: thread, progress: log.progressed)
                 if isNew {
                     graph.addState()

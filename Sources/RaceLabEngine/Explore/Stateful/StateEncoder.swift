@@ -25,42 +25,45 @@ struct StateEncoder {
     let program: Program
     /// The threads every run starts with: only the names of later ones are written.
     let initialThreads: Int
-    private(set) var bytes: [UInt8] = []
+    /// The last world's bytes (valid until the next `encode`).
+    let bytes = ByteBuffer()
     /// Main-queue block numbers met so far in this encoding, in the order met.
     private var blocks: [Int] = []
 
     init(program: Program, initialThreads: Int) {
         self.program = program
         self.initialThreads = initialThreads
-        bytes.reserveCapacity(256)
     }
 
     /// Encodes `world` into `bytes`.
     mutating func encode(_ world: World) {
-        bytes.removeAll(keepingCapacity: true)
+        bytes.reset()
         blocks.removeAll(keepingCapacity: true)
         put(world.halted ? 1 : 0)
         put(world.threads.count)
-        for (id, thread) in world.threads.enumerated() {
+        // By index, not by element: an element loop copies each thread, frame and
+        // object (a retain and a release of each of its arrays), which cost a third
+        // of a search step.
+        for id in world.threads.indices {
             if id >= initialThreads { put(world.threadNames[id]) }
-            put((thread.isFinished ? 1 : 0) | (thread.isMain ? 2 : 0))
-            put(optional: thread.operation)
-            put(thread.frames.count)
-            for frame in thread.frames { put(frame, world) }
-            encodeWait(thread.waiting, world)
-            if let watch = thread.spin {
-                put(1 + watch.steps)
-                put(watch.anchor.count)
-                for frame in watch.anchor { put(frame, world) }
-                put(watch.reads, world)
+            put((world.threads[id].isFinished ? 1 : 0) | (world.threads[id].isMain ? 2 : 0))
+            put(optional: world.threads[id].operation)
+            put(world.threads[id].frames.count)
+            for f in world.threads[id].frames.indices { put(world.threads[id].frames[f], world) }
+            encodeWait(world.threads[id].waiting, world)
+            if world.threads[id].spin != nil {
+                put(1 + world.threads[id].spin!.steps)
+                put(world.threads[id].spin!.anchor.count)
+                for f in world.threads[id].spin!.anchor.indices { put(world.threads[id].spin!.anchor[f], world) }
+                put(world.threads[id].spin!.reads, world)
             } else {
                 put(0)
             }
         }
-        for value in world.globals { put(value) }
+        for g in world.globals.indices { put(world.globals[g]) }
         put(world.heap.count)
-        for (id, object) in world.heap.enumerated() {
-            put(object, world)
+        for id in world.heap.indices {
+            put(world.heap[id], world)
             let header = world.headers[id]
             put(header.isAlive ? 1 : 0)
             put(header.retainCount)
@@ -111,11 +114,11 @@ struct StateEncoder {
         case .completion(let id): put(5); put(id)
         }
         put(frame.slots.count)
-        let enumerations = frame.code >= 0 ? program.codes[frame.code].enumerations : []
-        if enumerations.isEmpty {
-            for value in frame.slots { put(value) }
+        if frame.code < 0 || program.codes[frame.code].enumerations.isEmpty {
+            for slot in frame.slots.indices { put(frame.slots[slot]) }
             return
         }
+        let enumerations = program.codes[frame.code].enumerations
         for (slot, value) in frame.slots.enumerated() {
             if let enumeration = enumerations.first(where: { $0.versionSlot == slot }), case .int(let kept) = value {
                 put(6)
@@ -173,7 +176,7 @@ struct StateEncoder {
         put(object.name)
         put(optional: object.classIndex)
         put(object.fields.count)
-        for value in object.fields { put(value) }
+        for field in object.fields.indices { put(object.fields[field]) }
         switch object.kind {
         case .instance: put(0)
         case .lock: put(1)
@@ -242,7 +245,7 @@ struct StateEncoder {
 
     private mutating func put(_ s: String) {
         put(s.utf8.count)
-        bytes.append(contentsOf: s.utf8)
+        for byte in s.utf8 { bytes.append(byte) }
     }
 
     private mutating func put(optional n: Int?) {
@@ -255,11 +258,17 @@ struct StateEncoder {
 
     /// A count, an index or an ID: never negative here, but written as its bits so
     /// that a negative one cannot trap.
+    @inline(__always)
     private mutating func put(_ n: Int) {
         put(bits: UInt64(bitPattern: Int64(n)))
     }
 
+    @inline(__always)
     private mutating func put(bits: UInt64) {
+        if bits < 0x80 {
+            bytes.append(UInt8(bits))
+            return
+        }
         var n = bits
         while n >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: n) | 0x80)
@@ -267,4 +276,42 @@ struct StateEncoder {
         }
         bytes.append(UInt8(n))
     }
+}
+
+/// A growable byte buffer the encoder writes into without an array's checks on
+/// every byte (an encoding is hundreds of one-byte writes, once per step).
+final class ByteBuffer {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity = 256
+    private(set) var count = 0
+
+    init() {
+        start = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        start.deallocate()
+    }
+
+    func reset() {
+        count = 0
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow() }
+        start[count] = byte
+        count += 1
+    }
+
+    private func grow() {
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+        bigger.update(from: start, count: count)
+        start.deallocate()
+        start = bigger
+        capacity *= 2
+    }
+
+    /// The bytes written since the last reset.
+    var raw: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
 }

@@ -29,7 +29,7 @@ struct StateStore {
     }
 
     /// The state with these bytes: its number, and whether it is new (then added).
-    mutating func insert(_ state: [UInt8]) -> (index: Int, isNew: Bool) {
+    mutating func insert(_ state: UnsafeRawBufferPointer) -> (index: Int, isNew: Bool) {
         let hash = Self.hash(state)
         var slot = Int(truncatingIfNeeded: hash) & mask
         while table[slot] != 0 {
@@ -46,24 +46,22 @@ struct StateStore {
         return (index, true)
     }
 
-    private func equals(_ index: Int, _ state: [UInt8]) -> Bool {
+    private func equals(_ index: Int, _ probe: UnsafeRawBufferPointer) -> Bool {
         let start = offsets[index], end = offsets[index + 1]
-        guard end - start == state.count else { return false }
+        guard end - start == probe.count else { return false }
         return arena.withUnsafeBytes { stored in
-            state.withUnsafeBytes { probe in
-                var i = 0
-                while i + 8 <= probe.count {
-                    if stored.loadUnaligned(fromByteOffset: start + i, as: UInt64.self) != probe.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-                        return false
-                    }
-                    i += 8
+            var i = 0
+            while i + 8 <= probe.count {
+                if stored.loadUnaligned(fromByteOffset: start + i, as: UInt64.self) != probe.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                    return false
                 }
-                while i < probe.count {
-                    if stored[start + i] != probe[i] { return false }
-                    i += 1
-                }
-                return true
+                i += 8
             }
+            while i < probe.count {
+                if stored[start + i] != probe[i] { return false }
+                i += 1
+            }
+            return true
         }
     }
 
@@ -80,19 +78,17 @@ struct StateStore {
     /// FNV-1a over the bytes, eight at a time, then mixed (the table uses the low bits).
     /// Not `Hasher`: its seed changes from run to run, and a table's order never reaches
     /// output, but a fixed hash keeps every run's work the same too.
-    static func hash(_ bytes: [UInt8]) -> UInt64 {
+    static func hash(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        bytes.withUnsafeBytes { raw in
-            var i = 0
-            while i + 8 <= raw.count {
-                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-                h ^= h >> 29
-                i += 8
-            }
-            while i < raw.count {
-                h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
-                i += 1
-            }
+        var i = 0
+        while i + 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+            h ^= h >> 29
+            i += 8
+        }
+        while i < raw.count {
+            h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
+            i += 1
         }
         h ^= h >> 33
         h &*= 0xFF51_AFD7_ED55_8CCD
