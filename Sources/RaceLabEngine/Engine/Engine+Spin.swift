@@ -10,17 +10,6 @@ extension Engine {
     /// a loop whose round takes more steps is not caught.
     static let spinWindow = 16
 
-    /// The version of a shared variable or field, bumped by every write to it; nil
-    /// for what has none (a spin that reads it is not caught).
-    func version(of target: Access.Target, in world: World) -> Int? {
-        switch target {
-        case .global(let g): return world.globalVersions[g]
-        case .field(let id, let field) where field >= 0 && field < world.heap[id].fieldVersions.count:
-            return world.heap[id].fieldVersions[field]
-        default: return nil
-        }
-    }
-
     /// Where a thread stands before a step: how deep, and where in its top frame.
     /// Plain numbers: holding its frames would make the step copy them.
     struct Position {
@@ -46,7 +35,7 @@ extension Engine {
     func watchSpin(_ world: inout World, _ thread: ThreadID, before: Position, accesses: [Access]) -> Bool {
         guard spinWaits else { return false }
         // The common case first, touching nothing of the thread: a step that writes.
-        for access in accesses where !access.isRead || version(of: access.target, in: world) == nil {
+        for access in accesses where !access.isRead || world.version(of: access.target) == nil {
             if world.threads[thread].spin != nil { world.threads[thread].spin = nil }
             return false
         }
@@ -62,12 +51,12 @@ extension Engine {
             return false
         }
         for access in accesses where !watch.reads.contains(where: { $0.target == access.target }) {
-            watch.reads.append(SpinRead(target: access.target, version: version(of: access.target, in: world)!))
+            watch.reads.append(SpinRead(target: access.target, version: world.version(of: access.target)!))
         }
         watch.steps += 1
         // Something it read has changed (it may see something new), or the round is too
         // long to catch: stop watching until it goes back again.
-        if watch.steps > Self.spinWindow || watch.reads.contains(where: { version(of: $0.target, in: world) != $0.version }) {
+        if watch.steps > Self.spinWindow || watch.reads.contains(where: { world.version(of: $0.target) != $0.version }) {
             world.threads[thread].spin = nil
             return false
         }

@@ -86,7 +86,7 @@ public struct Engine: Sendable {
         case .mainBlock(let block):
             return world.completedBlocks.contains(block)
         case .spin(let reads):
-            return reads.contains { version(of: $0.target, in: world) != $0.version }
+            return reads.contains { world.version(of: $0.target) != $0.version }
         }
     }
 

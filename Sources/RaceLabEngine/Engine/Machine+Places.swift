@@ -209,16 +209,10 @@ extension Machine {
 
     mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int) {
         guard case .int(let index) = frame.slots[stateSlot] else { return }
-        var version = 0
-        switch place {
-        case .global(let g): version = world.globalVersions[g]
-        case .field(let nameIndex):
-            let field = program.names[nameIndex]
-            if case .object(let id) = peek(), world.headers[id].isAlive, let i = fieldIndex(id, field) {
-                version = world.heap[id].fieldVersions[i]
-            }
-        case .local: break
-        }
+        // A field's object is on the operand stack (`Compiler.compileForEach`).
+        var object: Value?
+        if case .field = place { object = peek() }
+        let version = world.version(of: place, object: object, program: program)
         guard let (items, what, access) = readArray(place) else { return }
         if index == 0 {
             frame.slots[stateSlot + 1] = .int(version)

@@ -33,17 +33,14 @@ extension Explorer {
         while true {
             let over = Overrun()
             let dpor = Explorer(engine: engine, config: stateless).explore(progress: Self.within(budget, over, progress))
-            if !over.happened || over.cutByStepBound {
-                if over.cutByStepBound {
-                    let bound = config.maxSteps
-                    return (
-                        Explorer(engine: engine, config: stateful).explore(progress: progress),
-                        "stateful search: an execution reached the step bound (\(bound) steps), so the program may never end; "
-                            + "the stateful search follows loops without a bound"
-                    )
-                }
-                return (dpor, dporReason(dpor))
+            if over.cutByStepBound {
+                return (
+                    Explorer(engine: engine, config: stateful).explore(progress: progress),
+                    "stateful search: an execution reached the step bound (\(config.maxSteps) steps), so the program may never end; "
+                        + "the stateful search follows loops without a bound"
+                )
             }
+            if !over.happened { return (dpor, dporReason(dpor)) }
             let graphOver = Overrun()
             let graph = Explorer(engine: engine, config: stateful).explore(progress: Self.within(budget, graphOver, progress))
             switch graph.cut {

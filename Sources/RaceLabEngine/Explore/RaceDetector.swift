@@ -27,6 +27,17 @@ extension Explorer {
         var target: UInt64
         var first: Int
         var second: Int
+
+        /// The key of a race between `a` (by `threadA`, on `lineA`) and `b`, either way round.
+        init(_ a: Access, by threadA: ThreadID, line lineA: Int?, _ b: Access, by threadB: ThreadID, line lineB: Int?) {
+            func code(_ thread: ThreadID, _ access: Access, _ line: Int?) -> Int {
+                (thread * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (line ?? 0)
+            }
+            let x = code(threadA, a, lineA), y = code(threadB, b, lineB)
+            self.target = a.targetBits
+            self.first = min(x, y)
+            self.second = max(x, y)
+        }
     }
 
     /// The races reported so far. Nearly every race found is one already reported (it
@@ -50,11 +61,9 @@ extension Explorer {
 
     func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout SeenRaces, into result: inout Exploration) {
         trace.forEachDataRace(of: index) { earlier, first, second in
-            func code(_ step: Int, _ access: Access) -> Int {
-                (trace.threads[step] * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (trace.ranges[step]?.start.line ?? 0)
-            }
-            let a = code(earlier, first), b = code(index, second)
-            let key = RaceKey(target: first.targetBits, first: min(a, b), second: max(a, b))
+            let key = RaceKey(
+                first, by: trace.threads[earlier], line: trace.ranges[earlier]?.start.line, second, by: trace.threads[index],
+                line: trace.ranges[index]?.start.line)
             guard seen.insert(key) else { return }
             let target = engine.name(of: first.target, in: world)
             func side(_ step: Int, _ access: Access) -> DataRace.Side {
@@ -75,12 +84,7 @@ extension Explorer {
                 let a = stepped[i], b = stepped[j]
                 for first in a.accesses where Trace.isData(first) {
                     for second in b.accesses where second.targetBits == first.targetBits && !(first.isRead && second.isRead) {
-                        func code(_ thread: ThreadID, _ access: Access, _ line: Int?) -> Int {
-                            (thread * 4 + (access.kind == .read ? 0 : 1)) * 1_000_000 + (line ?? 0)
-                        }
-                        let x = code(a.thread, first, a.line), y = code(b.thread, second, b.line)
-                        let key = RaceKey(target: first.targetBits, first: min(x, y), second: max(x, y))
-                        guard seen.insert(key) else { continue }
+                        guard seen.insert(RaceKey(first, by: a.thread, line: a.line, second, by: b.thread, line: b.line)) else { continue }
                         let side = { (thread: ThreadID, access: Access, line: Int?) in
                             DataRace.Side(thread: world.threadNames[thread], kind: access.kind, line: line, step: depth + 1)
                         }

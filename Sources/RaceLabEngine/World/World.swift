@@ -179,6 +179,31 @@ public struct World: Hashable, Sendable {
         return total
     }
 
+    /// The version of a shared variable or field, bumped by every write to it; nil
+    /// for what has none (a spin that reads it is not caught).
+    func version(of target: Access.Target) -> Int? {
+        switch target {
+        case .global(let g): return globalVersions[g]
+        case .field(let id, let field) where field >= 0 && field < heap[id].fieldVersions.count:
+            return heap[id].fieldVersions[field]
+        default: return nil
+        }
+    }
+
+    /// The version of what a `for` loop enumerates in place: a global, or a field of
+    /// `object` (0 for a dead object or a missing field, as for a local).
+    func version(of place: Place, object: Value?, program: Program) -> Int {
+        switch place {
+        case .global(let g): return globalVersions[g]
+        case .field(let nameIndex):
+            guard case .object(let id) = object, headers[id].isAlive, let classIndex = heap[id].classIndex,
+                let field = program.classes[classIndex].fieldNames.firstIndex(of: program.names[nameIndex])
+            else { return 0 }
+            return heap[id].fieldVersions[field]
+        case .local: return 0
+        }
+    }
+
     /// Live instances of a class.
     public func alive(classIndex: Int) -> Int {
         heap.indices.filter { heap[$0].classIndex == classIndex && headers[$0].isAlive }.count

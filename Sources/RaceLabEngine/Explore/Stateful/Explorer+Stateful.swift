@@ -38,6 +38,7 @@ extension Explorer {
         graph.addState()
         var stack: [(state: Int, world: World, depth: Int)] = [(0, initial, 0)]
         var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
+        var expanded = 0
         search: while let (state, world, depth) = stack.popLast() {
             let enabled = world.halted ? 0 : engine.runnableMask(world)
             graph.beginEdges(of: state)
@@ -70,7 +71,7 @@ extension Explorer {
                 }
                 encoder.encode(next)
                 let (target, isNew) = store.insert(encoder.bytes.raw)
-                graph.addEdge(to: target, thread: thread, progress: log.progressed)
+                graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
                 if isNew {
                     graph.addState()
                     stack.append((target, consume next, depth + 1))
@@ -85,13 +86,15 @@ extension Explorer {
                 result.cut = .memoryBound(config.maxStateMemory)
                 break search
             }
-            if store.count & 1023 == 0 {
+            // Every 1,024 states expanded (not stored: a stretch of states seen before
+            // stores none, and the clock must still be read).
+            expanded += 1
+            if expanded & 1023 == 0 {
                 if let deadline, deadline.hasPassed(keepingShareForCounterexample: false) {
                     result.cut = .timeLimit(deadline.seconds)
                     break search
                 }
                 result.states = store.count
-                result.estimate = store.count + stack.count
                 if let progress, !progress(result) {
                     result.cut = .stopped
                     break search
@@ -112,9 +115,11 @@ extension Explorer {
     private func finishStateful(_ result: inout Exploration, graph: StateGraph, initial: World, complete: Bool) {
         let tree = graph.breadthFirst()
         result.depth = tree.depth
+        let log = EventLog(narrate: false)
+        // Thread IDs to names, replayed: a spawned thread's name is the world's.
         func names(_ path: [ThreadID]) -> [String] {
             var world = initial
-            for thread in path { engine.quietStep(&world, thread: thread, log: EventLog(narrate: false)) }
+            for thread in path { engine.quietStep(&world, thread: thread, log: log) }
             return path.map { world.threadNames[$0] }
         }
         // Each outcome's schedule: a shortest way to one of its final states.

@@ -122,24 +122,11 @@ struct StateEncoder {
         for (slot, value) in frame.slots.enumerated() {
             if let enumeration = enumerations.first(where: { $0.versionSlot == slot }), case .int(let kept) = value {
                 put(6)
-                put(kept == currentVersion(enumeration, frame, world) ? 1 : 0)
+                let object = enumeration.objectSlot.flatMap { $0 < frame.slots.count ? frame.slots[$0] : nil }
+                put(kept == world.version(of: enumeration.place, object: object, program: program) ? 1 : 0)
             } else {
                 put(value)
             }
-        }
-    }
-
-    /// The version an enumeration's storage has now, as `Machine.iterate` reads it.
-    private func currentVersion(_ enumeration: Enumeration, _ frame: Frame, _ world: World) -> Int {
-        switch enumeration.place {
-        case .global(let g): return world.globalVersions[g]
-        case .field(let nameIndex):
-            guard let slot = enumeration.objectSlot, slot < frame.slots.count, case .object(let id) = frame.slots[slot],
-                world.headers[id].isAlive, let classIndex = world.heap[id].classIndex,
-                let field = program.classes[classIndex].fieldNames.firstIndex(of: program.names[nameIndex])
-            else { return 0 }
-            return world.heap[id].fieldVersions[field]
-        case .local: return 0
         }
     }
 
@@ -147,17 +134,7 @@ struct StateEncoder {
         put(reads.count)
         for read in reads {
             put(Int(truncatingIfNeeded: Access(read.target, .read).targetBits))
-            put(read.version == Self.version(of: read.target, in: world) ? 1 : 0)
-        }
-    }
-
-    /// As `Engine.version(of:in:)`.
-    private static func version(of target: Access.Target, in world: World) -> Int? {
-        switch target {
-        case .global(let g): return world.globalVersions[g]
-        case .field(let id, let field) where field >= 0 && field < world.heap[id].fieldVersions.count:
-            return world.heap[id].fieldVersions[field]
-        default: return nil
+            put(read.version == world.version(of: read.target) ? 1 : 0)
         }
     }
 

@@ -25,18 +25,16 @@ struct StateGraph {
         final.append(-1)
     }
 
-    /// The steps added next are `state`'s.
+    /// The steps added next are `state`'s: they follow one another in the arrays.
     mutating func beginEdges(of state: Int) {
         firstEdge[state] = UInt32(targets.count)
-        current = state
     }
 
-    private var current = 0
-
-    mutating func addEdge(to target: Int, thread: ThreadID, progress: Bool) {
+    /// A step of `state`, the last state `beginEdges` began.
+    mutating func addEdge(from state: Int, to target: Int, thread: ThreadID, progress: Bool) {
         targets.append(UInt32(target))
         labels.append(UInt8(thread) | (progress ? 0x80 : 0))
-        edgeCounts[current] += 1
+        edgeCounts[state] += 1
     }
 
     /// The steps of `state`, as indexes into the step arrays.
