@@ -11,7 +11,9 @@ struct ExploreCommand {
     static let boundOptions: [CommandSpec.Option] = [
         .init(
             name: "reduction", value: "reduction",
-            help: "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand)."),
+            help:
+                "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand);\nwith the stateful search, none (the default) or sleep-sets\n(fewer steps; counts are final states)."
+        ),
         .init(
             name: "search", value: "search",
             help:
@@ -131,18 +133,28 @@ struct ExploreCommand {
     /// The bounds from the command line, each checked against its limits.
     static func config(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError) -> ExploreConfig {
         var config = ExploreConfig()
-        if try !choosesSearch(parsed, spec), parsed.values["search"] == "stateful" {
-            if parsed.values["reduction"] != nil {
-                throw UsageError("--reduction is for the stateless search (dpor); the stateful search visits each state once", command: spec)
+        let stateful = try !choosesSearch(parsed, spec) && parsed.values["search"] == "stateful"
+        switch (parsed.values["reduction"], stateful) {
+        case (nil, _): break
+        case ("sleep-sets", _):
+            // Sleep sets are the reduction the stateful search takes: they ask for it.
+            if let search = parsed.values["search"], search != "stateful" {
+                throw UsageError("--reduction sleep-sets is for the stateful search, not --search \(search)", command: spec)
             }
-            config.search = .stateful
-        }
-        if let text = parsed.values["reduction"] {
+            config.sleepSets = true
+        case ("none", true): break
+        case (let text?, true):
+            throw UsageError(
+                "the stateful search takes --reduction none or sleep-sets, not '\(text)'" + suggestion(text, ["none", "sleep-sets"]), command: spec)
+        case (let text?, false):
             guard let reduction = ExploreConfig.Reduction(rawValue: text) else {
-                throw UsageError("unknown reduction '\(text)'; use dpor or none" + suggestion(text, ["dpor", "none"]), command: spec)
+                throw UsageError(
+                    "unknown reduction '\(text)'; use dpor or none (or sleep-sets, for the stateful search)"
+                        + suggestion(text, ["dpor", "none", "sleep-sets"]), command: spec)
             }
             config.reduction = reduction
         }
+        if stateful || config.sleepSets { config.search = .stateful }
         func number(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = parsed.values[name] else { return nil }
             guard let value = Int(text), range.contains(value) else {

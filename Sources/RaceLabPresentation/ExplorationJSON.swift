@@ -77,7 +77,7 @@ public struct ExplorationJSON: Sendable {
                 ("version", version.map(JSON.string) ?? .null),
                 ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
                 ("searchReason", searchReason.map(JSON.string) ?? .null),
-                ("reduction", .string(result.reduction.rawValue)),
+                ("reduction", .string(result.search == .stateful ? (result.sleepSets ? "sleep-sets" : "none") : result.reduction.rawValue)),
                 ("verdict", .string(verdict)),
                 ("exhaustive", .bool(result.isExhaustive)),
                 ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
@@ -102,6 +102,7 @@ public struct ExplorationJSON: Sendable {
             ("states", .int(result.states)), ("transitions", .int(result.transitions)), ("depth", .int(result.depth)),
             ("memoryBytes", .int(result.memory)),
             ("counts", .string(result.countsInterleavings ? "interleavings" : "final states")),
+            ("hasCycle", .bool(result.hasCycle)), ("livelockChecked", .bool(!result.sleepSets || !result.hasCycle)),
         ]
     }
 

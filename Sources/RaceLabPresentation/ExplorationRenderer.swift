@@ -16,13 +16,22 @@ public struct ExplorationRenderer: Sendable {
             out += "States: \(result.states) distinct worlds, \(result.transitions) steps between them; "
             out += "every state is within \(result.depth) steps of the start\n"
             out += "Memory: \(Self.megabytes(result.memory)) for the states and the graph (\(result.memory / max(1, result.states)) bytes a state)\n"
+            if result.sleepSets {
+                out += "Reduction: sleep sets (a step that another order of the same steps already covers is not taken again)\n"
+            }
+            if let first = result.sleepSetsRetried {
+                out += "Sleep sets: the graph has a cycle and livelock needs every step, so the search was repeated without them "
+                out += "(with them: \(first.states) states, \(first.steps) steps)\n"
+            }
             out += "Final states: \(result.executions)"
             out +=
                 result.executions == 0
                 ? "\n"
                 : result.countsInterleavings
                     ? ", standing for \(result.interleavings) interleavings (paths from the start to a final state)\n"
-                    : "; the counts below are final states (a cycle makes the paths to them endless, or the search was cut)\n"
+                    : result.sleepSets
+                        ? "; the counts below are final states (sleep sets skip steps, so paths are not counted)\n"
+                        : "; the counts below are final states (a cycle makes the paths to them endless, or the search was cut)\n"
         } else {
             out += "Executions: \(result.executions)"
             switch result.reduction {
@@ -90,6 +99,9 @@ public struct ExplorationRenderer: Sendable {
             let repeated = livelock.prefix + livelock.cycle + livelock.cycle
             out += "  replay (the cycle twice): \(replayCommand) --schedule \"\(repeated.joined(separator: " "))\"\n"
         }
+        if result.sleepSets && result.hasCycle {
+            out += "\nLivelock\n  not checked: the graph has a cycle, and sleep sets skip steps a fair cycle needs (search without --reduction)\n"
+        }
         out += "\nData races (\(result.dataRaces.count))\n"
         if result.dataRaces.isEmpty { out += "  none: every conflicting pair of accesses is ordered by a lock, a queue or a thread start\n" }
         for race in result.dataRaces {
@@ -117,6 +129,8 @@ public struct ExplorationRenderer: Sendable {
             let counts = "\(example.preemptions) preemption\(example.preemptions == 1 ? "" : "s"), \(run.schedule.count) steps"
             if example.isShortest {
                 out += "\nShortest counterexample (fewest steps, breadth first): \(counts)\n"
+            } else if example.isShortestReduced {
+                out += "\nCounterexample: \(counts) (the shortest in the graph sleep sets left; one taking steps they skipped may be shorter)\n"
             } else if let cut = example.notSimplest {
                 out += "\nCounterexample: \(counts) (the shortest failing execution seen; the search for the simplest one was cut: \(cut))\n"
             } else {

@@ -1,6 +1,6 @@
 // The exploration benchmark (issue 3): scalable families explored exhaustively with
 // DPOR, printing executions, traces, steps/s, executions/s and peak memory.
-// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--counting] [--engine-only] [ROW...]
+// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--counting] [--engine-only] [--stateful [--sleep-sets]] [ROW...]
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
@@ -182,6 +182,7 @@ for item in cases {
     if CommandLine.arguments.contains("--no-detectors") { config.detectRaces = false }
     if stateful {
         config.search = .stateful
+        config.sleepSets = CommandLine.arguments.contains("--sleep-sets")
         let start = Date()
         let result = Explorer(program: program, config: config).explore()
         let seconds = max(Date().timeIntervalSince(start), 1e-9)
@@ -192,7 +193,8 @@ for item in cases {
             String(format: "%12.0f", Double(result.memory) / Double(max(1, result.states))), String(format: "%8.1f", peakMemoryMB()),
             "\(result.verdict())",
         ]
-        print(row.joined(separator: " ") + (result.cut.map { "  (\($0))" } ?? ""))
+        let retried = result.sleepSetsRetried.map { "  (sleep sets found a cycle: searched again without them; \($0.steps) steps with them)" } ?? ""
+        print(row.joined(separator: " ") + (result.cut.map { "  (\($0))" } ?? "") + retried)
         continue
     }
     // With --counting, the row's search also counts the interleavings each execution

@@ -69,6 +69,18 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
         let example = explorer.counterexample(for: result)
         check(ExplorationRenderer(program: program).render(result, counterexample: nil, replayCommand: "racelab run fuzz"))
         check(ExplorationJSON(program: program).render(result, version: fix, counterexample: example).serialized())
+        // Sleep sets: the same final outcomes, and a cycle exactly when the full graph has one.
+        var reduced = stateful
+        reduced.sleepSets = true
+        let sleeping = Explorer(program: program, config: reduced).explore()
+        if result.isExhaustive && sleeping.isExhaustive {
+            if Set(sleeping.outcomes.map(\.outcome)) != Set(result.outcomes.map(\.outcome)) {
+                fatalError("sleep sets and the full stateful search reach different outcomes")
+            }
+            let reducedCycle = sleeping.sleepSetsRetried != nil || (sleeping.sleepSets && sleeping.hasCycle)
+            if reducedCycle != result.hasCycle { fatalError("sleep sets changed whether the state graph has a cycle") }
+        }
+        check(ExplorationRenderer(program: program).render(sleeping, counterexample: nil, replayCommand: "racelab run fuzz"))
         if let livelock = result.livelock {
             var scheduler = FixedScheduler(names: livelock.prefix + livelock.cycle)
             guard (try? Runner(program: program, maxSteps: 10_000).run(&scheduler)) != nil else { fatalError("a livelock that does not replay") }

@@ -247,6 +247,30 @@ struct CutSearchTests {
         #expect(output.stdout.contains("Verdict: no failure found, but the search was cut, so this is not a proof.\n"))
     }
 
+    /// With sleep sets the failure is found, but A's endless loop makes a cycle they
+    /// cannot judge: the report says livelock was not checked.
+    @Test func sleepSetsSayWhatTheyLeaveUnchecked() {
+        let output = racelab.main(["explore", Self.fixture, "--reduction", "sleep-sets"])
+        #expect(output.exitCode == 1)
+        #expect(output.stdout.contains("Reduction: sleep sets (a step that another order of the same steps already covers is not taken again)\n"))
+        #expect(output.stdout.contains("Final states: 1; the counts below are final states (sleep sets skip steps, so paths are not counted)\n"))
+        #expect(
+            output.stdout.contains(
+                "Livelock\n  not checked: the graph has a cycle, and sleep sets skip steps a fair cycle needs (search without --reduction)\n"))
+        #expect(
+            output.stdout.contains(
+                "Counterexample: 2 preemptions, 4 steps (the shortest in the graph sleep sets left; one taking steps they skipped may be shorter)\n"))
+    }
+
+    @Test func sleepSetsGoWithTheStatefulSearchOnly() {
+        let dpor = racelab.main(["explore", Self.fixture, "--search", "dpor", "--reduction", "sleep-sets"])
+        #expect(dpor.exitCode == 64)
+        #expect(dpor.stderr.contains("error: --reduction sleep-sets is for the stateful search, not --search dpor\n"))
+        let stateful = racelab.main(["explore", Self.fixture, "--search", "stateful", "--reduction", "dpor"])
+        #expect(stateful.exitCode == 64)
+        #expect(stateful.stderr.contains("error: the stateful search takes --reduction none or sleep-sets, not 'dpor'\n"))
+    }
+
     @Test func anUnknownSearchIsAUsageError() {
         let output = racelab.main(["explore", Self.fixture, "--search", "statefull"])
         #expect(output.exitCode == 64)

@@ -189,3 +189,82 @@ struct SearchChoiceTests {
         )
     }
 }
+
+/// Sleep sets with state caching (`StateSleepSets`) against the full graph, on the
+/// oracle programs and every shipped version (their threads may loop forever):
+/// every state, final state, outcome, invariant and race target kept, no more
+/// steps, and a cycle exactly when the full graph has one.
+struct StatefulSleepSetTests {
+    static var programs: [(String, Program)] {
+        get throws {
+            var programs = ExplorerTests.oraclePrograms
+            for name in ScenarioFileTests.names {
+                let scenario = try loadShipped(name)
+                for fix in [nil] + scenario.fixes {
+                    programs.append(("\(name) \(fix?.name ?? "broken")", try scenario.program(fix: fix?.name)))
+                }
+            }
+            return programs
+        }
+    }
+
+    static func explore(_ program: Program, sleepSets: Bool, visit: ((World) -> Void)? = nil) -> Exploration {
+        var config = ExploreConfig()
+        config.search = .stateful
+        config.timeLimit = nil
+        return Explorer(program: program, config: config).exploreStatefully(sleepSets: sleepSets, progress: nil, visit: visit)
+    }
+
+    /// The states a search stores, each up to the spin bookkeeping: two orders of
+    /// independent steps can leave a spin watch (or a spin wait already released)
+    /// in one and not the other, which changes when a spin becomes a wait, nothing else.
+    static func states(_ program: Program, sleepSets: Bool) -> (Exploration, Set<[UInt8]>) {
+        var encoder = StateEncoder(program: program, initialThreads: Engine(program: program).initialWorld().threads.count)
+        encoder.keepsSpinWatches = false
+        var states = Set<[UInt8]>()
+        let result = explore(program, sleepSets: sleepSets) { world in
+            encoder.encode(world)
+            states.insert(Array(encoder.bytes.raw))
+        }
+        return (result, states)
+    }
+
+    @Test func sleepSetsKeepEveryStateAndCycle() throws {
+        var saved = 0, total = 0
+        for (name, program) in try Self.programs {
+            let (full, fullStates) = Self.states(program, sleepSets: false)
+            let (reduced, reducedStates) = Self.states(program, sleepSets: true)
+            #expect(full.isExhaustive && reduced.isExhaustive, "\(name)")
+            #expect(reducedStates == fullStates, "\(name): every state is visited")
+            #expect(reduced.executions == full.executions, "\(name): every final state")
+            func finals(_ result: Exploration) -> [Outcome: Int] {
+                Dictionary(uniqueKeysWithValues: result.outcomes.map { ($0.outcome, $0.executions) })
+            }
+            #expect(finals(reduced) == finals(full), "\(name)")
+            #expect(Set(reduced.dataRaces.map(\.target)) == Set(full.dataRaces.map(\.target)), "\(name)")
+            #expect(reduced.lockInversions.count == full.lockInversions.count, "\(name)")
+            #expect(reduced.hasCycle == full.hasCycle, "\(name): a cycle stays a cycle")
+            #expect(reduced.transitions <= full.transitions && reduced.steps <= full.steps, "\(name)")
+            #expect(!reduced.countsInterleavings && reduced.livelock == nil, "\(name)")
+            saved += full.steps - reduced.steps
+            total += full.steps
+        }
+        // What they save over these programs, exactly (docs/PERFORMANCE.md).
+        #expect((saved, total) == (4052, 15303))
+    }
+
+    /// Through `explore`: a graph with a cycle is searched again without sleep sets,
+    /// so the polite threads' livelock is still found, and the report says why.
+    @Test func aCycleIsSearchedAgainForLivelock() throws {
+        let program = try loadShipped("polite-livelock").program(fix: nil)
+        var config = ExploreConfig()
+        config.search = .stateful
+        config.sleepSets = true
+        config.timeLimit = nil
+        let result = Explorer(program: program, config: config).explore()
+        let reduced = Self.explore(program, sleepSets: true)
+        #expect(result.livelock != nil && !result.sleepSets && result.hasCycle)
+        #expect(result.sleepSetsRetried.map { [$0.states, $0.steps] } == [reduced.states, reduced.steps])
+        #expect(reduced.steps < Self.explore(program, sleepSets: false).steps)
+    }
+}

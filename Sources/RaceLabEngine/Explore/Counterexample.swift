@@ -15,6 +15,9 @@ public struct Counterexample: Sendable {
     /// True when it is the shortest failing schedule of a stateful search (fewest
     /// steps, breadth first), which may preempt more than the simplest one.
     public var isShortest = false
+    /// True when it is the shortest failing schedule of the graph a stateful search
+    /// with sleep sets left: a shorter one may take steps they skipped.
+    public var isShortestReduced = false
 }
 
 extension Explorer {
@@ -29,7 +32,8 @@ extension Explorer {
         // preemption bounds, over a program that may never end, is only slower.
         if result.search == .stateful {
             var example = Counterexample(schedule: seen, preemptions: preemptions(seen), why: decisivePair(seen))
-            example.isShortest = true
+            example.isShortest = !result.sleepSets
+            example.isShortestReduced = result.sleepSets
             return example
         }
         switch simplestCounterexample(maxPreemptions: maxPreemptions, budget: budget) {

@@ -43,6 +43,16 @@ public struct Exploration: Sendable {
     /// the start to a final state, when the state graph has no cycle) or, when it
     /// has one and paths are endless, final states.
     public var countsInterleavings = true
+    /// Whether the stateful search skipped steps with sleep sets (`StateSleepSets`):
+    /// then the counts are final states and the shortest failure is only the
+    /// shortest the reduced graph holds.
+    public var sleepSets = false
+    /// When sleep sets found a cycle, the search was repeated without them (livelock
+    /// needs every step): what the first search stored and stepped.
+    public var sleepSetsRetried: (states: Int, steps: Int)?
+    /// Whether the stateful search's graph has a cycle: some run goes on forever.
+    /// Known only when the search finished.
+    public var hasCycle = false
     /// A run that goes on forever without progress, found by the stateful search.
     public var livelock: Livelock?
     /// Complete executions: each ends, deadlocks, crashes or is cut by the step bound.

@@ -20,6 +20,8 @@ public struct ExploreConfig: Sendable, Equatable {
     }
 
     public var search = Search.stateless
+    /// Whether the stateful search skips steps with sleep sets (`StateSleepSets`).
+    public var sleepSets = false
     public var reduction = Reduction.dpor
     /// Distinct worlds the stateful search may store before it stops.
     public var maxStates = 5_000_000

@@ -19,8 +19,40 @@ extension Explorer {
     /// Invariant: every state on `stack` is in the store and not yet expanded; every
     /// state in the store is expanded or on the stack.
     func exploreStatefully(progress: Progress? = nil) -> Exploration {
+        var result = exploreStatefully(sleepSets: config.sleepSets, progress: progress)
+        // Livelock needs every step of a cycle, which sleep sets skip: a graph with a
+        // cycle is searched again without them (an acyclic one has no cycle to find:
+        // see `StateSleepSets`).
+        if result.sleepSets, result.cut == nil, result.failingExecutions == 0, result.hasCycle {
+            let first = (states: result.states, steps: result.steps)
+            result = exploreStatefully(sleepSets: false, progress: progress)
+            result.sleepSetsRetried = first
+        }
+        return result
+    }
+
+    /// A state waiting to be expanded, with its world. Under sleep sets it carries
+    /// the steps asleep on arrival, and on a revisit the threads to run: the ones
+    /// asleep at the earlier visit and awake now.
+    struct PendingState {
+        var state: Int
+        var world: World
+        var depth: Int
+        var asleep: [Sleeper] = []
+        var revisit: UInt64?
+    }
+
+    /// A step asleep in a state (a thread's next step, which another order covers).
+    struct Sleeper {
+        var step: WakeupStep
+        var line: Int?
+    }
+
+    /// `visit` sees every state's world as it is stored (the tests compare them).
+    func exploreStatefully(sleepSets: Bool, progress: Progress?, visit: ((World) -> Void)? = nil) -> Exploration {
         var result = Exploration(reduction: config.reduction)
         result.search = .stateful
+        result.sleepSets = sleepSets
         let deadline = config.started().deadline
         let log = EventLog(narrate: false)
         let initial = engine.initialWorld()
@@ -31,42 +63,51 @@ extension Explorer {
         var encoder = StateEncoder(program: engine.program, initialThreads: initial.threads.count)
         var store = StateStore()
         var graph = StateGraph()
+        var sleep = StateSleepSets()
         var keys: [OutcomeKey] = []
         var seenRaces = SeenRaces()
         encoder.encode(initial)
         _ = store.insert(encoder.bytes.raw)
         graph.addState()
-        var stack: [(state: Int, world: World, depth: Int)] = [(0, initial, 0)]
+        visit?(initial)
+        if sleepSets { sleep.addState(asleep: 0) }
+        var stack = [PendingState(state: 0, world: initial, depth: 0)]
         var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
         var expanded = 0
-        search: while let (state, world, depth) = stack.popLast() {
+        search: while let pending = stack.popLast() {
+            let state = pending.state, world = pending.world, depth = pending.depth
             let enabled = world.halted ? 0 : engine.runnableMask(world)
-            graph.beginEdges(of: state)
             if enabled == 0 {
+                // A revisit of a final state has nothing to run (no step sleeps there).
+                guard graph.final[state] < 0 else { continue }
                 let index = outcomeIndex(world, ending(of: world), into: &result, keys: &keys) { [] }
                 graph.final[state] = Int32(index)
                 result.outcomes[index].executions += 1
                 result.executions += 1
                 continue
             }
+            graph.beginEdges(of: state)
             stepped.removeAll(keepingCapacity: true)
-            var bits = enabled
+            // The steps asleep for the children: the ones asleep here, then each step
+            // taken here, in the order taken.
+            var done = pending.asleep
+            var bits = enabled & (pending.revisit ?? ~StateSleepSets.threads(pending.asleep))
             while bits != 0 {
                 let thread = bits.trailingZeroBitCount
                 bits &= bits - 1
                 var next = world
+                let threadCount = world.threads.count
                 engine.quietStep(&next, thread: thread, log: log)
                 result.steps += 1
                 if next.threads.count > 64 {
                     result.cut = .threadLimit(64)
                     break search
                 }
+                let line = log.range?.start.line
                 if config.detectRaces {
-                    if log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, log.range?.start.line)) }
+                    if log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
                     if log.accesses.contains(where: { $0.kind == .acquire }) {
-                        recordLockOrder(
-                            heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: log.range?.start.line,
-                            into: &result)
+                        recordLockOrder(heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: line, into: &result)
                     }
                 }
                 encoder.encode(next)
@@ -74,15 +115,37 @@ extension Explorer {
                 graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
                 if isNew {
                     graph.addState()
-                    stack.append((target, consume next, depth + 1))
+                    visit?(next)
                 }
+                guard sleepSets else {
+                    if isNew { stack.append(PendingState(state: target, world: consume next, depth: depth + 1)) }
+                    continue
+                }
+                var spawns: UInt64 = 0
+                for spawned in threadCount..<next.threads.count { spawns |= 1 << UInt64(spawned) }
+                let step = WakeupStep(thread: thread, accesses: StepAccesses(log.accesses), halts: next.halted, spawns: spawns)
+                let asleep = done.filter { !$0.step.isDependent(step) }
+                let threads = StateSleepSets.threads(asleep)
+                if isNew {
+                    sleep.addState(asleep: threads)
+                    stack.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep))
+                } else if let wake = sleep.revisit(target, asleep: threads) {
+                    stack.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake))
+                }
+                done.append(Sleeper(step: step, line: line))
             }
-            if stepped.count > 1 { recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
+            if config.detectRaces {
+                // A sleeping step can run here too: it races with what it conflicts with.
+                for sleeper in pending.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
+                    stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
+                }
+                if stepped.count > 1 { recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
+            }
             if store.count >= config.maxStates {
                 result.cut = .stateBound(config.maxStates)
                 break search
             }
-            if store.bytes + graph.bytes > config.maxStateMemory {
+            if store.bytes + graph.bytes + sleep.bytes > config.maxStateMemory {
                 result.cut = .memoryBound(config.maxStateMemory)
                 break search
             }
@@ -103,8 +166,8 @@ extension Explorer {
         }
         result.states = store.count
         result.transitions = graph.edgeCount
-        result.memory = store.bytes + graph.bytes
-        assert(graph.isConsistent(complete: result.cut == nil), "the state graph breaks its invariants")
+        result.memory = store.bytes + graph.bytes + sleep.bytes
+        assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
         finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)
         return result
     }
@@ -134,7 +197,9 @@ extension Explorer {
         if let failing = tree.order.first(where: { graph.final[$0] >= 0 && result.outcomes[Int(graph.final[$0])].outcome.isFailure }) {
             result.shortestFailure = names(tree.path(to: failing, in: graph))
         }
-        if complete, let paths = graph.pathCounts() {
+        let paths = complete ? graph.pathCounts() : nil
+        result.hasCycle = complete && paths == nil
+        if let paths, !result.sleepSets {
             for state in 0..<graph.stateCount where graph.final[state] >= 0 {
                 result.outcomes[Int(graph.final[state])].interleavings += paths[state]
             }
@@ -145,7 +210,7 @@ extension Explorer {
             }
         }
         result.interleavings = .sum(result.outcomes.map(\.interleavings))
-        if complete, let lasso = graph.livelock(tree: tree) {
+        if result.hasCycle, !result.sleepSets, let lasso = graph.livelock(tree: tree) {
             let path = tree.path(to: lasso.start, in: graph)
             let all = names(path + lasso.cycle)
             result.livelock = Livelock(

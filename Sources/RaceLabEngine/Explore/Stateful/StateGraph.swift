@@ -15,7 +15,8 @@ struct StateGraph {
     var final: [Int32] = []
 
     var stateCount: Int { final.count }
-    var edgeCount: Int { targets.count }
+    /// Steps in the graph (a revisited state's old copies not counted).
+    private(set) var edgeCount = 0
     /// Counts, not capacities, as `StateStore.bytes`.
     var bytes: Int { firstEdge.count * 4 + edgeCounts.count + targets.count * 4 + labels.count + final.count * 4 }
 
@@ -26,15 +27,24 @@ struct StateGraph {
     }
 
     /// The steps added next are `state`'s: they follow one another in the arrays.
+    /// A state expanded again (a revisit under sleep sets) has its earlier steps
+    /// copied to the end first, so its steps stay together.
     mutating func beginEdges(of state: Int) {
+        let earlier = edges(of: state)
         firstEdge[state] = UInt32(targets.count)
+        for edge in earlier {
+            targets.append(targets[edge])
+            labels.append(labels[edge])
+        }
     }
 
     /// A step of `state`, the last state `beginEdges` began.
     mutating func addEdge(from state: Int, to target: Int, thread: ThreadID, progress: Bool) {
+        assert(Int(firstEdge[state]) + Int(edgeCounts[state]) == targets.count, "a state's steps must be added together")
         targets.append(UInt32(target))
         labels.append(UInt8(thread) | (progress ? 0x80 : 0))
         edgeCounts[state] += 1
+        edgeCount += 1
     }
 
     /// The steps of `state`, as indexes into the step arrays.
@@ -126,7 +136,9 @@ struct StateGraph {
     /// once every step into it is counted.
     func pathCounts() -> [InterleavingCount]? {
         var incoming = [Int32](repeating: 0, count: stateCount)
-        for edge in targets.indices { incoming[Int(targets[edge])] += 1 }
+        for state in 0..<stateCount {
+            for edge in edges(of: state) { incoming[target(edge)] += 1 }
+        }
         var counts = [InterleavingCount](repeating: .zero, count: stateCount)
         counts[0] = InterleavingCount(1)
         var ready = incoming[0] == 0 ? [0] : []
