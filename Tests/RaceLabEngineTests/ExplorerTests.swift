@@ -12,7 +12,7 @@ struct ExplorerTests {
         config.maxExecutions = maxExecutions
         config.reduction = reduction
         config.timeLimit = nil
-        return Explorer(program: program, config: config).explore(progress: nil, visit: visit)
+        return StatelessSearch(explorer: Explorer(program: program, config: config), visit: visit).run(progress: nil)
     }
 
     @Test func twoAndThreeStepsOnOneVariableMakeTenInterleavings() throws {

@@ -212,7 +212,7 @@ struct StatefulSleepSetTests {
         var config = ExploreConfig()
         config.search = .stateful
         config.timeLimit = nil
-        return Explorer(program: program, config: config).exploreStatefully(sleepSets: sleepSets, progress: nil, visit: visit)
+        return StatefulSearch(explorer: Explorer(program: program, config: config), sleepSets: sleepSets, visit: visit).searchOnce(progress: nil)
     }
 
     /// The states a search stores, each up to the spin bookkeeping: two orders of

@@ -14,7 +14,7 @@ public struct ExploreConfig: Sendable, Equatable {
         /// One execution after another, remembering nothing but the current one
         /// (`reduction` picks which): every execution must end.
         case stateless
-        /// Every distinct world once (`Explorer.exploreStatefully`): any program with
+        /// Every distinct world once (`StatefulSearch`): any program with
         /// finitely many states, loops or not; finds livelock.
         case stateful
     }

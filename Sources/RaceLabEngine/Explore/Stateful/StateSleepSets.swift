@@ -28,7 +28,7 @@ struct StateSleepSets {
     var bytes: Int { asleep.count * 8 }
 
     /// The threads of these sleeping steps, as a bit set.
-    static func threads(_ steps: [Explorer.Sleeper]) -> UInt64 {
+    static func threads(_ steps: [StatefulSearch.Sleeper]) -> UInt64 {
         steps.reduce(0) { $0 | 1 << UInt64($1.step.thread) }
     }
 

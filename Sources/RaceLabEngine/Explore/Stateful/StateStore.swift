@@ -65,6 +65,25 @@ struct StateStore {
         }
     }
 
+    /// The store's invariants, checked in debug builds once a search is done: the
+    /// table is at most half full, each state's hash is its bytes' hash, and looking
+    /// a state's bytes up finds that state (no two states hold the same bytes).
+    func isConsistent() -> Bool {
+        guard hashes.count * 2 <= table.count, offsets.count == hashes.count + 1 else { return false }
+        return arena.withUnsafeBytes { raw in
+            for index in hashes.indices {
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[offsets[index]..<offsets[index + 1]])
+                guard Self.hash(bytes) == hashes[index] else { return false }
+                var slot = Int(truncatingIfNeeded: hashes[index]) & mask
+                while table[slot] != 0 && !(hashes[Int(table[slot]) - 1] == hashes[index] && equals(Int(table[slot]) - 1, bytes)) {
+                    slot = (slot + 1) & mask
+                }
+                guard Int(table[slot]) - 1 == index else { return false }
+            }
+            return true
+        }
+    }
+
     private mutating func grow() {
         table = Array(repeating: 0, count: table.count * 2)
         mask = table.count - 1

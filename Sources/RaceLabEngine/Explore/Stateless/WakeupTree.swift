@@ -143,7 +143,23 @@ struct WakeupTree: Equatable {
     /// Returns whether it added a branch.
     @discardableResult
     mutating func insert(_ sequence: [WakeupStep]) -> Bool {
-        insert(sequence, without: BitSet(), left: sequence.count)
+        let added = insert(sequence, without: BitSet(), left: sequence.count)
+        assert(isConsistent, "a wakeup tree breaks its invariant")
+        return added
+    }
+
+    /// The tree's invariant, checked in debug builds after each insertion: the
+    /// branches of a node start with steps of different threads (a thread has one
+    /// next step from a state; a sequence starting with it is followed down the
+    /// branch it would start, not added beside it).
+    var isConsistent: Bool {
+        var threads: UInt64 = 0
+        for branch in branches {
+            let bit: UInt64 = 1 << UInt64(branch.step.thread)
+            guard threads & bit == 0, branch.tree.isConsistent else { return false }
+            threads |= bit
+        }
+        return true
     }
 
     /// `insert` of what is left of `sequence` without the positions in `taken` (`left` of them).

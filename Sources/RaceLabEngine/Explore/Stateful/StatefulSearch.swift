@@ -1,6 +1,24 @@
 /// The stateful search: every distinct world once, so a program whose threads loop
 /// forever is explored exhaustively as long as it has finitely many states.
-extension Explorer {
+struct StatefulSearch: Search {
+    let explorer: Explorer
+    /// Skip steps with sleep sets (`StateSleepSets`).
+    var sleepSets = false
+    /// Sees every state's world as it is stored (the tests compare them).
+    var visit: ((World) -> Void)?
+
+    // Kept, not read through `explorer` at every step (a copy of the configuration each time).
+    let engine: Engine
+    let config: ExploreConfig
+
+    init(explorer: Explorer, sleepSets: Bool = false, visit: ((World) -> Void)? = nil) {
+        self.explorer = explorer
+        self.sleepSets = sleepSets
+        self.visit = visit
+        engine = explorer.engine
+        config = explorer.config
+    }
+
     /// Visits every world reachable from the start, each once (`StateStore` keeps
     /// their canonical bytes), depth first: only the worlds on the current path and
     /// their unexplored siblings are held whole. Every step from every state is
@@ -18,14 +36,16 @@ extension Explorer {
     ///
     /// Invariant: every state on `stack` is in the store and not yet expanded; every
     /// state in the store is expanded or on the stack.
-    func exploreStatefully(progress: Progress? = nil) -> Exploration {
-        var result = exploreStatefully(sleepSets: config.sleepSets, progress: progress)
+    func run(progress: Explorer.Progress?) -> Exploration {
+        var result = searchOnce(progress: progress)
         // Livelock needs every step of a cycle, which sleep sets skip: a graph with a
         // cycle is searched again without them (an acyclic one has no cycle to find:
         // see `StateSleepSets`).
         if result.sleepSets, result.cut == nil, result.failingExecutions == 0, result.hasCycle {
             let first = (states: result.states, steps: result.steps)
-            result = exploreStatefully(sleepSets: false, progress: progress)
+            var full = self
+            full.sleepSets = false
+            result = full.searchOnce(progress: progress)
             result.sleepSetsRetried = first
         }
         return result
@@ -48,8 +68,8 @@ extension Explorer {
         var line: Int?
     }
 
-    /// `visit` sees every state's world as it is stored (the tests compare them).
-    func exploreStatefully(sleepSets: Bool, progress: Progress?, visit: ((World) -> Void)? = nil) -> Exploration {
+    /// One search, with or without sleep sets, as `sleepSets` says.
+    func searchOnce(progress: Explorer.Progress?) -> Exploration {
         var result = Exploration(reduction: config.reduction)
         result.search = .stateful
         result.sleepSets = sleepSets
@@ -64,8 +84,8 @@ extension Explorer {
         var store = StateStore()
         var graph = StateGraph()
         var sleep = StateSleepSets()
-        var keys: [OutcomeKey] = []
-        var seenRaces = SeenRaces()
+        var keys: [Explorer.OutcomeKey] = []
+        var seenRaces = Explorer.SeenRaces()
         encoder.encode(initial)
         _ = store.insert(encoder.bytes.raw)
         graph.addState()
@@ -80,7 +100,7 @@ extension Explorer {
             if enabled == 0 {
                 // A revisit of a final state has nothing to run (no step sleeps there).
                 guard graph.final[state] < 0 else { continue }
-                let index = outcomeIndex(world, ending(of: world), into: &result, keys: &keys) { [] }
+                let index = explorer.outcomeIndex(world, explorer.ending(of: world), into: &result, keys: &keys) { [] }
                 graph.final[state] = Int32(index)
                 result.outcomes[index].executions += 1
                 result.executions += 1
@@ -107,7 +127,7 @@ extension Explorer {
                 if config.detectRaces {
                     if log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
                     if log.accesses.contains(where: { $0.kind == .acquire }) {
-                        recordLockOrder(heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: line, into: &result)
+                        explorer.recordLockOrder(heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: line, into: &result)
                     }
                 }
                 encoder.encode(next)
@@ -139,7 +159,7 @@ extension Explorer {
                 for sleeper in pending.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
                     stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
                 }
-                if stepped.count > 1 { recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
+                if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
             }
             if store.count >= config.maxStates {
                 result.cut = .stateBound(config.maxStates)
@@ -168,6 +188,7 @@ extension Explorer {
         result.transitions = graph.edgeCount
         result.memory = store.bytes + graph.bytes + sleep.bytes
         assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
+        assert(store.isConsistent(), "the state store breaks its invariants")
         finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)
         return result
     }

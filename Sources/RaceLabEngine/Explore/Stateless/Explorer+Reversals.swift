@@ -7,7 +7,7 @@ extension Explorer {
     /// The races of the step at `index` with earlier steps: each one's reversal goes
     /// into the wakeup tree where the race began, unless a sleeping step covers it.
     func addReversals(
-        for index: Int, trace: Trace, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int,
+        for index: Int, trace: Trace, stack: inout [Node], sleeping: SleepSets, reversalSteps: inout Int,
         log: EventLog
     ) {
         for race in trace.races(of: index) {
@@ -48,7 +48,7 @@ extension Explorer {
     /// and that can be seen without its last step: then that step need not be
     /// computed. Until it is, the last step stands in with its thread alone.
     func replayAndInsert(
-        _ sequence: inout [WakeupStep], at race: Int, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int, log: EventLog
+        _ sequence: inout [WakeupStep], at race: Int, stack: inout [Node], sleeping: SleepSets, reversalSteps: inout Int, log: EventLog
     ) {
         sequence[sequence.count - 1] = .pending(sequence[sequence.count - 1].thread)
         if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { return }
@@ -82,7 +82,7 @@ extension Explorer {
     /// can run at `race`'s node: the steps between them that do not depend on `race`,
     /// then `index`'s thread, whose step there is found by a replay.
     func addReversal(
-        of race: Int, with index: Int, trace: Trace, stack: inout [Node], sleeping: [WakeupStep], reversalSteps: inout Int,
+        of race: Int, with index: Int, trace: Trace, stack: inout [Node], sleeping: SleepSets, reversalSteps: inout Int,
         log: EventLog
     ) {
         var sequence: [WakeupStep] = []
@@ -111,7 +111,7 @@ extension Explorer {
 
     /// Whether inserting `sequence` at `depth` would add nothing, whatever its last step
     /// (known only by its thread) is: a sleeping step or the wakeup tree covers it.
-    func isCovered(_ sequence: [WakeupStep], at depth: Int, stack: [Node], sleeping: [WakeupStep]) -> Bool {
+    func isCovered(_ sequence: [WakeupStep], at depth: Int, stack: [Node], sleeping: SleepSets) -> Bool {
         var undecided = false
         for position in stack[depth].sleep {
             switch WakeupTree.start(sequence, lastKnown: false, without: BitSet(), with: sleeping[position]) {
@@ -152,7 +152,7 @@ extension Explorer {
     /// three-step failure of another). Each pending step goes on the trace and the
     /// final world on the stack for as long as its races are added.
     func addReversalsOfCut(
-        _ world: World, enabled: UInt64, trace: inout Trace, stack: inout [Node], sleeping: [WakeupStep],
+        _ world: World, enabled: UInt64, trace: inout Trace, stack: inout [Node], sleeping: SleepSets,
         reversalSteps: inout Int, log: EventLog
     ) {
         let depth = stack.count - 1
@@ -171,7 +171,7 @@ extension Explorer {
 
     /// A halting step stops every other thread: each one's pending step is in a race
     /// with it, so try running that step first.
-    func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node], sleeping: [WakeupStep], log: EventLog) {
+    func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node], sleeping: SleepSets, log: EventLog) {
         for other in stack[depth].enabledThreads where other != thread {
             if let step = replay(CollectionOfOne(other), from: stack[depth].world, log: log) {
                 insert([step], at: depth, stack: &stack, sleeping: sleeping)
@@ -179,7 +179,7 @@ extension Explorer {
         }
     }
 
-    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node], sleeping: [WakeupStep]) {
+    func insert(_ sequence: [WakeupStep], at depth: Int, stack: inout [Node], sleeping: SleepSets) {
         guard !stack[depth].sleep.contains(where: { WakeupTree.start(sequence, without: BitSet(), with: sleeping[$0]) != nil })
         else { return }
         stack[depth].pending.insert(sequence)

@@ -1,0 +1,173 @@
+/// The stateless search: every interleaving, depth first, keeping one world per level
+/// of the search (memory grows with depth, not with the number of executions).
+///
+/// With `.dpor` it runs optimal DPOR (Abdulla, Aronis, Jonsson and Sagonas, POPL
+/// 2014): after each step it finds the races of that step with earlier ones
+/// (dependent, different threads, not ordered through a third step) and adds the
+/// sequence that reverses each race to the wakeup tree where the race began
+/// (Explorer+Reversals, WakeupTree). Sleep sets (SleepSets) keep two explored
+/// executions from being the same trace; wakeup trees keep the search from running
+/// into a state where every thread is asleep.
+struct StatelessSearch: Search {
+    let explorer: Explorer
+    /// Sees the trace of every complete execution (the tests' oracle uses it).
+    var visit: ((Trace) -> Void)?
+
+    // Kept, not read through `explorer` at every step (a copy of the configuration each time).
+    let engine: Engine
+    let config: ExploreConfig
+
+    init(explorer: Explorer, visit: ((Trace) -> Void)? = nil) {
+        self.explorer = explorer
+        self.visit = visit
+        engine = explorer.engine
+        config = explorer.config
+    }
+
+    /// `visit` sees the trace of every complete execution (the tests' oracle uses it).
+    func run(progress: Explorer.Progress?) -> Exploration {
+        var result = Exploration(reduction: config.reduction)
+        let deadline = config.started().deadline
+        var trace = Trace()
+        var seenRaces = Explorer.SeenRaces()
+        var outcomeKeys: [Explorer.OutcomeKey] = []
+        var sleeping = SleepSets()
+        let log = EventLog(narrate: false)
+        let initial = engine.initialWorld()
+        var stack: [Explorer.Node] = []
+        guard initial.threads.count <= 64 else {
+            result.cut = .threadLimit(64)
+            return result
+        }
+        var root = Explorer.Node(world: initial, enabled: engine.runnableMask(initial))
+        if root.enabled == 0 {
+            result.executions = 1
+            explorer.record(root.world, trace: trace, into: &result, keys: &outcomeKeys)
+            return result
+        }
+        root.startPending(config.reduction, sleeping: sleeping)
+        stack.append(root)
+        // Invariant: stack[d] holds the world after the first d steps of the current
+        // execution, `trace` those steps (truncated to d when node d is resumed), and
+        // each node's sleep set names steps of `sleeping` that lead only to executions
+        // already explored from there; a node leaves the stack when its pending tree is
+        // empty, and its parent's current step then goes to sleep.
+        search: while !stack.isEmpty {
+            let depth = stack.count - 1
+            trace.truncate(to: depth)
+            guard !stack[depth].pending.isEmpty else {
+                sleeping.wake(downTo: stack[depth].sleepingStart)
+                stack.removeLast()
+                if let parent = stack.indices.last { finish(&stack[parent], sleeping: &sleeping) }
+                continue
+            }
+            let branch = stack[depth].pending.branches.removeFirst()
+            let thread = branch.step.thread
+            guard stack[depth].isEnabled(thread) else { continue }
+            if let bound = config.preemptionBound, stack[depth].isPreemption(thread), stack[depth].preemptions >= bound {
+                if result.cut == nil { result.cut = .preemptionBound(bound) }
+                continue
+            }
+            var world = stack[depth].world
+            let threadCount = world.threads.count
+            engine.quietStep(&world, thread: thread, log: log)
+            let accesses = log.accesses, range = log.range
+            result.steps += 1
+            // The clock is read every 256 steps, so a long execution cannot outrun it.
+            if result.steps & 255 == 0, let deadline, deadline.hasPassed(keepingShareForCounterexample: result.shortestFailure != nil) {
+                result.cut = .timeLimit(deadline.seconds)
+                break search
+            }
+            trace.append(
+                thread: thread, accesses: accesses, halts: world.halted,
+                creates: threadCount..<world.threads.count, range: range, detectRaces: config.detectRaces)
+            let step = trace.step(depth)
+            stack[depth].current = step
+            if config.detectRaces {
+                explorer.recordRaces(depth, trace: trace, world: world, seen: &seenRaces, into: &result)
+                if accesses.contains(where: { $0.kind == .acquire }) {
+                    explorer.recordLockOrder(
+                        heldBefore: stack[depth].world.headers, after: world, thread: thread, accesses: accesses,
+                        line: range?.start.line, into: &result)
+                }
+            }
+            if config.reduction == .dpor {
+                explorer.addReversals(for: depth, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &result.reversalSteps, log: log)
+            }
+
+            if world.threads.count > 64 {
+                result.cut = .threadLimit(64)
+                break search
+            }
+            let enabled = engine.runnableMask(world)
+            let terminal = enabled == 0 || world.halted || depth + 1 >= config.maxSteps
+            if terminal {
+                if depth + 1 >= config.maxSteps && enabled != 0 && !world.halted {
+                    result.cut = .stepBound(config.maxSteps)
+                    if config.reduction == .dpor {
+                        explorer.addReversalsOfCut(
+                            world, enabled: enabled, trace: &trace, stack: &stack, sleeping: sleeping,
+                            reversalSteps: &result.reversalSteps, log: log)
+                    }
+                }
+                if world.halted && config.reduction == .dpor {
+                    explorer.addReversalsOfHalt(by: thread, at: depth, stack: &stack, sleeping: sleeping, log: log)
+                }
+                result.executions += 1
+                explorer.record(world, trace: trace, into: &result, keys: &outcomeKeys)
+                visit?(trace)
+                finish(&stack[depth], sleeping: &sleeping)
+            } else {
+                // Built in place on the stack: a node is large, and copying one in costs a
+                // retain of each of its arrays.
+                let preemptions = stack[depth].preemptions + (stack[depth].isPreemption(thread) ? 1 : 0)
+                stack.append(Explorer.Node(world: consume world, enabled: enabled, last: thread, preemptions: preemptions))
+                let child = depth + 1
+                if config.reduction == .dpor {
+                    stack[child].sleepingStart = sleeping.count
+                    stack[child].sleep = sleeping.inherited(from: stack[depth], after: step)
+                }
+                if branch.tree.isEmpty {
+                    stack[child].startPending(config.reduction, sleeping: sleeping)
+                } else {
+                    stack[child].pending = branch.tree
+                }
+                if stack[child].pending.isEmpty {
+                    result.sleepBlocked += 1
+                    stack.removeLast()
+                    finish(&stack[depth], sleeping: &sleeping)
+                }
+            }
+            if terminal {
+                if progress != nil {
+                    var guess = 1.0
+                    for node in stack { guess *= Double(max(1, node.explored + node.pending.branches.count)) }
+                    result.estimate = guess > 1e15 ? Int(1e15) : Int(guess)
+                }
+                if let progress, !progress(result) {
+                    result.cut = .stopped
+                    break search
+                }
+                if result.executions >= config.maxExecutions {
+                    result.cut = .executionBound(config.maxExecutions)
+                    break search
+                }
+                if let deadline, result.executions % 64 == 0, deadline.hasPassed(keepingShareForCounterexample: result.shortestFailure != nil) {
+                    result.cut = .timeLimit(deadline.seconds)
+                    break search
+                }
+            }
+        }
+        return result
+    }
+
+    /// The step explored from a node is done; under DPOR it goes to sleep there.
+    func finish(_ node: inout Explorer.Node, sleeping: inout SleepSets) {
+        guard let current = node.current else { return }
+        node.explored += 1
+        if config.reduction == .dpor {
+            sleeping.putToSleep(current, in: &node)
+        }
+        node.current = nil
+    }
+}
