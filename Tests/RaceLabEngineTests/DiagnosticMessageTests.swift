@@ -7,6 +7,18 @@ import Testing
 struct DiagnosticMessageTests {
     static let cases: [(source: String, expected: String)] = [
         (
+            "let a = [1]\nthread A { a.append(2) }",
+            "2:12: cannot change 'a': it is a 'let' constant (declare it with 'var')"
+        ),
+        (
+            "thread A {\n let a = [1]\n a[0] = 2 }",
+            "3:2: cannot change 'a': it is a 'let' constant (declare it with 'var')"
+        ),
+        (
+            "class C { let items = [1] }\nlet c = C()\nthread A { c.items.removeLast() }",
+            "3:12: cannot change 'items': it is a 'let' field of C"
+        ),
+        (
             "var x = 99999999999999999999999",
             "1:9: integer literal '99999999999999999999999' is too large"
         ),

@@ -219,7 +219,7 @@ struct StatefulSleepSetTests {
     /// independent steps can leave a spin watch (or a spin wait already released)
     /// in one and not the other, which changes when a spin becomes a wait, nothing else.
     static func states(_ program: Program, sleepSets: Bool) -> (Exploration, Set<[UInt8]>) {
-        var encoder = StateEncoder(program: program, initialThreads: Engine(program: program).initialWorld().threads.count)
+        var encoder = StateEncoder(program: program, initial: Engine(program: program).initialWorld())
         encoder.keepsSpinWatches = false
         var states = Set<[UInt8]>()
         let result = explore(program, sleepSets: sleepSets) { world in

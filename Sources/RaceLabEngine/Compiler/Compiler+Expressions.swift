@@ -20,15 +20,36 @@ extension Compiler {
 
     /// The place an expression names, if it is a variable or a field; a field's object
     /// is compiled onto the stack. Emits nothing when it returns nil.
-    mutating func placeForMutation(_ expression: Expression) throws(Failure) -> Place? {
+    /// The place an array expression names. `changing`: the place is written (a
+    /// mutating method, a subscript assignment), so a constant or a captured value
+    /// is a diagnostic; reading one (`a[i]`, `a.count`, `for x in a`) is fine.
+    mutating func placeForMutation(_ expression: Expression, changing: Bool = true) throws(Failure) -> Place? {
         switch expression.kind {
         case .name(let name):
-            if let local = resolveLocal(name, level: builders.count - 1) { return .local(local.slot) }
-            if let global = visibleGlobal(name) { return .global(global) }
+            if let local = resolveLocal(name, level: builders.count - 1) {
+                if changing && local.isCapture {
+                    throw error(
+                        "cannot change '\(name)': closures capture values, not variables; use a shared variable or an object's field",
+                        at: expression.range)
+                }
+                if changing && local.isLet { throw error("cannot change '\(name)': it is a 'let' constant (declare it with 'var')", at: expression.range) }
+                return .local(local.slot)
+            }
+            if let global = visibleGlobal(name) {
+                if changing && program.globals[global].isLet {
+                    throw error("cannot change '\(name)': it is a 'let' constant (declare it with 'var')", at: expression.range)
+                }
+                return .global(global)
+            }
             if name == "main" || functionIndex[name] != nil || program.classIndex(named: name) != nil { return nil }
             throw unknownName(name, at: expression.range)
         case .member(let base, let field) where !Compiler.reservedFieldNames.contains(field):
             try checkProperty(field, at: expression.range)
+            let owners = program.classes.filter { $0.fieldNames.contains(field) }
+            if changing, !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
+                throw error(
+                    "cannot change '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: expression.range)
+            }
             try compileExpression(base)
             return .field(name: program.name(field))
         default:
@@ -142,7 +163,7 @@ extension Compiler {
 
     /// `base.count`, `base[i]`: one shared read when base is shared storage.
     mutating func compileArrayRead(_ base: Expression, index: Expression? = nil, _ make: (Place) -> Instruction) throws(Failure) {
-        var place = try placeForMutation(base)
+        var place = try placeForMutation(base, changing: false)
         if place == nil {
             try compileExpression(base)
             let temp = builder.newSlot("value", temp: true)

@@ -189,7 +189,7 @@ extension Compiler {
         defer { builder.scopes.removeLast() }
         var place: Place
         var objectTemp: Int?
-        if let shared = try placeForMutation(sequence), shared.isShared {
+        if let shared = try placeForMutation(sequence, changing: false), shared.isShared {
             // Shared storage is enumerated in place; a field's object is kept in a temporary.
             place = shared
             if case .field = shared {

@@ -17,14 +17,21 @@
 ///   number left out, and of the finished ones only those still named are written
 ///   (a thread that sends main a block in a loop would otherwise never repeat a state).
 ///
+/// - what is fixed from the start: a thread or object in the initial world keeps
+///   its name for good (names are given when made, or while the globals are set
+///   up), so only later ones' names are written; a `let` global never changes; a
+///   class instance's field count is its class's.
+///
 /// Everything else is written: threads (frames, waits, spin watches), globals, the
 /// heap (objects by number, as numbers are observable in names), headers, the main
 /// queue and the operation queues. Numbers are variable-length (LEB128, zigzag for
 /// signed), so a small world takes a few dozen bytes.
 struct StateEncoder {
     let program: Program
-    /// The threads every run starts with: only the names of later ones are written.
+    /// The threads and objects every run starts with: only the names of later ones
+    /// are written.
     let initialThreads: Int
+    let initialObjects: Int
     /// The last world's bytes (valid until the next `encode`).
     let bytes = ByteBuffer()
     /// Whether the spin bookkeeping is part of the state: a thread's spin watch
@@ -34,9 +41,10 @@ struct StateEncoder {
     /// Main-queue block numbers met so far in this encoding, in the order met.
     private var blocks: [Int] = []
 
-    init(program: Program, initialThreads: Int) {
+    init(program: Program, initial: World) {
         self.program = program
-        self.initialThreads = initialThreads
+        initialThreads = initial.threads.count
+        initialObjects = initial.heap.count
     }
 
     /// Encodes `world` into `bytes`.
@@ -64,16 +72,21 @@ struct StateEncoder {
                 put(0)
             }
         }
-        for g in world.globals.indices { put(world.globals[g]) }
+        // A `let` global is set once, before the first step, and never changes.
+        for g in world.globals.indices where !program.globals[g].isLet { put(world.globals[g]) }
         put(world.heap.count)
         for id in world.heap.indices {
-            put(world.heap[id], world)
+            put(world.heap[id], named: id >= initialObjects, world)
+            // One byte says which of the header's rarely set parts follow.
             let header = world.headers[id]
-            put(header.isAlive ? 1 : 0)
+            let held = header.owner != nil || header.depth != 0
+            put((header.isAlive ? 1 : 0) | (held ? 2 : 0) | (header.deallocatedOn != nil ? 4 : 0))
             put(header.retainCount)
-            put(optional: header.owner)
-            put(header.depth)
-            put(optional: header.deallocatedOn)
+            if held {
+                put(optional: header.owner)
+                put(header.depth)
+            }
+            if let thread = header.deallocatedOn { put(thread) }
         }
         for count in world.created { put(count) }
         for count in world.builtinsNamed { put(count) }
@@ -156,10 +169,10 @@ struct StateEncoder {
         }
     }
 
-    private mutating func put(_ object: HeapObject, _ world: World) {
-        put(object.name)
+    private mutating func put(_ object: HeapObject, named: Bool, _ world: World) {
+        if named { put(object.name) }
         put(optional: object.classIndex)
-        put(object.fields.count)
+        if object.classIndex == nil { put(object.fields.count) }
         for field in object.fields.indices { put(object.fields[field]) }
         switch object.kind {
         case .instance: put(0)

@@ -16,7 +16,7 @@ struct StateStore {
     private var mask: Int
 
     init() {
-        table = Array(repeating: 0, count: 1 << 12)
+        table = Array(repeating: 0, count: 1 << 8)
         mask = table.count - 1
     }
 

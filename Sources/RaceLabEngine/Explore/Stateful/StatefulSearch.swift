@@ -80,7 +80,7 @@ struct StatefulSearch: Search {
             result.cut = .threadLimit(64)
             return result
         }
-        var encoder = StateEncoder(program: engine.program, initialThreads: initial.threads.count)
+        var encoder = StateEncoder(program: engine.program, initial: initial)
         var store = StateStore()
         var graph = StateGraph()
         var sleep = StateSleepSets()
