@@ -68,7 +68,9 @@ public struct JSONRenderer: Sendable {
         case .global(let g): return run.program.globals[g].name
         case .field(let id, let field): return "\(heap[id].name).\(run.program.fieldName(field, classIndex: heap[id].classIndex))"
         case .object(let id): return heap[id].name
-        case .lock(let id): return "lock \(heap[id].name)"
+        case .lock(let id):
+            if case .semaphore = heap[id].kind { return "semaphore \(heap[id].name)" }
+            return "lock \(heap[id].name)"
         case .operation(let id): return "operation \(heap[id].name)"
         case .queue(let id): return "queue \(heap[id].name)"
         case .mainQueue: return "main queue"

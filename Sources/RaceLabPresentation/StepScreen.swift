@@ -164,6 +164,13 @@ public struct StepScreen: Sendable {
             if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
             lines.append(text)
         }
+        for id in world.heap.indices where world.headers[id].isAlive {
+            guard case .semaphore(let count) = world.heap[id].kind else { continue }
+            var text = "  semaphore \(world.heap[id].name): count \(count)"
+            let waiters = world.threads.indices.filter { world.threads[$0].waiting == .semaphore(id) }
+            if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
+            lines.append(text)
+        }
         for queue in world.queues {
             guard case .queue(let state) = world.heap[queue].kind else { continue }
             let limit = state.maxConcurrent < 0 ? "no limit" : "max \(state.maxConcurrent) at a time"

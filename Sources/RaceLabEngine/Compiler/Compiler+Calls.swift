@@ -2,7 +2,7 @@ import RaceLabLanguage
 
 extension Compiler {
     static let methods = [
-        "lock", "unlock", "cancel", "addDependency", "waitUntilFinished", "addOperation",
+        "lock", "unlock", "try", "wait", "signal", "cancel", "addDependency", "waitUntilFinished", "addOperation",
         "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy",
         "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
     ]
@@ -76,7 +76,7 @@ extension Compiler {
             emit(.allocate(classIndex: classIndex, fields: list))
             return
         }
-        for argument in arguments where argument.label != nil && !["name", "maxConcurrentOperationCount"].contains(argument.label!) {
+        for argument in arguments where argument.label != nil && !["name", "maxConcurrentOperationCount", "value"].contains(argument.label!) {
             throw error("unexpected argument label '\(argument.label!)'", at: argument.value.range)
         }
         switch name {
@@ -114,9 +114,18 @@ extension Compiler {
         case "isMainThread":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.isMainThread, argc: 0, className: nil))
-        case "Lock":
+        case "Lock", "NSLock":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.lock, argc: 0, className: nil))
+        case "NSRecursiveLock":
+            try expectArguments(arguments, 0...0, name, range: range)
+            emit(.builtin(.recursiveLock, argc: 0, className: nil))
+        case "DispatchSemaphore":
+            try expectArguments(arguments, 1...1, name, range: range)
+            guard arguments[0].label == "value" else { throw error("write DispatchSemaphore(value: n)", at: arguments[0].value.range) }
+            try compileExpression(arguments[0].value)
+            builder.currentRange = range
+            emit(.builtin(.semaphore, argc: 1, className: nil))
         case "OperationQueue":
             try expectArguments(arguments, 0...1, name, range: range)
             if let argument = arguments.first {

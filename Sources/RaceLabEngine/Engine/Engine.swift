@@ -85,6 +85,9 @@ public struct Engine: Sendable {
             return true
         case .mainBlock(let block):
             return world.completedBlocks.contains(block)
+        case .semaphore(let id):
+            if case .semaphore(let count) = world.heap[id].kind { return count > 0 }
+            return true
         case .spin(let reads):
             return reads.contains { world.version(of: $0.target) != $0.version }
         }
@@ -328,6 +331,14 @@ public struct Engine: Sendable {
             return ("waits for every operation of \(world.heap[q].name) to finish", [])
         case .mainBlock:
             return ("waits in main.sync for main to run its block", [0])
+        case .semaphore(let semaphore):
+            // Any thread may signal: name the ones still running that could.
+            let others = world.threads.indices.filter { $0 != id && !world.threads[$0].isFinished && !world.threads[$0].frames.isEmpty }
+            let note =
+                others.isEmpty
+                ? "; no other thread is left to signal it"
+                : "; only a signal from another thread (\(others.map { world.threadNames[$0] }.joined(separator: ", "))) wakes it"
+            return ("waits on semaphore \(world.heap[semaphore].name) (count 0)\(note)", [])
         case .spin(let reads):
             guard !reads.isEmpty else { return ("spins forever: its loop reads nothing another thread could change", []) }
             let names = reads.map { name(of: $0.target, in: world) }.joined(separator: ", ")

@@ -68,11 +68,20 @@ extension Machine {
         case .isMainThread:
             push(.bool(state.isMain))
             advance()
-        case .lock:
-            let id = newObject(.lock, classIndex: nil, typeName: "Lock")
+        case .lock, .recursiveLock:
+            let id = newObject(.lock(recursive: builtin == .recursiveLock), classIndex: nil, typeName: "Lock")
             push(.object(id))
             advance()
             emit("creates \(world.heap[id].name)", Access(.object(id), .write))
+        case .semaphore:
+            guard case .int(let count) = pop(), count >= 0 else {
+                crash("DispatchSemaphore(value:) needs a count of 0 or more")
+                return
+            }
+            let id = newObject(.semaphore(count: count), classIndex: nil, typeName: "Semaphore")
+            push(.object(id))
+            advance()
+            emit("creates semaphore \(world.heap[id].name) (count \(count))", Access(.object(id), .write))
         case .queue:
             guard case .int(let max) = pop(), max == -1 || max >= 1 else {
                 fail(.type("maxConcurrentOperationCount must be 1 or more"))

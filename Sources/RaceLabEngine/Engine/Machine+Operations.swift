@@ -83,9 +83,52 @@ extension Machine {
             emit(text, accesses)
         }
         switch (world.heap[id].kind, name, arguments.count) {
-        case (.lock, "lock", 0):
-            acquire(id, reentrant: false) { "locks \($0)" }
+        case (.lock(let recursive), "lock", 0):
+            acquire(id, reentrant: recursive) { "locks \($0)" }
             if state.waiting == nil { push(.none) }
+        case (.lock(let recursive), "try", 0):
+            let owner = world.headers[id].owner
+            frame.slots.removeLast()
+            if owner == nil || (recursive && owner == thread) {
+                world.headers[id].owner = thread
+                world.headers[id].depth += 1
+                push(.bool(true))
+                advance()
+                emit("tries \(objectName) and takes it", Access(.lock(id), .acquire))
+            } else {
+                push(.bool(false))
+                advance()
+                var holder: String { owner == thread ? "itself" : world.threadNames[owner!] }
+                emit("tries \(objectName), held by \(holder): false", Access(.lock(id), .read))
+            }
+        case (.semaphore(let count), "wait", 0):
+            if count > 0 {
+                let woken = state.waiting != nil
+                state.waiting = nil
+                world.heap[id].kind = .semaphore(count: count - 1)
+                frame.slots.removeLast()
+                push(.none)
+                advance()
+                emit(
+                    (woken ? "is woken and takes one from \(objectName)" : "waits on \(objectName) and takes one at once") + " (count now \(count - 1))",
+                    Access(.lock(id), .acquire))
+            } else {
+                state.waiting = .semaphore(id)
+                emit("waits on \(objectName) (count 0): it blocks", Access(.lock(id), .read))
+            }
+        case (.semaphore(let count), "signal", 0):
+            guard count < Int.max else {
+                fail(.crash("\(objectName).signal(): the count would pass Int.max"))
+                return
+            }
+            world.heap[id].kind = .semaphore(count: count + 1)
+            let waiter = world.threads.indices.contains { world.threads[$0].waiting == .semaphore(id) }
+            frame.slots.removeLast()
+            push(.int(waiter ? 1 : 0))
+            advance()
+            emit(
+                "signals \(objectName) (count now \(count + 1))" + (waiter ? ": a waiting thread can go on" : ""),
+                Access(.lock(id), .release))
         case (.lock, "unlock", 0):
             frame.slots.removeLast()
             push(.none)

@@ -29,6 +29,7 @@ extension Machine {
             ?? {
                 switch object.kind {
                 case .lock: return "Lock"
+                case .semaphore: return "DispatchSemaphore"
                 case .operation: return "Operation"
                 case .queue: return "OperationQueue"
                 case .instance: return "object"

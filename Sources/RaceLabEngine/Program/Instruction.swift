@@ -24,7 +24,8 @@ public enum ArrayMutation: String, Hashable, Sendable {
 
 /// Built-in free functions and constructors.
 public enum Builtin: String, Hashable, Sendable {
-    case work, print, assert, created, alive, sum, isMainThread, lock = "Lock", queue = "OperationQueue"
+    case work, print, assert, created, alive, sum, isMainThread, lock = "Lock", recursiveLock = "NSRecursiveLock"
+    case semaphore = "DispatchSemaphore", queue = "OperationQueue"
     case operation = "Operation"
 }
 

@@ -4,7 +4,11 @@
 public struct HeapObject: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case instance
-        case lock
+        /// A mutex: `Lock()`/`NSLock()`, or `NSRecursiveLock()` (its owner may take it again).
+        case lock(recursive: Bool)
+        /// `DispatchSemaphore(value:)`: a count; `wait()` takes one, or blocks at 0, and
+        /// any thread's `signal()` gives one back.
+        case semaphore(count: Int)
         case operation(OperationState)
         case queue(QueueState)
     }

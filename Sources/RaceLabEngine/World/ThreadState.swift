@@ -25,6 +25,8 @@ public enum Wait: Hashable, Sendable {
     case operation(ObjectID)
     case queue(ObjectID)
     case mainBlock(Int)
+    /// `wait()` on a semaphore whose count is 0.
+    case semaphore(ObjectID)
     /// A spin loop: the thread reads these, and nothing else, forever, until another
     /// thread writes one of them (its version moves on).
     case spin([SpinRead])

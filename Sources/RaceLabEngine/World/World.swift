@@ -239,7 +239,7 @@ final class RareParts: Hashable, @unchecked Sendable {
     struct Value: Hashable {
         var threadNames: [String] = []
         var created: [Int] = []
-        var builtinsNamed: [Int] = [0, 0, 0]
+        var builtinsNamed: [Int] = Array(repeating: 0, count: Machine.builtinTypeNames.count)
         var mainQueue: [QueuedBlock] = []
         var nextBlockID = 1
         var completedBlocks: Set<Int> = []

@@ -166,6 +166,7 @@ struct StateEncoder {
         case .queue(let id): put(4); put(id)
         case .mainBlock(let id): put(5); put(block: id)
         case .spin(let reads): put(6); put(reads, world)
+        case .semaphore(let id): put(7); put(id)
         }
     }
 
@@ -176,7 +177,10 @@ struct StateEncoder {
         for field in object.fields.indices { put(object.fields[field]) }
         switch object.kind {
         case .instance: put(0)
-        case .lock: put(1)
+        case .lock(let recursive): put(recursive ? 5 : 1)
+        case .semaphore(let count):
+            put(4)
+            put(count)
         case .operation(let state):
             put(2)
             put(optional: state.closure)

@@ -1,0 +1,116 @@
+import RaceLabLanguage
+import Testing
+
+@testable import RaceLabEngine
+
+/// Semaphores, `NSLock.try()` and `NSRecursiveLock` (issue 20, part 1): their steps,
+/// their sentences, the blocking they cause and the order they make.
+struct SemaphoreTests {
+    /// A one-slot buffer with two semaphores (the blocking producer/consumer).
+    static let buffer = """
+        let items = DispatchSemaphore(value: 0)
+        let slots = DispatchSemaphore(value: 1)
+        var buffer = 0
+        var got = [0]
+        thread producer {
+            for i in 1...2 {
+                slots.wait()
+                buffer = i
+                items.signal()
+            }
+        }
+        thread consumer {
+            for _ in 1...2 {
+                items.wait()
+                got.append(buffer)
+                slots.signal()
+            }
+        }
+        expect got == [0, 1, 2], "every item arrives once, in order"
+        """
+
+    @Test func waitBlocksAtZeroAndSignalWakes() throws {
+        let run = try RaceLabEngineTests.run(Self.buffer, schedule: "consumer producer producer producer consumer")
+        #expect(
+            lines(run).prefix(6) == [
+                "consumer waits on items (count 0): it blocks",
+                "producer waits on slots and takes one at once (count now 0)",
+                "producer writes buffer = 1",
+                "producer signals items (count now 1): a waiting thread can go on",
+                "consumer is woken and takes one from items (count now 0)",
+                "consumer reads buffer: 1",
+            ])
+        #expect(run.end == .completed && run.findings.isEmpty)
+    }
+
+    /// Every interleaving passes, and the hand-off through the semaphores orders the
+    /// buffer's write before its read: no data race. The counts agree across searches.
+    @Test func theBufferIsProvenWithoutARace() throws {
+        let program = try compile(Self.buffer)
+        var counts: [String] = []
+        for (search, reduction) in [(ExploreConfig.Search.stateless, ExploreConfig.Reduction.dpor), (.stateless, .none), (.stateful, .dpor)] {
+            var config = ExploreConfig()
+            config.search = search
+            config.reduction = reduction
+            config.timeLimit = nil
+            let result = Explorer(program: program, config: config).explore()
+            #expect(result.verdict() == .proven)
+            #expect(result.dataRaces.isEmpty, "\(search) \(reduction)")
+            counts.append("\(result.executions) \(result.interleavings)")
+        }
+        #expect(counts == ["8 80", "80 80", "1 80"])
+    }
+
+    /// Signalling before the item is written: the consumer can read the old value.
+    @Test func signallingTooEarlyIsARace() throws {
+        let early = Self.buffer.replacingOccurrences(of: "buffer = i\n        items.signal()", with: "items.signal()\n        buffer = i")
+        #expect(early != Self.buffer)
+        let result = Explorer(program: try compile(early)).explore()
+        #expect(result.verdict() == .fails)
+        #expect(result.dataRaces.map(\.target) == ["buffer"])
+    }
+
+    @Test func aWaitNobodySignalsIsADeadlockThatSaysSo() throws {
+        let source = """
+            let s = DispatchSemaphore(value: 0)
+            let lock = NSLock()
+            thread A { lock.lock(); s.wait(); lock.unlock() }
+            thread B { lock.lock(); s.signal(); lock.unlock() }
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: "A A B")
+        #expect(run.end == .deadlocked)
+        #expect(
+            run.findings.map(\.message) == [
+                "every thread left is blocked: A waits on semaphore s (count 0); only a signal from another thread (B) wakes it; B waits for lock, held by A"
+            ])
+    }
+
+    @Test func aNegativeCountIsACrash() throws {
+        let run = try RaceLabEngineTests.run("let s = DispatchSemaphore(value: -1)\nthread A { s.signal() }")
+        #expect(run.findings.map(\.message) == ["DispatchSemaphore(value:) needs a count of 0 or more"])
+        #expect(throws: ScriptError.self) { try compile("let s = DispatchSemaphore(1)") }
+    }
+}
+
+struct LockVariantTests {
+    @Test func tryTakesAFreeLockAndReportsAHeldOne() throws {
+        let source = """
+            let lock = NSLock()
+            var got = 0
+            thread A { if lock.try() { got += 1; lock.unlock() } }
+            thread B { lock.lock(); lock.unlock() }
+            """
+        let held = try RaceLabEngineTests.run(source, schedule: "B A")
+        #expect(lines(held).prefix(2) == ["B locks lock", "A tries lock, held by B: false"])
+        let free = try RaceLabEngineTests.run(source, schedule: "A")
+        #expect(lines(free).first == "A tries lock and takes it")
+        #expect(free.world.globals[1] == .int(1))
+    }
+
+    @Test func aRecursiveLockCanBeTakenAgainAPlainOneCannot() throws {
+        let recursive = try RaceLabEngineTests.run("let r = NSRecursiveLock()\nthread A { r.lock(); r.lock(); r.unlock(); r.unlock() }")
+        #expect(lines(recursive) == ["A locks r", "A locks r, again (depth 2)", "A unlocks r", "A unlocks r", "A finishes"])
+        let plain = try RaceLabEngineTests.run("let r = NSLock()\nthread A { r.lock(); r.lock() }")
+        #expect(plain.end == .deadlocked)
+    }
+}
