@@ -165,11 +165,17 @@ public struct StepScreen: Sendable {
             lines.append(text)
         }
         for id in world.heap.indices where world.headers[id].isAlive {
-            guard case .semaphore(let count) = world.heap[id].kind else { continue }
-            var text = "  semaphore \(world.heap[id].name): count \(count)"
-            let waiters = world.threads.indices.filter { world.threads[$0].waiting == .semaphore(id) }
-            if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
-            lines.append(text)
+            switch world.heap[id].kind {
+            case .semaphore(let count):
+                var text = "  semaphore \(world.heap[id].name): count \(count)"
+                let waiters = world.threads.indices.filter { world.threads[$0].waiting == .semaphore(id) }
+                if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
+                lines.append(text)
+            case .condition(let waiters) where !waiters.isEmpty:
+                lines.append("  condition \(world.heap[id].name): waiting for a signal: " + waiters.map { world.threadNames[$0] }.joined(separator: ", "))
+            default:
+                continue
+            }
         }
         for queue in world.queues {
             guard case .queue(let state) = world.heap[queue].kind else { continue }
@@ -199,7 +205,10 @@ public struct StepScreen: Sendable {
     }
 
     func isLock(_ world: World, _ id: ObjectID) -> Bool {
-        if case .lock = world.heap[id].kind { return world.headers[id].isAlive }
+        switch world.heap[id].kind {
+        case .lock, .condition: return world.headers[id].isAlive
+        default: break
+        }
         return world.headers[id].owner != nil
     }
 

@@ -114,3 +114,97 @@ struct LockVariantTests {
         #expect(plain.end == .deadlocked)
     }
 }
+
+/// `NSCondition`: wait lets go of the lock and takes it again; a signal wakes the
+/// longest waiting thread, or is lost; a spurious wakeup is one more choice (once a
+/// thread), so a wait not rechecked in a loop is caught and one in a loop is proven.
+struct ConditionTests {
+    static let handoff = """
+        let c = NSCondition()
+        var ready = false
+        var item = 0
+        var got = 0
+        thread consumer {
+            c.lock()
+            if !ready { c.wait() }
+            got = item
+            c.unlock()
+        }
+        thread producer {
+            c.lock()
+            item = 42
+            ready = true
+            c.signal()
+            c.unlock()
+        }
+        expect got == 42, "the consumer gets the item"
+        fix loop {
+            thread consumer {
+                c.lock()
+                while !ready { c.wait() }
+                got = item
+                c.unlock()
+            }
+        }
+        """
+
+    static func explore(_ program: Program, _ search: ExploreConfig.Search, _ reduction: ExploreConfig.Reduction) -> Exploration {
+        var config = ExploreConfig()
+        config.search = search
+        config.reduction = reduction
+        config.timeLimit = nil
+        return Explorer(program: program, config: config).explore()
+    }
+
+    @Test func aSpuriousWakeupBreaksAnIfAndALoopIsProven() throws {
+        let scenario = try Scenario.load(name: "c", file: SourceFile(name: "c.race", text: Self.handoff))
+        var rows: [String] = []
+        for fix in [nil, "loop"] {
+            let program = try scenario.program(fix: fix)
+            for (search, reduction) in [(ExploreConfig.Search.stateless, ExploreConfig.Reduction.dpor), (.stateless, .none), (.stateful, .dpor)] {
+                let result = Self.explore(program, search, reduction)
+                #expect(result.isExhaustive && result.dataRaces.isEmpty)
+                rows.append("\(fix ?? "broken") \(result.executions) \(result.outcomes.map { "\($0.interleavings)" }.sorted()) \(result.verdict())")
+            }
+        }
+        // DPOR's traces stand for exactly the interleavings the other two count.
+        #expect(
+            rows == [
+                "broken 22 [\"6\", \"62\"] fails", "broken 68 [\"6\", \"62\"] fails", "broken 3 [\"6\", \"62\"] fails",
+                "loop 25 [\"72\"] proven", "loop 72 [\"72\"] proven", "loop 2 [\"72\"] proven",
+            ])
+    }
+
+    @Test func theTraceSaysWhatWaitAndSignalDo() throws {
+        let spurious = try RaceLabEngineTests.run(Self.handoff, schedule: "consumer*8 producer*5")
+        #expect(
+            lines(spurious) == [
+                "consumer locks c", "consumer reads ready: false", "consumer waits on c for a signal, letting go of it",
+                "consumer wakes up with no signal (a spurious wakeup)", "consumer takes c again and returns from wait()",
+                "consumer reads item: 0", "consumer writes got = 0", "consumer unlocks c", "consumer finishes",
+                "producer locks c", "producer writes item = 42", "producer writes ready = true",
+                "producer signals c, but no thread waits: the signal is lost", "producer unlocks c", "producer finishes",
+            ])
+        let signalled = try RaceLabEngineTests.run(Self.handoff, schedule: "consumer*3 producer*4 consumer producer consumer*4")
+        #expect(
+            lines(signalled)[6...10] == [
+                "producer signals c: consumer wakes and must take it again",
+                "consumer must take c again, but producer holds it: it blocks",
+                "producer unlocks c; this wakes consumer",
+                "producer finishes",
+                "consumer takes c again and returns from wait()",
+            ])
+    }
+
+    @Test func aWaitNobodySignalsIsADeadlockOnceTheSpuriousWakeupIsSpent() throws {
+        let source = "let c = NSCondition()\nvar done = false\nthread A {\n    c.lock()\n    while !done { c.wait() }\n    c.unlock()\n}"
+        let run = try RaceLabEngineTests.run(source)
+        #expect(run.end == .deadlocked)
+        #expect(run.findings.map(\.message) == ["every thread left is blocked: A waits on condition c for a signal; no other thread is left to signal it"])
+    }
+
+    @Test func waitingWithoutTheLockIsARuntimeError() throws {
+        let run = try RaceLabEngineTests.run("let c = NSCondition()\nthread A { c.wait() }")
+        #expect(run.findings.map(\.message) == ["A calls c.wait() without holding c: lock it first"])
+    }
+}

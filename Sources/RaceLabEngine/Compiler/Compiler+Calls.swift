@@ -2,7 +2,7 @@ import RaceLabLanguage
 
 extension Compiler {
     static let methods = [
-        "lock", "unlock", "try", "wait", "signal", "cancel", "addDependency", "waitUntilFinished", "addOperation",
+        "lock", "unlock", "try", "wait", "signal", "broadcast", "cancel", "addDependency", "waitUntilFinished", "addOperation",
         "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy",
         "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
     ]
@@ -120,6 +120,9 @@ extension Compiler {
         case "NSRecursiveLock":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.recursiveLock, argc: 0, className: nil))
+        case "NSCondition":
+            try expectArguments(arguments, 0...0, name, range: range)
+            emit(.builtin(.condition, argc: 0, className: nil))
         case "DispatchSemaphore":
             try expectArguments(arguments, 1...1, name, range: range)
             guard arguments[0].label == "value" else { throw error("write DispatchSemaphore(value: n)", at: arguments[0].value.range) }

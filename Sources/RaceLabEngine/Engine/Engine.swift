@@ -16,6 +16,9 @@ public struct Engine: Sendable {
     /// Whether a spin loop becomes a wait (`Engine.watchSpin`); off only to check the
     /// rule against the plain semantics.
     public var spinWaits = true
+    /// Whether a thread waiting on a condition may wake with no signal (once per
+    /// thread: `ThreadState.mayWakeSpuriously`). On by default, as Foundation allows it.
+    public var spuriousWakeups = true
 
     public init(program: Program, localBudget: Int = 100_000) {
         compiled = Compiled(program)
@@ -87,6 +90,10 @@ public struct Engine: Sendable {
             return world.completedBlocks.contains(block)
         case .semaphore(let id):
             if case .semaphore(let count) = world.heap[id].kind { return count > 0 }
+            return true
+        case .condition:
+            return spuriousWakeups && world.threads[id].mayWakeSpuriously
+        case .conditionWoken:
             return true
         case .spin(let reads):
             return reads.contains { world.version(of: $0.target) != $0.version }
@@ -292,6 +299,14 @@ public struct Engine: Sendable {
         }
     }
 
+    /// Who could wake a thread waiting on a semaphore or a condition: any thread may
+    /// signal, so the ones still running (not finished, not an idle main thread).
+    func signallers(_ world: World, besides id: ThreadID) -> String {
+        let others = world.threads.indices.filter { $0 != id && !world.threads[$0].isFinished && !world.threads[$0].frames.isEmpty }
+        guard !others.isEmpty else { return "; no other thread is left to signal it" }
+        return "; only a signal from another thread (\(others.map { world.threadNames[$0] }.joined(separator: ", "))) wakes it"
+    }
+
     /// Why a thread cannot run, in words, and the threads it waits on.
     public func waitDescription(_ world: World, _ id: ThreadID) -> (text: String, waitsOn: [ThreadID])? {
         let thread = world.threads[id]
@@ -332,13 +347,11 @@ public struct Engine: Sendable {
         case .mainBlock:
             return ("waits in main.sync for main to run its block", [0])
         case .semaphore(let semaphore):
-            // Any thread may signal: name the ones still running that could.
-            let others = world.threads.indices.filter { $0 != id && !world.threads[$0].isFinished && !world.threads[$0].frames.isEmpty }
-            let note =
-                others.isEmpty
-                ? "; no other thread is left to signal it"
-                : "; only a signal from another thread (\(others.map { world.threadNames[$0] }.joined(separator: ", "))) wakes it"
-            return ("waits on semaphore \(world.heap[semaphore].name) (count 0)\(note)", [])
+            return ("waits on semaphore \(world.heap[semaphore].name) (count 0)\(signallers(world, besides: id))", [])
+        case .condition(let condition):
+            return ("waits on condition \(world.heap[condition].name) for a signal\(signallers(world, besides: id))", [])
+        case .conditionWoken:
+            return nil
         case .spin(let reads):
             guard !reads.isEmpty else { return ("spins forever: its loop reads nothing another thread could change", []) }
             let names = reads.map { name(of: $0.target, in: world) }.joined(separator: ", ")

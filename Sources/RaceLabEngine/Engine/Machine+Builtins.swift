@@ -73,6 +73,11 @@ extension Machine {
             push(.object(id))
             advance()
             emit("creates \(world.heap[id].name)", Access(.object(id), .write))
+        case .condition:
+            let id = newObject(.condition(waiters: []), classIndex: nil, typeName: "Condition")
+            push(.object(id))
+            advance()
+            emit("creates condition \(world.heap[id].name)", Access(.object(id), .write))
         case .semaphore:
             guard case .int(let count) = pop(), count >= 0 else {
                 crash("DispatchSemaphore(value:) needs a count of 0 or more")

@@ -101,6 +101,27 @@ extension Machine {
                 var holder: String { owner == thread ? "itself" : world.threadNames[owner!] }
                 emit("tries \(objectName), held by \(holder): false", Access(.lock(id), .read))
             }
+        case (.condition, "lock", 0):
+            acquire(id, reentrant: false) { "locks \($0)" }
+            if state.waiting == nil { push(.none) }
+        case (.condition, "unlock", 0):
+            frame.slots.removeLast()
+            push(.none)
+            advance()
+            unlock(id) { "unlocks \($0)" }
+        case (.condition(let waiters), "wait", 0):
+            waitOnCondition(id, waiters: waiters)
+        case (.condition(let waiters), "signal", 0), (.condition(let waiters), "broadcast", 0):
+            let woken = name == "signal" ? Array(waiters.prefix(1)) : waiters
+            for waiter in woken { world.threads[waiter].waiting = .conditionWoken(id) }
+            world.heap[id].kind = .condition(waiters: Array(waiters.dropFirst(woken.count)))
+            var text: String {
+                let verb = name == "signal" ? "signals" : "broadcasts on"
+                guard !woken.isEmpty else { return "\(verb) \(objectName), but no thread waits: the signal is lost" }
+                let who = woken.map { world.threadNames[$0] }.joined(separator: ", ")
+                return "\(verb) \(objectName): \(who) \(woken.count == 1 ? "wakes" : "wake") and must take it again"
+            }
+            done(text, [Access(.object(id), .write)])
         case (.semaphore(let count), "wait", 0):
             if count > 0 {
                 let woken = state.waiting != nil
@@ -270,5 +291,53 @@ extension Machine {
         }
         release(.object(id))
         startReadyOperations()
+    }
+}
+
+extension Machine {
+    /// `condition.wait()`, in steps of the same instruction told apart by what the
+    /// thread waits for: first it lets go of the condition's lock and joins its
+    /// waiters; a signal (or, once, a spurious wakeup, its own step) wakes it; then it
+    /// takes the lock again and returns, or blocks on the lock until it is free. A
+    /// woken thread can always run: no other thread's step disables it, which is what
+    /// the explorer's reduction expects of every step but taking a lock.
+    mutating func waitOnCondition(_ id: ObjectID, waiters: [ThreadID]) {
+        var name: String { world.heap[id].name }
+        switch state.waiting {
+        case .condition(id):
+            // Scheduled while still waiting: no signal came.
+            state.mayWakeSpuriously = false
+            state.waiting = .conditionWoken(id)
+            world.heap[id].kind = .condition(waiters: waiters.filter { $0 != thread })
+            emit("wakes up with no signal (a spurious wakeup)", Access(.object(id), .write))
+        case .conditionWoken(id) where world.headers[id].owner != nil:
+            let holder = world.headers[id].owner!
+            state.waiting = .lock(id, reentrant: false)
+            emit("must take \(name) again, but \(world.threadNames[holder]) holds it: it blocks", [Access(.lock(id), .read), Access(.object(id), .read)])
+        case .conditionWoken(id), .lock(id, _):
+            state.waiting = nil
+            world.headers[id].owner = thread
+            world.headers[id].depth = 1
+            frame.slots.removeLast()
+            push(.none)
+            advance()
+            // It reads the waiters too: the signal that woke it is ordered before it.
+            emit("takes \(name) again and returns from wait()", [Access(.lock(id), .acquire), Access(.object(id), .read)])
+        default:
+            guard world.headers[id].owner == thread else {
+                fail(.type("\(threadName) calls \(name).wait() without holding \(name): lock it first"))
+                return
+            }
+            world.headers[id].owner = nil
+            world.headers[id].depth = 0
+            world.heap[id].kind = .condition(waiters: waiters + [thread])
+            state.waiting = .condition(id)
+            var text: String {
+                let blocked = world.threads.indices.filter { world.threads[$0].waiting == .lock(id, reentrant: false) }
+                let wakes = blocked.isEmpty ? "" : "; this wakes \(blocked.map { world.threadNames[$0] }.joined(separator: ", "))"
+                return "waits on \(name) for a signal, letting go of it\(wakes)"
+            }
+            emit(text, [Access(.lock(id), .release), Access(.object(id), .write)])
+        }
     }
 }

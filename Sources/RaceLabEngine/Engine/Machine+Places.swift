@@ -30,6 +30,7 @@ extension Machine {
                 switch object.kind {
                 case .lock: return "Lock"
                 case .semaphore: return "DispatchSemaphore"
+                case .condition: return "NSCondition"
                 case .operation: return "Operation"
                 case .queue: return "OperationQueue"
                 case .instance: return "object"

@@ -9,6 +9,9 @@ public struct HeapObject: Hashable, Sendable {
         /// `DispatchSemaphore(value:)`: a count; `wait()` takes one, or blocks at 0, and
         /// any thread's `signal()` gives one back.
         case semaphore(count: Int)
+        /// `NSCondition()`: a mutex (in the header, as a lock's) and the threads waiting
+        /// for a signal, longest waiting first.
+        case condition(waiters: [ThreadID])
         case operation(OperationState)
         case queue(QueueState)
     }

@@ -11,6 +11,10 @@ public struct ThreadState: Hashable, Sendable {
     /// While the thread's steps only read shared variables: where it started, to see
     /// it come back there (a spin loop; `Engine.watchSpin`).
     public var spin: SpinWatch?
+    /// Whether a condition wait may still return with no signal: once per thread, as
+    /// one more choice for the explorer (`Engine.spuriousWakeups`). Once is enough to
+    /// catch a wait not rechecked in a loop, and keeps a loop that rechecks finite.
+    public var mayWakeSpuriously = true
 
     public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames
@@ -27,6 +31,13 @@ public enum Wait: Hashable, Sendable {
     case mainBlock(Int)
     /// `wait()` on a semaphore whose count is 0.
     case semaphore(ObjectID)
+    /// `wait()` on a condition, for a signal (or a spurious wakeup, while the thread
+    /// may still have one: `ThreadState.mayWakeSpuriously`).
+    case condition(ObjectID)
+    /// Woken from a condition wait (signalled, or spuriously): it can run, and its next
+    /// step tries to take the condition's lock again (as `lock()` does: it takes it,
+    /// or blocks on it). No other thread's step can stop it from running.
+    case conditionWoken(ObjectID)
     /// A spin loop: the thread reads these, and nothing else, forever, until another
     /// thread writes one of them (its version moves on).
     case spin([SpinRead])

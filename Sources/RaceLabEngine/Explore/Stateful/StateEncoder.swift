@@ -58,7 +58,9 @@ struct StateEncoder {
         // of a search step.
         for id in world.threads.indices {
             if id >= initialThreads { put(world.threadNames[id]) }
-            put((world.threads[id].isFinished ? 1 : 0) | (world.threads[id].isMain ? 2 : 0))
+            put(
+                (world.threads[id].isFinished ? 1 : 0) | (world.threads[id].isMain ? 2 : 0)
+                    | (world.threads[id].mayWakeSpuriously ? 0 : 4))
             put(optional: world.threads[id].operation)
             put(world.threads[id].frames.count)
             for f in world.threads[id].frames.indices { put(world.threads[id].frames[f], world) }
@@ -167,6 +169,8 @@ struct StateEncoder {
         case .mainBlock(let id): put(5); put(block: id)
         case .spin(let reads): put(6); put(reads, world)
         case .semaphore(let id): put(7); put(id)
+        case .condition(let id): put(8); put(id)
+        case .conditionWoken(let id): put(9); put(id)
         }
     }
 
@@ -181,6 +185,10 @@ struct StateEncoder {
         case .semaphore(let count):
             put(4)
             put(count)
+        case .condition(let waiters):
+            put(6)
+            put(waiters.count)
+            for thread in waiters { put(thread) }
         case .operation(let state):
             put(2)
             put(optional: state.closure)

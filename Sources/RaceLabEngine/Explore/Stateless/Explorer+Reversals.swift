@@ -67,12 +67,16 @@ extension Explorer {
     /// makes the waiting thread unable to run, so the two steps are in a race that
     /// the steps in between hide: the thread's step is ordered after the taker's
     /// release only because it had to wait for it.
+    /// Only the same wait counts: a thread woken from a condition wait waits again,
+    /// for the lock, only after a step of its own (its blocked attempt), so where it
+    /// waited for something else nothing took the lock from it.
     func lastDisabling(of thread: ThreadID, before race: Int, stack: [Node]) -> Int? {
+        let wait = stack[race].world.threads[thread].waiting
         var node = race
         while node > 0 {
             node -= 1
             let world = stack[node].world
-            guard world.threads[thread].waiting != nil else { return nil }
+            guard world.threads[thread].waiting != nil, world.threads[thread].waiting == wait else { return nil }
             if engine.isRunnable(world, thread) { return node }
         }
         return nil
