@@ -94,7 +94,10 @@ struct ExploreCommand {
             }
             explorations.append(
                 ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0, searchReason: reason))
-            let how = result.search == .stateful ? "stateful search" : config.reduction == .dpor ? "DPOR" : "no reduction"
+            let how =
+                result.search == .stateful
+                ? "stateful search"
+                : result.reduction == .dpor ? "DPOR" : config.reduction == .dpor ? "no reduction: the program waits on conditions" : "no reduction"
             out += "\nExploring \(describe(fix, in: scenario)) (\(how)).\n"
             if let reason { out += "Search chosen: \(reason)\n" }
             let replay = "racelab run \(parsed.positionals[0])" + (fix.map { " --fix \($0)" } ?? "")

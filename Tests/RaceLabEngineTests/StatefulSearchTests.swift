@@ -232,6 +232,11 @@ struct StatefulSleepSetTests {
     @Test func sleepSetsKeepEveryStateAndCycle() throws {
         var saved = 0, total = 0
         for (name, program) in try Self.programs {
+            // Sleep sets are off for a program with conditions (see `StatefulSearch.init`).
+            if program.usesConditions {
+                #expect(!Self.explore(program, sleepSets: true).sleepSets, "\(name)")
+                continue
+            }
             let (full, fullStates) = Self.states(program, sleepSets: false)
             let (reduced, reducedStates) = Self.states(program, sleepSets: true)
             #expect(full.isExhaustive && reduced.isExhaustive, "\(name)")

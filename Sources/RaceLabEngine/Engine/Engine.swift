@@ -53,9 +53,15 @@ public struct Engine: Sendable {
     }
 
     /// Threads that can take a step now, in creation order.
+    ///
+    /// A thread waiting on a condition may wake spuriously, but only while some other
+    /// thread can run: when a spurious wakeup is all that is left, nothing promises
+    /// one, and the program is stuck (a deadlock). Otherwise a lost signal rescued by
+    /// a wakeup that may never come would pass.
     public func runnableThreads(_ world: World) -> [ThreadID] {
         guard !world.halted else { return [] }
-        return world.threads.indices.filter { isRunnable(world, $0) }
+        let runnable = world.threads.indices.filter { isRunnable(world, $0) }
+        return runnable.allSatisfy { canOnlyWakeSpuriously(world, $0) } ? [] : runnable
     }
 
     /// The runnable threads as a bit set (bit i: thread i), for worlds of at most 64
@@ -63,8 +69,13 @@ public struct Engine: Sendable {
     func runnableMask(_ world: World) -> UInt64 {
         guard !world.halted else { return 0 }
         var mask: UInt64 = 0
-        for id in world.threads.indices where isRunnable(world, id) { mask |= 1 << UInt64(id) }
-        return mask
+        var ordinary = false
+        for id in world.threads.indices where isRunnable(world, id) {
+            mask |= 1 << UInt64(id)
+            if !ordinary && !canOnlyWakeSpuriously(world, id) { ordinary = true }
+        }
+        // As `runnableThreads`: spurious wakeups alone do not keep a program going.
+        return ordinary ? mask : 0
     }
 
     public func isRunnable(_ world: World, _ id: ThreadID) -> Bool {
@@ -73,6 +84,12 @@ public struct Engine: Sendable {
         if thread.frames.isEmpty { return thread.isMain && !world.mainQueue.isEmpty }
         guard let wait = thread.waiting else { return true }
         return isSatisfied(world, wait, for: id)
+    }
+
+    /// Whether the thread's only step is a spurious wakeup (it waits on a condition).
+    public func canOnlyWakeSpuriously(_ world: World, _ id: ThreadID) -> Bool {
+        if case .condition = world.threads[id].waiting { return true }
+        return false
     }
 
     func isSatisfied(_ world: World, _ wait: Wait, for id: ThreadID) -> Bool {
@@ -300,10 +317,12 @@ public struct Engine: Sendable {
     }
 
     /// Who could wake a thread waiting on a semaphore or a condition: any thread may
-    /// signal, so the ones still running (not finished, not an idle main thread).
+    /// signal, so the others that are not finished, idle or waiting themselves.
     func signallers(_ world: World, besides id: ThreadID) -> String {
-        let others = world.threads.indices.filter { $0 != id && !world.threads[$0].isFinished && !world.threads[$0].frames.isEmpty }
-        guard !others.isEmpty else { return "; no other thread is left to signal it" }
+        let others = world.threads.indices.filter {
+            $0 != id && !world.threads[$0].isFinished && !world.threads[$0].frames.isEmpty && world.threads[$0].waiting == nil
+        }
+        guard !others.isEmpty else { return "; no other thread can run to signal it" }
         return "; only a signal from another thread (\(others.map { world.threadNames[$0] }.joined(separator: ", "))) wakes it"
     }
 
@@ -311,7 +330,7 @@ public struct Engine: Sendable {
     public func waitDescription(_ world: World, _ id: ThreadID) -> (text: String, waitsOn: [ThreadID])? {
         let thread = world.threads[id]
         if thread.isFinished { return ("has finished", []) }
-        guard let wait = thread.waiting, !isSatisfied(world, wait, for: id) else {
+        guard let wait = thread.waiting, !isSatisfied(world, wait, for: id) || canOnlyWakeSpuriously(world, id) else {
             if thread.frames.isEmpty && thread.isMain { return ("is idle: the main queue is empty", []) }
             return nil
         }
@@ -349,7 +368,8 @@ public struct Engine: Sendable {
         case .semaphore(let semaphore):
             return ("waits on semaphore \(world.heap[semaphore].name) (count 0)\(signallers(world, besides: id))", [])
         case .condition(let condition):
-            return ("waits on condition \(world.heap[condition].name) for a signal\(signallers(world, besides: id))", [])
+            let spurious = isSatisfied(world, wait, for: id) ? " (a spurious wakeup could free it, but none is promised)" : ""
+            return ("waits on condition \(world.heap[condition].name) for a signal\(signallers(world, besides: id))\(spurious)", [])
         case .conditionWoken:
             return nil
         case .spin(let reads):

@@ -29,6 +29,12 @@ extension Explorer {
                 "stateful search: the program marks progress, so it is meant to run forever"
             )
         }
+        if engine.program.usesConditions {
+            return (
+                Explorer(engine: engine, config: stateful).explore(progress: progress),
+                "stateful search: the program waits on conditions, whose spurious wakeups DPOR's reduction cannot follow"
+            )
+        }
         var budget = Self.choiceBudget
         while true {
             let over = Overrun()

@@ -71,6 +71,13 @@ public struct Program: Sendable {
     public var marksProgress: Bool {
         codes.contains { $0.instructions.contains(.progress) }
     }
+    /// Whether some code makes an `NSCondition`: its waits may wake spuriously, but
+    /// only while another thread can run (see `Engine.runnableMask`), so whether a
+    /// thread can run depends on the others, which DPOR's reduction and sleep sets
+    /// must not assume.
+    public var usesConditions: Bool {
+        codes.contains { $0.instructions.contains(.builtin(.condition, argc: 0, className: nil)) }
+    }
     /// The tables instructions point into: constant values, names (of fields, methods
     /// and spawned threads), and lists of slots (closure captures, initialised fields).
     public private(set) var constants: [Value] = []

@@ -36,9 +36,18 @@ public struct Runner: Sendable {
                         message: "the run was stopped after \(maxSteps) steps; a thread may loop forever (raise the limit with --max-steps)"))
                 break
             }
+            // A spurious wakeup is a choice the explorer takes and a schedule may name,
+            // but a scheduler picking on its own takes it only when nothing else can run.
+            let ordinary = runnable.filter { !engine.canOnlyWakeSpuriously(world, $0) }
+            let candidates = ordinary.isEmpty ? runnable : ordinary
             let thread: ThreadID
             do throws(ScheduleError) {
-                thread = try scheduler.next(runnable: runnable, world: world)
+                do throws(ScheduleError) {
+                    thread = try scheduler.next(runnable: candidates, world: world)
+                } catch {
+                    guard let blocked = error.blocked, runnable.contains(blocked) else { throw error }
+                    thread = try scheduler.next(runnable: runnable, world: world)
+                }
             } catch {
                 // Say why the picked thread cannot run, and keep the run up to there.
                 var error = error

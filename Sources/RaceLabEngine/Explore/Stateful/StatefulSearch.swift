@@ -13,7 +13,8 @@ struct StatefulSearch: Search {
 
     init(explorer: Explorer, sleepSets: Bool = false, visit: ((World) -> Void)? = nil) {
         self.explorer = explorer
-        self.sleepSets = sleepSets
+        // Sleep sets assume what DPOR does (see `StatelessSearch.init`).
+        self.sleepSets = sleepSets && !explorer.engine.program.usesConditions
         self.visit = visit
         engine = explorer.engine
         config = explorer.config

@@ -18,10 +18,15 @@ struct StatelessSearch: Search {
     let config: ExploreConfig
 
     init(explorer: Explorer, visit: ((Trace) -> Void)? = nil) {
-        self.explorer = explorer
         self.visit = visit
         engine = explorer.engine
-        config = explorer.config
+        var config = explorer.config
+        // Whether a condition waiter can run depends on the other threads (a spurious
+        // wakeup needs one of them able to run): DPOR's reduction assumes no step
+        // disables another thread's, so such a program gets every interleaving.
+        if config.reduction == .dpor && engine.program.usesConditions { config.reduction = .none }
+        self.config = config
+        self.explorer = config == explorer.config ? explorer : Explorer(engine: explorer.engine, config: config)
     }
 
     /// `visit` sees the trace of every complete execution (the tests' oracle uses it).
