@@ -14,6 +14,8 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     case binary(String, Expression, Expression)
     case forceUnwrap(Expression)
     case closure(Closure)
+    /// `.name`, a member of a type the context gives (`.now()`, `.timedOut`).
+    case implicitMember(String)
 }
 
 public struct Expression: Hashable, Sendable {
@@ -28,7 +30,7 @@ public struct Expression: Hashable, Sendable {
         self.kind = kind
         self.range = range
         switch kind {
-        case .int, .bool, .string, .nil, .name, .self, .closure: height = 1
+        case .int, .bool, .string, .nil, .name, .self, .closure, .implicitMember: height = 1
         case .array(let items): height = 1 + (items.map(\.height).max() ?? 0)
         case .member(let e, _), .unary(_, let e), .forceUnwrap(let e): height = 1 + e.height
         case .subscript(let a, let b), .binary(_, let a, let b): height = 1 + max(a.height, b.height)

@@ -179,6 +179,11 @@ extension Parser {
         case .identifier(let name):
             _ = advance()
             return Expression(.name(name), token.range)
+        case .symbol("."):
+            _ = advance()
+            guard case .identifier(let name) = current.kind else { throw error("expected a member name after '.', found \(current.quoted)") }
+            _ = advance()
+            return Expression(.implicitMember(name), token.range.joined(previous.range))
         case .symbol("("):
             _ = advance()
             skipNewlines()

@@ -85,6 +85,30 @@ struct SemaphoreTests {
             ])
     }
 
+    /// `wait(timeout: .now())` takes one if it can and says whether it did, in one
+    /// step; `.distantFuture` is a plain wait.
+    @Test func aWaitWithTimeoutNowNeverBlocks() throws {
+        let source = """
+            let s = DispatchSemaphore(value: 1)
+            var results = [""]
+            thread A { if s.wait(timeout: .now()) == .success { results.append("A got it") } }
+            thread B { if s.wait(timeout: .now()) == .timedOut { results.append("B timed out") } }
+            thread C { s.wait(timeout: .distantFuture) }
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: "A B C A B")
+        #expect(
+            lines(run).prefix(3) == [
+                "A tries s (a wait that times out at once) and takes one (count now 0): .success",
+                "B tries s (a wait that times out at once): the count is 0, so .timedOut",
+                "C waits on s (count 0): it blocks",
+            ])
+        #expect(run.events.count == 7, "\(lines(run))")
+        #expect(run.end == .deadlocked)
+        #expect(run.world.globals[1] == .array(ArrayValue([.string(""), .string("A got it"), .string("B timed out")])))
+        #expect(throws: ScriptError.self) { try compile("let s = DispatchSemaphore(value: 1)\nthread A { s.wait(.now()) }") }
+        #expect(throws: ScriptError.self) { try compile("let s = DispatchSemaphore(value: 1)\nthread A { let r = s.wait(timeout: .later) }") }
+    }
+
     @Test func aNegativeCountIsACrash() throws {
         let run = try RaceLabEngineTests.run("let s = DispatchSemaphore(value: -1)\nthread A { s.signal() }")
         #expect(run.findings.map(\.message) == ["DispatchSemaphore(value:) needs a count of 0 or more"])

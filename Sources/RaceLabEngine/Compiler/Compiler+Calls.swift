@@ -25,6 +25,10 @@ extension Compiler {
                 return
             }
             try compileMethodCall(base, method, arguments, trailing, range: range)
+        case .implicitMember("now"):
+            // A timeout of now: `wait(timeout: .now())` waits not at all.
+            try expectArguments(arguments, 0...0, "now", range: range)
+            emit(constant: .string("now"))
         default:
             throw error("this expression cannot be called", at: callee.range)
         }
@@ -195,6 +199,9 @@ extension Compiler {
         }
         guard Compiler.methods.contains(method) else {
             throw error("unknown method '\(method)'", at: range, note: Suggestion.note(for: method, in: Compiler.methods))
+        }
+        if method == "wait", let argument = arguments.first, argument.label != "timeout" {
+            throw error("write wait() or wait(timeout: .now())", at: argument.value.range)
         }
         try compileExpression(base)
         for argument in arguments {

@@ -153,6 +153,15 @@ extension Compiler {
             try compileExpression(left)
             try compileExpression(right)
             emit(.binary(try operatorNamed(op, at: expression.range)))
+        case .implicitMember(let name):
+            // The results of `DispatchSemaphore.wait(timeout:)`, and the timeout that
+            // waits forever; compared as the names they are.
+            guard ["success", "timedOut", "distantFuture"].contains(name) else {
+                throw error(
+                    "'.\(name)' is not known here: write .now() or .distantFuture for a timeout, or .success or .timedOut for what wait(timeout:) returns",
+                    at: expression.range, note: Suggestion.note(for: name, in: ["success", "timedOut", "distantFuture", "now"]))
+            }
+            emit(constant: .string(name))
         case .forceUnwrap(let inner):
             try compileExpression(inner)
             emit(.unwrap)

@@ -137,6 +137,26 @@ extension Machine {
                 state.waiting = .semaphore(id)
                 emit("waits on \(objectName) (count 0): it blocks", Access(.lock(id), .read))
             }
+        case (.semaphore(let count), "wait", 1):
+            switch arguments[0] {
+            case .string("distantFuture"):
+                frame.slots.removeLast()
+                executeMethod("wait", argc: 0)
+            case .string("now"):
+                frame.slots.removeLast(2)
+                if count > 0 {
+                    world.heap[id].kind = .semaphore(count: count - 1)
+                    push(.string("success"))
+                    advance()
+                    emit("tries \(objectName) (a wait that times out at once) and takes one (count now \(count - 1)): .success", Access(.lock(id), .acquire))
+                } else {
+                    push(.string("timedOut"))
+                    advance()
+                    emit("tries \(objectName) (a wait that times out at once): the count is 0, so .timedOut", Access(.lock(id), .read))
+                }
+            default:
+                fail(.type("wait(timeout:) takes .now() or .distantFuture"))
+            }
         case (.semaphore(let count), "signal", 0):
             guard count < Int.max else {
                 fail(.crash("\(objectName).signal(): the count would pass Int.max"))
