@@ -150,7 +150,9 @@ public struct StepScreen: Sendable {
         }
         for id in world.heap.indices where isLock(world, id) {
             let object = world.heap[id]
-            var text = "  lock \(object.name): "
+            var kind = "lock"
+            if case .condition = object.kind { kind = "condition" }
+            var text = "  \(kind) \(object.name): "
             let monitor = world.headers[id]
             if let owner = monitor.owner {
                 text += "held by \(world.threadNames[owner])" + (monitor.depth > 1 ? " (\(monitor.depth) times)" : "")
@@ -162,6 +164,9 @@ public struct StepScreen: Sendable {
                 return false
             }
             if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
+            if case .condition(let signalled) = object.kind, !signalled.isEmpty {
+                text += "; waiting for a signal: " + signalled.map { world.threadNames[$0] }.joined(separator: ", ")
+            }
             lines.append(text)
         }
         for id in world.heap.indices where world.headers[id].isAlive {
@@ -171,8 +176,6 @@ public struct StepScreen: Sendable {
                 let waiters = world.threads.indices.filter { world.threads[$0].waiting == .semaphore(id) }
                 if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
                 lines.append(text)
-            case .condition(let waiters) where !waiters.isEmpty:
-                lines.append("  condition \(world.heap[id].name): waiting for a signal: " + waiters.map { world.threadNames[$0] }.joined(separator: ", "))
             default:
                 continue
             }
