@@ -98,7 +98,7 @@ struct SemanticsTests {
                 "A enters synchronized(token), again (depth 2)",
                 "A creates Box#1",
                 "A writes kept = Box#1",
-                "A leaves synchronized(token)",
+                "A leaves synchronized(token), still holding it (depth 1)",
                 "A leaves synchronized(token)",
                 "A sends a block to the main queue with main.sync and waits for main to run it",
                 "main takes the next block from the main queue (sent by A) and runs it",

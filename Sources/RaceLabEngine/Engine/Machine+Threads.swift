@@ -152,7 +152,8 @@ extension Machine {
                 if case .lock(id, _) = world.threads[$0].waiting { return true }
                 return false
             }.map { world.threadNames[$0] }
-            return verb(name) + (freed && !woken.isEmpty ? "; this wakes \(woken.joined(separator: ", "))" : "")
+            if !freed { return verb(name) + ", still holding it (depth \(world.headers[id].depth))" }
+            return verb(name) + (woken.isEmpty ? "" : "; this wakes \(woken.joined(separator: ", "))")
         }
         emit(text(), Access(.lock(id), .release))
     }
