@@ -3,6 +3,24 @@ import Testing
 
 @testable import RaceLabEngine
 
+/// The program explored by DPOR, with no reduction, and by the stateful search, each
+/// expected to prove it with no data race: "executions interleavings" of each (the
+/// interleavings must agree; what an execution is differs).
+func provenCountsAcrossSearches(_ program: Program) -> [String] {
+    var counts: [String] = []
+    for (search, reduction) in [(ExploreConfig.Search.stateless, ExploreConfig.Reduction.dpor), (.stateless, .none), (.stateful, .dpor)] {
+        var config = ExploreConfig()
+        config.search = search
+        config.reduction = reduction
+        config.timeLimit = nil
+        let result = Explorer(program: program, config: config).explore()
+        #expect(result.verdict() == .proven, "\(search) \(reduction)")
+        #expect(result.dataRaces.isEmpty, "\(search) \(reduction)")
+        counts.append("\(result.executions) \(result.interleavings)")
+    }
+    return counts
+}
+
 /// Semaphores, `NSLock.try()` and `NSRecursiveLock` (issue 20, part 1): their steps,
 /// their sentences, the blocking they cause and the order they make.
 struct SemaphoreTests {
@@ -46,19 +64,7 @@ struct SemaphoreTests {
     /// Every interleaving passes, and the hand-off through the semaphores orders the
     /// buffer's write before its read: no data race. The counts agree across searches.
     @Test func theBufferIsProvenWithoutARace() throws {
-        let program = try compile(Self.buffer)
-        var counts: [String] = []
-        for (search, reduction) in [(ExploreConfig.Search.stateless, ExploreConfig.Reduction.dpor), (.stateless, .none), (.stateful, .dpor)] {
-            var config = ExploreConfig()
-            config.search = search
-            config.reduction = reduction
-            config.timeLimit = nil
-            let result = Explorer(program: program, config: config).explore()
-            #expect(result.verdict() == .proven)
-            #expect(result.dataRaces.isEmpty, "\(search) \(reduction)")
-            counts.append("\(result.executions) \(result.interleavings)")
-        }
-        #expect(counts == ["8 80", "80 80", "1 80"])
+        #expect(try provenCountsAcrossSearches(compile(Self.buffer)) == ["8 80", "80 80", "1 80"])
     }
 
     /// Signalling before the item is written: the consumer can read the old value.
@@ -236,5 +242,67 @@ struct ConditionTests {
     @Test func waitingWithoutTheLockIsARuntimeError() throws {
         let run = try RaceLabEngineTests.run("let c = NSCondition()\nthread A { c.wait() }")
         #expect(run.findings.map(\.message) == ["A calls c.wait() without holding c: lock it first"])
+    }
+}
+
+/// Dispatch queues (issue 20, part 2 begun): serial and concurrent queues, async and
+/// sync, the main queue and a global queue; the sync onto its own serial queue.
+struct DispatchQueueTests {
+    static let serial = """
+        let serial = DispatchQueue(label: "counter")
+        var count = 0
+        thread A { serial.async { count += 1 } }
+        thread B { serial.sync { count += 1 } }
+        expect count >= 1, "B's block has run when B goes on"
+        """
+
+    @Test func aSerialQueueRunsOneBlockAtATimeAndSyncWaits() throws {
+        let run = try RaceLabEngineTests.run(Self.serial)
+        #expect(
+            lines(run) == [
+                "A sends a block to counter with async (it runs as op#1); operation op#1 starts on thread op#1", "A finishes",
+                "B sends a block to counter with sync (as op#2) and waits for it to run",
+                "op#1 reads count: 0", "op#1 writes count = 1", "op#1 finishes operation op#1",
+                "op#1 releases the last reference to op#1, which is deallocated; operation op#2 starts on thread op#2",
+                "op#2 reads count: 1", "op#2 writes count = 2", "op#2 finishes operation op#2",
+                "op#2 releases the last reference to op#2, which is deallocated",
+                "B goes on: the block it sent counter with sync has run", "B finishes",
+            ])
+        #expect(try provenCountsAcrossSearches(compile(Self.serial)) == ["4 21", "21 21", "1 21"])
+    }
+
+    @Test func aConcurrentQueueRacesAndASyncOntoItsOwnSerialQueueDeadlocks() throws {
+        let source = """
+            let serial = DispatchQueue(label: "work")
+            let pool = DispatchQueue(label: "pool", attributes: .concurrent)
+            var count = 0
+            thread A { serial.async { serial.sync { count += 0 } } }
+            thread B { pool.async { count += 1 }; pool.async { count += 1 } }
+            """
+        let result = Explorer(program: try compile(source)).explore()
+        #expect(result.verdict() == .fails)
+        #expect(Set(result.dataRaces.map(\.target)) == ["count"])
+        let run = try RaceLabEngineTests.run("let serial = DispatchQueue(label: \"work\")\nthread A { serial.async { serial.sync { } } }")
+        #expect(
+            run.findings.map(\.message) == [
+                "every thread left is blocked: op#1 waits for operation op#2 to finish, but work is serial and runs one block at a time: the one op#1 is running itself, which cannot finish while it waits (a sync onto its own serial queue)"
+            ])
+    }
+
+    @Test func theMainQueueAndAGlobalQueue() throws {
+        let run = try RaceLabEngineTests.run(
+            "var log = [0]\nthread A { DispatchQueue.main.sync { log.append(1) }; DispatchQueue.global().async { log.append(2) } }")
+        #expect(run.end == .completed)
+        #expect(run.world.globals[0] == .array([.int(0), .int(1), .int(2)]))
+        #expect(
+            lines(run).prefix(7) == [
+                "A sends a block to the main queue with main.sync and waits for main to run it",
+                "main takes the next block from the main queue (sent by A) and runs it", "main calls log.append(1): now [0, 1]",
+                "main finishes the main-queue block; A, waiting in main.sync, can go on", "A goes on: main has run its block",
+                "A creates concurrent dispatch queue global",
+                "A sends a block to global with async (it runs as op#1); operation op#1 starts on thread op#1",
+            ])
+        #expect(throws: ScriptError.self) { try compile("let q = DispatchQueue(\"x\")") }
+        #expect(throws: ScriptError.self) { try compile("let q = DispatchQueue(label: \"x\", attributes: .serial)") }
     }
 }

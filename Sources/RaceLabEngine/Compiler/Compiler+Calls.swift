@@ -2,7 +2,7 @@ import RaceLabLanguage
 
 extension Compiler {
     static let methods = [
-        "lock", "unlock", "try", "wait", "signal", "broadcast", "cancel", "addDependency", "waitUntilFinished", "addOperation",
+        "lock", "unlock", "try", "wait", "signal", "broadcast", "async", "sync", "cancel", "addDependency", "waitUntilFinished", "addOperation",
         "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy",
         "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
     ]
@@ -11,7 +11,21 @@ extension Compiler {
         switch callee.kind {
         case .name(let name) where resolveLocal(name, level: builders.count - 1) == nil && visibleGlobal(name) == nil:
             try compileFreeCall(name, arguments, trailing, calleeRange: callee.range, range: range)
+        case .member(let base, "global") where base.kind == .name("DispatchQueue") && globalIndex["DispatchQueue"] == nil:
+            // One concurrent queue per call: blocks on it are ordered by nothing.
+            try expectArguments(arguments, 0...0, "DispatchQueue.global", range: range)
+            emit(constant: .string("global"))
+            emit(constant: .int(-1))
+            builder.currentRange = range
+            emit(.builtin(.dispatchQueue, argc: 2, className: nil))
         case .member(let base, let method):
+            if case .member(let inner, "main") = base.kind, inner.kind == .name("DispatchQueue"), method == "async" || method == "sync" {
+                let closure = try onlyClosure(arguments, trailing, range: range, what: "DispatchQueue.main.\(method)")
+                try compileClosure(closure, name: "main.\(method)", allowedParameters: 0)
+                builder.currentRange = range
+                emit(.dispatchMain(sync: method == "sync"))
+                return
+            }
             if case .name("main") = base.kind, resolveLocal("main", level: builders.count - 1) == nil, globalIndex["main"] == nil {
                 guard method == "async" || method == "sync" else {
                     throw error(
@@ -80,7 +94,8 @@ extension Compiler {
             emit(.allocate(classIndex: classIndex, fields: list))
             return
         }
-        for argument in arguments where argument.label != nil && !["name", "maxConcurrentOperationCount", "value"].contains(argument.label!) {
+        for argument in arguments
+        where argument.label != nil && !["name", "maxConcurrentOperationCount", "value", "label", "attributes"].contains(argument.label!) {
             throw error("unexpected argument label '\(argument.label!)'", at: argument.value.range)
         }
         switch name {
@@ -124,6 +139,21 @@ extension Compiler {
         case "NSRecursiveLock":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.recursiveLock, argc: 0, className: nil))
+        case "DispatchQueue":
+            guard let first = arguments.first, first.label == "label", arguments.count <= 2 else {
+                throw error("write DispatchQueue(label: \"name\") or DispatchQueue(label: \"name\", attributes: .concurrent)", at: range)
+            }
+            try compileExpression(first.value)
+            if arguments.count == 2 {
+                guard arguments[1].label == "attributes", case .implicitMember("concurrent") = arguments[1].value.kind else {
+                    throw error("a dispatch queue's attributes can be .concurrent", at: arguments[1].value.range)
+                }
+                emit(constant: .int(-1))
+            } else {
+                emit(constant: .int(1))
+            }
+            builder.currentRange = range
+            emit(.builtin(.dispatchQueue, argc: 2, className: nil))
         case "NSCondition":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.condition, argc: 0, className: nil))

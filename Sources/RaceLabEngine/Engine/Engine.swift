@@ -359,6 +359,15 @@ public struct Engine: Sendable {
             if case .operation(let state) = world.heap[op].kind {
                 if let t = state.thread { on = [t] }
                 if state.queue == nil && state.phase == .created { note = ", but it was never added to a queue, so nothing will run it" }
+                // The classic: a block on a serial queue waits for another block of it.
+                if let q = state.queue, state.phase == .pending, case .queue(let queue) = world.heap[q].kind, queue.maxConcurrent == 1,
+                    let own = world.threads[id].operation, queue.operations.contains(own)
+                {
+                    let name = world.heap[q].name
+                    note =
+                        ", but \(name) is serial and runs one block at a time: the one \(world.threadNames[id]) is running itself,"
+                        + " which cannot finish while it waits (a sync onto its own serial queue)"
+                }
             }
             return ("waits for operation \(world.heap[op].name) to finish\(note)", on)
         case .queue(let q):

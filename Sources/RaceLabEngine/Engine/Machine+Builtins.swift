@@ -73,6 +73,16 @@ extension Machine {
             push(.object(id))
             advance()
             emit("creates \(world.heap[id].name)", Access(.object(id), .write))
+        case .dispatchQueue:
+            guard case .int(let max) = pop(), case .string(let label) = pop() else {
+                fail(.type("DispatchQueue(label:) needs a string label"))
+                return
+            }
+            let id = newObject(.queue(QueueState(maxConcurrent: max)), classIndex: nil, typeName: "OperationQueue", name: label)
+            world.queues.append(id)
+            push(.object(id))
+            advance()
+            emit("creates \(max == 1 ? "serial" : "concurrent") dispatch queue \(label)", Access(.object(id), .write))
         case .condition:
             let id = newObject(.condition(waiters: []), classIndex: nil, typeName: "Condition")
             push(.object(id))

@@ -197,6 +197,35 @@ extension Machine {
                 state.waiting = .operation(id)
                 emit("waits for operation \(objectName) to finish", Access(.operation(id), .read))
             }
+        case (.queue, "async", 1):
+            guard case .closure(let closure) = arguments[0] else {
+                fail(.type("async needs a closure: queue.async { … }"))
+                return
+            }
+            let opID = enqueueBlock(closure, on: id)
+            done(
+                "sends a block to \(objectName) with async (it runs as \(world.heap[opID].name))",
+                [Access(.queue(id), .write), Access(.operation(opID), .write)])
+            startReadyOperations()
+        case (.queue, "sync", 1):
+            if case .object(let opID) = arguments[0] {
+                // Woken: the block has run.
+                state.waiting = nil
+                done("goes on: the block it sent \(objectName) with sync has run", [Access(.operation(opID), .read)])
+                return
+            }
+            guard case .closure(let closure) = arguments[0] else {
+                fail(.type("sync needs a closure: queue.sync { … }"))
+                return
+            }
+            let opID = enqueueBlock(closure, on: id)
+            // The block's operation stands in the argument's place, for the step that goes on.
+            frame.slots[frame.slots.count - 1] = .object(opID)
+            state.waiting = .operation(opID)
+            emit(
+                "sends a block to \(objectName) with sync (as \(world.heap[opID].name)) and waits for it to run",
+                [Access(.queue(id), .write), Access(.operation(opID), .write)])
+            startReadyOperations()
         case (.queue, "addOperation", 1):
             var opID: ObjectID
             switch arguments[0] {
@@ -256,6 +285,18 @@ extension Machine {
     }
 
     /// Starts every operation that may start now, queue by queue in creation order.
+    /// A dispatched block: an operation of `queue`, waiting its turn.
+    mutating func enqueueBlock(_ closure: ClosureValue, on queue: ObjectID) -> ObjectID {
+        let opID = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "op")
+        retain(.object(opID))
+        updateOperation(opID) {
+            $0.phase = .pending
+            $0.queue = queue
+        }
+        updateQueue(queue) { $0.operations.append(opID) }
+        return opID
+    }
+
     mutating func startReadyOperations() {
         var started = true
         while started {

@@ -25,7 +25,7 @@ public enum ArrayMutation: String, Hashable, Sendable {
 /// Built-in free functions and constructors.
 public enum Builtin: String, Hashable, Sendable {
     case work, print, assert, created, alive, sum, isMainThread, lock = "Lock", recursiveLock = "NSRecursiveLock"
-    case semaphore = "DispatchSemaphore", condition = "NSCondition", queue = "OperationQueue"
+    case semaphore = "DispatchSemaphore", condition = "NSCondition", queue = "OperationQueue", dispatchQueue = "DispatchQueue"
     case operation = "Operation"
 }
 
