@@ -285,9 +285,12 @@ extension Machine {
     }
 
     /// Starts every operation that may start now, queue by queue in creation order.
-    /// A dispatched block: an operation of `queue`, waiting its turn.
+    /// A dispatched block: an operation of `queue`, waiting its turn, named after the
+    /// queue (`counter#2`, the second block sent to `counter`), as its thread is.
     mutating func enqueueBlock(_ closure: ClosureValue, on queue: ObjectID) -> ObjectID {
-        let opID = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "op")
+        updateQueue(queue) { $0.blocks += 1 }
+        let name = "\(world.heap[queue].name)#\(self.queue(queue)!.blocks)"
+        let opID = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "block", name: name)
         retain(.object(opID))
         updateOperation(opID) {
             $0.phase = .pending

@@ -18,6 +18,25 @@ public struct DataRace: Hashable, Sendable {
     public var second: Side
 }
 
+extension DataRace {
+    /// Whether two reports say the same, steps aside: the target, and the two sides
+    /// (thread name, kind, line) in either order.
+    func says(_ other: DataRace) -> Bool {
+        func same(_ a: Side, _ b: Side) -> Bool { a.thread == b.thread && a.kind == b.kind && a.line == b.line }
+        return target == other.target
+            && ((same(first, other.first) && same(second, other.second)) || (same(first, other.second) && same(second, other.first)))
+    }
+}
+
+extension Exploration {
+    /// Adds a race unless one saying the same is there: the search tells races apart
+    /// by thread number, and a thread made during the run (a queue's block) can have
+    /// another number, but not another name, in another interleaving.
+    mutating func addDataRace(_ race: DataRace) {
+        if !dataRaces.contains(where: { $0.says(race) }) { dataRaces.append(race) }
+    }
+}
+
 /// Reporting data races while exploring: each one once, with both sides named.
 extension Explorer {
     /// What makes two race reports the same: the target and the two sides (thread,
@@ -69,7 +88,7 @@ extension Explorer {
             func side(_ step: Int, _ access: Access) -> DataRace.Side {
                 .init(thread: world.threadNames[trace.threads[step]], kind: access.kind, line: trace.ranges[step]?.start.line, step: step + 1)
             }
-            result.dataRaces.append(DataRace(target: target, first: side(earlier, first), second: side(index, second)))
+            result.addDataRace(DataRace(target: target, first: side(earlier, first), second: side(index, second)))
         }
     }
 
@@ -88,7 +107,7 @@ extension Explorer {
                         let side = { (thread: ThreadID, access: Access, line: Int?) in
                             DataRace.Side(thread: world.threadNames[thread], kind: access.kind, line: line, step: depth + 1)
                         }
-                        result.dataRaces.append(
+                        result.addDataRace(
                             DataRace(
                                 target: engine.name(of: first.target, in: world), first: side(a.thread, first, a.line),
                                 second: side(b.thread, second, b.line)))

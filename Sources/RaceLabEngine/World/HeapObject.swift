@@ -75,6 +75,8 @@ public struct QueueState: Hashable, Sendable {
     public var isSuspended = false
     /// Operations added and not yet finished, in the order they were added.
     public var operations: [ObjectID] = []
+    /// Blocks sent with `async` or `sync` so far: the next is named `label#(blocks + 1)`.
+    public var blocks = 0
 
     public init(maxConcurrent: Int) {
         self.maxConcurrent = maxConcurrent

@@ -209,6 +209,7 @@ struct StateEncoder {
             put(state.isSuspended ? 1 : 0)
             put(state.operations.count)
             for id in state.operations { put(id) }
+            put(state.blocks)
         }
     }
 
