@@ -111,6 +111,14 @@ struct SemaphoreTests {
         #expect(run.events.count == 7, "\(lines(run))")
         #expect(run.end == .deadlocked)
         #expect(run.world.globals[1] == .array(ArrayValue([.string(""), .string("A got it"), .string("B timed out")])))
+        let forever = try RaceLabEngineTests.run(
+            "let s = DispatchSemaphore(value: 0)\nvar x = 0\nthread A { s.wait(timeout: .distantFuture); x = 1 }\nthread B { s.signal() }",
+            schedule: "A B A A")
+        #expect(
+            lines(forever) == [
+                "A waits on s (count 0): it blocks", "B signals s (count now 1): a waiting thread can go on", "B finishes",
+                "A is woken and takes one from s (count now 0)", "A writes x = 1", "A finishes",
+            ])
         #expect(throws: ScriptError.self) { try compile("let s = DispatchSemaphore(value: 1)\nthread A { s.wait(.now()) }") }
         #expect(throws: ScriptError.self) { try compile("let s = DispatchSemaphore(value: 1)\nthread A { let r = s.wait(timeout: .later) }") }
     }

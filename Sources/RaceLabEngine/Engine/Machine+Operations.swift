@@ -123,25 +123,11 @@ extension Machine {
             }
             done(text, [Access(.object(id), .write)])
         case (.semaphore(let count), "wait", 0):
-            if count > 0 {
-                let woken = state.waiting != nil
-                state.waiting = nil
-                world.heap[id].kind = .semaphore(count: count - 1)
-                frame.slots.removeLast()
-                push(.none)
-                advance()
-                emit(
-                    (woken ? "is woken and takes one from \(objectName)" : "waits on \(objectName) and takes one at once") + " (count now \(count - 1))",
-                    Access(.lock(id), .acquire))
-            } else {
-                state.waiting = .semaphore(id)
-                emit("waits on \(objectName) (count 0): it blocks", Access(.lock(id), .read))
-            }
+            waitOnSemaphore(id, count: count, argc: 0)
         case (.semaphore(let count), "wait", 1):
             switch arguments[0] {
             case .string("distantFuture"):
-                frame.slots.removeLast()
-                executeMethod("wait", argc: 0)
+                waitOnSemaphore(id, count: count, argc: 1)
             case .string("now"):
                 frame.slots.removeLast(2)
                 if count > 0 {
@@ -284,7 +270,6 @@ extension Machine {
         op.isCancelled || op.dependencies.allSatisfy { self.operation($0)?.phase == .finished }
     }
 
-    /// Starts every operation that may start now, queue by queue in creation order.
     /// A dispatched block: an operation of `queue`, waiting its turn, named after the
     /// queue (`counter#2`, the second block sent to `counter`), as its thread is.
     mutating func enqueueBlock(_ closure: ClosureValue, on queue: ObjectID) -> ObjectID {
@@ -300,6 +285,7 @@ extension Machine {
         return opID
     }
 
+    /// Starts every operation that may start now, queue by queue in creation order.
     mutating func startReadyOperations() {
         var started = true
         while started {
@@ -359,6 +345,27 @@ extension Machine {
 }
 
 extension Machine {
+    /// `semaphore.wait()` (or with a timeout that never comes): takes one, or blocks
+    /// at 0 and retries the same instruction (its `argc` arguments still on the stack)
+    /// once a signal makes the count positive.
+    mutating func waitOnSemaphore(_ id: ObjectID, count: Int, argc: Int) {
+        var name: String { world.heap[id].name }
+        guard count > 0 else {
+            state.waiting = .semaphore(id)
+            emit("waits on \(name) (count 0): it blocks", Access(.lock(id), .read))
+            return
+        }
+        let woken = state.waiting != nil
+        state.waiting = nil
+        world.heap[id].kind = .semaphore(count: count - 1)
+        frame.slots.removeLast(argc + 1)
+        push(.none)
+        advance()
+        emit(
+            (woken ? "is woken and takes one from \(name)" : "waits on \(name) and takes one at once") + " (count now \(count - 1))",
+            Access(.lock(id), .acquire))
+    }
+
     /// `condition.wait()`, in steps of the same instruction told apart by what the
     /// thread waits for: first it lets go of the condition's lock and joins its
     /// waiters; a signal (or, once, a spurious wakeup, its own step) wakes it; then it
