@@ -75,92 +75,10 @@ extension Machine {
         let arguments = Array(frame.slots.suffix(argc))
         let receiver = frame.slots[frame.slots.count - 1 - argc]
         guard let id = object(receiver, "calling \(name)()") else { return }
+        if executeSynchronizerMethod(name, on: id, arguments) { return }
         let objectName = world.heap[id].name
-        func done(_ text: String, _ accesses: [Access]) {
-            frame.slots.removeLast(argc + 1)
-            push(.none)
-            advance()
-            emit(text, accesses)
-        }
+        func done(_ text: String, _ accesses: [Access]) { returnFromMethod(argc: argc, text, accesses) }
         switch (world.heap[id].kind, name, arguments.count) {
-        case (.lock(let recursive), "lock", 0):
-            acquire(id, reentrant: recursive) { "locks \($0)" }
-            if state.waiting == nil { push(.none) }
-        case (.lock(let recursive), "try", 0):
-            let owner = world.headers[id].owner
-            frame.slots.removeLast()
-            if owner == nil || (recursive && owner == thread) {
-                world.headers[id].owner = thread
-                world.headers[id].depth += 1
-                push(.bool(true))
-                advance()
-                emit("tries \(objectName) and takes it", Access(.lock(id), .acquire))
-            } else {
-                push(.bool(false))
-                advance()
-                var holder: String { owner == thread ? "itself" : world.threadNames[owner!] }
-                emit("tries \(objectName), held by \(holder): false", Access(.lock(id), .read))
-            }
-        case (.condition, "lock", 0):
-            acquire(id, reentrant: false) { "locks \($0)" }
-            if state.waiting == nil { push(.none) }
-        case (.condition, "unlock", 0):
-            frame.slots.removeLast()
-            push(.none)
-            advance()
-            unlock(id) { "unlocks \($0)" }
-        case (.condition(let waiters), "wait", 0):
-            waitOnCondition(id, waiters: waiters)
-        case (.condition(let waiters), "signal", 0), (.condition(let waiters), "broadcast", 0):
-            let woken = name == "signal" ? Array(waiters.prefix(1)) : waiters
-            for waiter in woken { world.threads[waiter].waiting = .conditionWoken(id) }
-            world.heap[id].kind = .condition(waiters: Array(waiters.dropFirst(woken.count)))
-            var text: String {
-                let verb = name == "signal" ? "signals" : "broadcasts on"
-                guard !woken.isEmpty else { return "\(verb) \(objectName), but no thread waits: the signal is lost" }
-                let who = woken.map { world.threadNames[$0] }.joined(separator: ", ")
-                return "\(verb) \(objectName): \(who) \(woken.count == 1 ? "wakes" : "wake") and must take it again"
-            }
-            done(text, [Access(.object(id), .write)])
-        case (.semaphore(let count), "wait", 0):
-            waitOnSemaphore(id, count: count, argc: 0)
-        case (.semaphore(let count), "wait", 1):
-            switch arguments[0] {
-            case .string("distantFuture"):
-                waitOnSemaphore(id, count: count, argc: 1)
-            case .string("now"):
-                frame.slots.removeLast(2)
-                if count > 0 {
-                    world.heap[id].kind = .semaphore(count: count - 1)
-                    push(.string("success"))
-                    advance()
-                    emit("tries \(objectName) (a wait that times out at once) and takes one (count now \(count - 1)): .success", Access(.lock(id), .acquire))
-                } else {
-                    push(.string("timedOut"))
-                    advance()
-                    emit("tries \(objectName) (a wait that times out at once): the count is 0, so .timedOut", Access(.lock(id), .read))
-                }
-            default:
-                fail(.type("wait(timeout:) takes .now() or .distantFuture"))
-            }
-        case (.semaphore(let count), "signal", 0):
-            guard count < Int.max else {
-                fail(.crash("\(objectName).signal(): the count would pass Int.max"))
-                return
-            }
-            world.heap[id].kind = .semaphore(count: count + 1)
-            let waiter = world.threads.indices.contains { world.threads[$0].waiting == .semaphore(id) }
-            frame.slots.removeLast()
-            push(.int(waiter ? 1 : 0))
-            advance()
-            emit(
-                "signals \(objectName) (count now \(count + 1))" + (waiter ? ": a waiting thread can go on" : ""),
-                Access(.lock(id), .release))
-        case (.lock, "unlock", 0):
-            frame.slots.removeLast()
-            push(.none)
-            advance()
-            unlock(id) { "unlocks \($0)" }
         case (.operation, "cancel", 0):
             updateOperation(id) { $0.isCancelled = true }
             done("cancels operation \(objectName)", [Access(.operation(id), .write)])
@@ -229,12 +147,7 @@ extension Machine {
                             : "operation \(world.heap[opID].name) was already added to a queue"))
                 return
             }
-            retain(.object(opID))
-            updateOperation(opID) {
-                $0.phase = .pending
-                $0.queue = id
-            }
-            updateQueue(id) { $0.operations.append(opID) }
+            enqueue(opID, on: id)
             done("adds operation \(world.heap[opID].name) to \(objectName)", [Access(.queue(id), .write), Access(.operation(opID), .write)])
             startReadyOperations()
         case (.queue, "cancelAllOperations", 0):
@@ -258,6 +171,15 @@ extension Machine {
         }
     }
 
+    /// A method that returns nothing is done: its receiver and arguments leave the
+    /// stack, and the step says what it did.
+    mutating func returnFromMethod(argc: Int, _ text: String, _ accesses: [Access]) {
+        frame.slots.removeLast(argc + 1)
+        push(.none)
+        advance()
+        emit(text, accesses)
+    }
+
     mutating func appendToLastEvent(_ text: String) {
         if log.emitted == 0 {
             emit(text)
@@ -276,13 +198,18 @@ extension Machine {
         updateQueue(queue) { $0.blocks += 1 }
         let name = "\(world.heap[queue].name)#\(self.queue(queue)!.blocks)"
         let opID = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "block", name: name)
+        enqueue(opID, on: queue)
+        return opID
+    }
+
+    /// An operation joins `queue`, which holds a reference to it until it finishes.
+    mutating func enqueue(_ opID: ObjectID, on queue: ObjectID) {
         retain(.object(opID))
         updateOperation(opID) {
             $0.phase = .pending
             $0.queue = queue
         }
         updateQueue(queue) { $0.operations.append(opID) }
-        return opID
     }
 
     /// Starts every operation that may start now, queue by queue in creation order.
@@ -341,74 +268,5 @@ extension Machine {
         }
         release(.object(id))
         startReadyOperations()
-    }
-}
-
-extension Machine {
-    /// `semaphore.wait()` (or with a timeout that never comes): takes one, or blocks
-    /// at 0 and retries the same instruction (its `argc` arguments still on the stack)
-    /// once a signal makes the count positive.
-    mutating func waitOnSemaphore(_ id: ObjectID, count: Int, argc: Int) {
-        var name: String { world.heap[id].name }
-        guard count > 0 else {
-            state.waiting = .semaphore(id)
-            emit("waits on \(name) (count 0): it blocks", Access(.lock(id), .read))
-            return
-        }
-        let woken = state.waiting != nil
-        state.waiting = nil
-        world.heap[id].kind = .semaphore(count: count - 1)
-        frame.slots.removeLast(argc + 1)
-        push(.none)
-        advance()
-        emit(
-            (woken ? "is woken and takes one from \(name)" : "waits on \(name) and takes one at once") + " (count now \(count - 1))",
-            Access(.lock(id), .acquire))
-    }
-
-    /// `condition.wait()`, in steps of the same instruction told apart by what the
-    /// thread waits for: first it lets go of the condition's lock and joins its
-    /// waiters; a signal (or, once, a spurious wakeup, its own step) wakes it; then it
-    /// takes the lock again and returns, or blocks on the lock until it is free. A
-    /// woken thread can always run: no other thread's step disables it, which is what
-    /// the explorer's reduction expects of every step but taking a lock.
-    mutating func waitOnCondition(_ id: ObjectID, waiters: [ThreadID]) {
-        var name: String { world.heap[id].name }
-        switch state.waiting {
-        case .condition(id):
-            // Scheduled while still waiting: no signal came.
-            state.mayWakeSpuriously = false
-            state.waiting = .conditionWoken(id)
-            world.heap[id].kind = .condition(waiters: waiters.filter { $0 != thread })
-            emit("wakes up with no signal (a spurious wakeup)", Access(.object(id), .write))
-        case .conditionWoken(id) where world.headers[id].owner != nil:
-            let holder = world.headers[id].owner!
-            state.waiting = .lock(id, reentrant: false)
-            emit("must take \(name) again, but \(world.threadNames[holder]) holds it: it blocks", [Access(.lock(id), .read), Access(.object(id), .read)])
-        case .conditionWoken(id), .lock(id, _):
-            state.waiting = nil
-            world.headers[id].owner = thread
-            world.headers[id].depth = 1
-            frame.slots.removeLast()
-            push(.none)
-            advance()
-            // It reads the waiters too: the signal that woke it is ordered before it.
-            emit("takes \(name) again and returns from wait()", [Access(.lock(id), .acquire), Access(.object(id), .read)])
-        default:
-            guard world.headers[id].owner == thread else {
-                fail(.type("\(threadName) calls \(name).wait() without holding \(name): lock it first"))
-                return
-            }
-            world.headers[id].owner = nil
-            world.headers[id].depth = 0
-            world.heap[id].kind = .condition(waiters: waiters + [thread])
-            state.waiting = .condition(id)
-            var text: String {
-                let blocked = world.threads.indices.filter { world.threads[$0].waiting == .lock(id, reentrant: false) }
-                let wakes = blocked.isEmpty ? "" : "; this wakes \(blocked.map { world.threadNames[$0] }.joined(separator: ", "))"
-                return "waits on \(name) for a signal, letting go of it\(wakes)"
-            }
-            emit(text, [Access(.lock(id), .release), Access(.object(id), .write)])
-        }
     }
 }

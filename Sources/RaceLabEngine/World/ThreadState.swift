@@ -12,7 +12,7 @@ public struct ThreadState: Hashable, Sendable {
     /// it come back there (a spin loop; `Engine.watchSpin`).
     public var spin: SpinWatch?
     /// Whether a condition wait may still return with no signal: once per thread, as
-    /// one more choice for the explorer (`Engine.spuriousWakeups`). Once is enough to
+    /// one more choice for the explorer, as Foundation allows it. Once is enough to
     /// catch a wait not rechecked in a loop, and keeps a loop that rechecks finite.
     public var mayWakeSpuriously = true
 

@@ -1,0 +1,102 @@
+/// Why a thread cannot run, in words: the wait descriptions that deadlock findings,
+/// schedule errors and the step screen show, and the deadlock finding itself (a
+/// wait-for cycle, or every thread left blocked).
+extension Engine {
+    /// Who could wake a thread waiting on a semaphore or a condition: any thread may
+    /// signal, so the others that are not finished, idle or waiting themselves.
+    func signallers(_ world: World, besides id: ThreadID) -> String {
+        let others = world.threads.indices.filter {
+            $0 != id && !world.threads[$0].isFinished && !world.threads[$0].frames.isEmpty && world.threads[$0].waiting == nil
+        }
+        guard !others.isEmpty else { return "; no other thread can run to signal it" }
+        return "; only a signal from another thread (\(others.map { world.threadNames[$0] }.joined(separator: ", "))) wakes it"
+    }
+
+    /// Why a thread cannot run, in words, and the threads it waits on.
+    public func waitDescription(_ world: World, _ id: ThreadID) -> (text: String, waitsOn: [ThreadID])? {
+        let thread = world.threads[id]
+        if thread.isFinished { return ("has finished", []) }
+        guard let wait = thread.waiting, !isSatisfied(world, wait, for: id) || canOnlyWakeSpuriously(world, id) else {
+            if thread.frames.isEmpty && thread.isMain { return ("is idle: the main queue is empty", []) }
+            return nil
+        }
+        switch wait {
+        case .lock(let lock, _):
+            let object = world.heap[lock]
+            let owner = world.headers[lock].owner
+            let holder = owner.map { [$0] } ?? []
+            let held = world.heap.indices.filter { world.headers[$0].owner == id }.map { world.heap[$0].name }
+            let name = world.threadNames[id]
+            if owner == id {
+                let others = held.filter { $0 != object.name }
+                let holds = others.isEmpty ? "" : "holds \(others.joined(separator: ", ")) and "
+                return ("\(holds)waits for \(object.name), which \(name) itself holds: a lock that is not re-entrant", holder)
+            }
+            let holds = held.isEmpty ? "" : "holds \(held.joined(separator: ", ")) and "
+            guard let owner else { return ("\(holds)waits for \(object.name), held by nobody", []) }
+            if world.threads[owner].isFinished {
+                // Nobody can ever unlock it: the owner is gone.
+                return ("\(holds)waits for \(object.name), but \(world.threadNames[owner]) finished while holding it", [])
+            }
+            return ("\(holds)waits for \(object.name), held by \(world.threadNames[owner])", holder)
+        case .operation(let op):
+            var on: [ThreadID] = []
+            var note = ""
+            if case .operation(let state) = world.heap[op].kind {
+                if let t = state.thread { on = [t] }
+                if state.queue == nil && state.phase == .created { note = ", but it was never added to a queue, so nothing will run it" }
+                // The classic: a block on a serial queue waits for another block of it.
+                if let q = state.queue, state.phase == .pending, case .queue(let queue) = world.heap[q].kind, queue.maxConcurrent == 1,
+                    let own = world.threads[id].operation, queue.operations.contains(own)
+                {
+                    let name = world.heap[q].name
+                    note =
+                        ", but \(name) is serial and runs one block at a time: the one \(world.threadNames[id]) is running itself,"
+                        + " which cannot finish while it waits (a sync onto its own serial queue)"
+                }
+            }
+            return ("waits for operation \(world.heap[op].name) to finish\(note)", on)
+        case .queue(let q):
+            return ("waits for every operation of \(world.heap[q].name) to finish", [])
+        case .mainBlock:
+            return ("waits in main.sync for main to run its block", [0])
+        case .semaphore(let semaphore):
+            return ("waits on semaphore \(world.heap[semaphore].name) (count 0)\(signallers(world, besides: id))", [])
+        case .condition(let condition):
+            let spurious = isSatisfied(world, wait, for: id) ? " (a spurious wakeup could free it, but none is promised)" : ""
+            return ("waits on condition \(world.heap[condition].name) for a signal\(signallers(world, besides: id))\(spurious)", [])
+        case .conditionWoken:
+            return nil
+        case .spin(let reads):
+            guard !reads.isEmpty else { return ("spins forever: its loop reads nothing another thread could change", []) }
+            let names = reads.map { name(of: $0.target, in: world) }.joined(separator: ", ")
+            return ("spins on \(names), waiting for another thread to change \(reads.count == 1 ? "it" : "one of them")", [])
+        }
+    }
+
+    /// Nothing can run, yet some thread waits: name the wait-for cycle if there is one.
+    public func deadlock(_ world: World) -> Finding? {
+        let blocked = world.threads.indices.filter { world.threads[$0].waiting != nil && !world.threads[$0].isFinished }
+        guard !blocked.isEmpty else { return nil }
+        var cycle: [ThreadID] = []
+        for start in blocked {
+            var path: [ThreadID] = []
+            var current = start
+            while let (_, next) = waitDescription(world, current), !path.contains(current), let following = next.first {
+                path.append(current)
+                current = following
+            }
+            if let loopStart = path.firstIndex(of: current) {
+                cycle = Array(path[loopStart...])
+                break
+            }
+        }
+        let involved = cycle.isEmpty ? blocked : cycle
+        let parts = involved.map { "\(world.threadNames[$0]) \(waitDescription(world, $0)?.text ?? "waits")" }
+        let kind = cycle.isEmpty ? "every thread left is blocked" : "a wait-for cycle"
+        let step = world.stepCount
+        return Finding(
+            kind: .deadlock, step: step, thread: nil, range: nil,
+            message: "\(kind): " + parts.joined(separator: "; "))
+    }
+}
