@@ -70,6 +70,7 @@ public struct JSONRenderer: Sendable {
         case .object(let id): return heap[id].name
         case .lock(let id):
             if case .semaphore = heap[id].kind { return "semaphore \(heap[id].name)" }
+            if case .group = heap[id].kind { return "group \(heap[id].name)" }
             return "lock \(heap[id].name)"
         case .operation(let id): return "operation \(heap[id].name)"
         case .queue(let id): return "queue \(heap[id].name)"

@@ -176,6 +176,12 @@ public struct StepScreen: Sendable {
                 let waiters = world.threads.indices.filter { world.threads[$0].waiting == .semaphore(id) }
                 if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
                 lines.append(text)
+            case .group(let group):
+                var text = "  group \(world.heap[id].name): \(group.entered) in it"
+                let waiters = world.threads.indices.filter { world.threads[$0].waiting == .group(id) }
+                if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
+                if !group.notifications.isEmpty { text += "; \(group.notifications.count) to notify" }
+                lines.append(text)
             default:
                 continue
             }

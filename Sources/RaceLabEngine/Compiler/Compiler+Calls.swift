@@ -3,7 +3,7 @@ import RaceLabLanguage
 extension Compiler {
     static let methods = [
         "lock", "unlock", "try", "wait", "signal", "broadcast", "async", "sync", "cancel", "addDependency", "waitUntilFinished", "addOperation",
-        "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy",
+        "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy", "enter", "leave", "notify",
         "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
     ]
 
@@ -15,7 +15,7 @@ extension Compiler {
             // One concurrent queue per call: blocks on it are ordered by nothing.
             try expectArguments(arguments, 0...0, "DispatchQueue.global", range: range)
             emit(constant: .string("global"))
-            emit(constant: .int(-1))
+            emit(constant: .int(-2))
             builder.currentRange = range
             emit(.builtin(.dispatchQueue, argc: 2, className: nil))
         case .member(let base, let method):
@@ -157,6 +157,9 @@ extension Compiler {
         case "NSCondition":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.condition, argc: 0, className: nil))
+        case "DispatchGroup":
+            try expectArguments(arguments, 0...0, name, range: range)
+            emit(.builtin(.group, argc: 0, className: nil))
         case "DispatchSemaphore":
             try expectArguments(arguments, 1...1, name, range: range)
             guard arguments[0].label == "value" else { throw error("write DispatchSemaphore(value: n)", at: arguments[0].value.range) }
@@ -230,22 +233,46 @@ extension Compiler {
         guard Compiler.methods.contains(method) else {
             throw error("unknown method '\(method)'", at: range, note: Suggestion.note(for: method, in: Compiler.methods))
         }
-        if method == "wait", let argument = arguments.first, argument.label != "timeout" {
-            throw error("write wait() or wait(timeout: .now())", at: argument.value.range)
+        // A method's argument labels are part of its name, as in Swift: `async(group:)`.
+        let labels = arguments.compactMap(\.label)
+        let spelled = labels.isEmpty ? method : method + "(" + labels.map { $0 + ":" }.joined() + ")"
+        let unlabelled = arguments.contains { argument in
+            if case .closure = argument.value.kind { return false }
+            return argument.label == nil
+        }
+        if let forms = Compiler.labelledMethods[method], unlabelled || (!forms.spellings.contains(spelled) && (!labels.isEmpty || method == "notify")) {
+            throw error("write " + forms.hint, at: range)
+        } else if Compiler.labelledMethods[method] == nil, let label = labels.first {
+            throw error("'\(method)' takes no argument labelled '\(label)'", at: range)
         }
         try compileExpression(base)
         for argument in arguments {
-            if case .closure(let closure) = argument.value.kind {
+            switch (argument.label, argument.value.kind) {
+            case (_, .closure(let closure)):
                 try compileClosure(closure, name: "operation", allowedParameters: 0)
-            } else {
+            case ("flags", .implicitMember("barrier")):
+                emit(constant: .string("barrier"))
+            case ("flags", _):
+                throw error("a dispatch block's flags can be .barrier", at: argument.value.range)
+            case ("queue", .member(let inner, "main")) where inner.kind == .name("DispatchQueue") && globalIndex["DispatchQueue"] == nil:
+                emit(constant: .string("main"))
+            default:
                 try compileExpression(argument.value)
             }
         }
         if let trailing { try compileClosure(trailing, name: "operation", allowedParameters: 0) }
         builder.currentRange = range
-        let name = program.name(method)
+        let name = program.name(spelled)
         emit(.method(name: name, argc: arguments.count + (trailing == nil ? 0 : 1)))
     }
+
+    /// The methods that take labelled arguments, with every spelling they accept.
+    static let labelledMethods: [String: (spellings: [String], hint: String)] = [
+        "wait": (["wait(timeout:)"], "wait() or wait(timeout: .now())"),
+        "async": (["async(group:)", "async(flags:)", "async(group:flags:)"], "async { … }, async(group: g) { … } or async(flags: .barrier) { … }"),
+        "sync": (["sync(flags:)"], "sync { … } or sync(flags: .barrier) { … }"),
+        "notify": (["notify(queue:)"], "group.notify(queue: q) { … }"),
+    ]
 }
 
 extension ArrayMutation: CaseIterable {

@@ -65,6 +65,16 @@ extension Engine {
         case .condition(let condition):
             let spurious = isSatisfied(world, wait, for: id) ? " (a spurious wakeup could free it, but none is promised)" : ""
             return ("waits on condition \(world.heap[condition].name) for a signal\(signallers(world, besides: id))\(spurious)", [])
+        case .group(let group):
+            guard case .group(let state) = world.heap[group].kind else { return nil }
+            // The threads running the group's blocks: it waits on them.
+            let workers = world.heap.indices.compactMap { id -> ThreadID? in
+                guard world.headers[id].isAlive, case .operation(let op) = world.heap[id].kind, op.group == group, op.phase == .executing else { return nil }
+                return op.thread
+            }
+            let left = state.entered == 1 ? "1 unit of work has" : "\(state.entered) units of work have"
+            let running = workers.isEmpty ? "" : " (running on \(workers.map { world.threadNames[$0] }.joined(separator: ", ")))"
+            return ("waits on group \(world.heap[group].name): \(left) entered it and not left\(running)", workers)
         case .conditionWoken:
             return nil
         case .spin(let reads):

@@ -105,6 +105,9 @@ public struct Engine: Sendable {
         case .semaphore(let id):
             if case .semaphore(let count) = world.heap[id].kind { return count > 0 }
             return true
+        case .group(let group):
+            if case .group(let state) = world.heap[group].kind { return state.entered == 0 }
+            return true
         case .condition:
             return world.threads[id].mayWakeSpuriously
         case .conditionWoken:

@@ -78,11 +78,19 @@ extension Machine {
                 fail(.type("DispatchQueue(label:) needs a string label"))
                 return
             }
-            let id = newObject(.queue(QueueState(maxConcurrent: max)), classIndex: nil, typeName: "OperationQueue", name: label)
+            // -2: `DispatchQueue.global()`, a concurrent queue that ignores barriers.
+            var state = QueueState(maxConcurrent: max == -2 ? -1 : max)
+            state.isGlobal = max == -2
+            let id = newObject(.queue(state), classIndex: nil, typeName: "OperationQueue", name: label)
             world.queues.append(id)
             push(.object(id))
             advance()
             emit("creates \(max == 1 ? "serial" : "concurrent") dispatch queue \(label)", Access(.object(id), .write))
+        case .group:
+            let id = newObject(.group(GroupState()), classIndex: nil, typeName: "Group")
+            push(.object(id))
+            advance()
+            emit("creates dispatch group \(world.heap[id].name)", Access(.object(id), .write))
         case .condition:
             let id = newObject(.condition(waiters: []), classIndex: nil, typeName: "Condition")
             push(.object(id))

@@ -79,6 +79,9 @@ extension Machine {
             if let c = op.closure { held += Value.closure(c).references }
             if let c = op.completion { held += Value.closure(c).references }
         }
+        if case .group(let group) = world.heap[id].kind {
+            for notification in group.notifications { held += Value.closure(notification.closure).references }
+        }
         for field in fields { held += field.references }
         pendingReleases.append(contentsOf: held.reversed())
         guard !drainingReleases else { return }
@@ -98,7 +101,7 @@ extension Machine {
     }
 
     /// The built-in types whose objects are numbered apart (`World.builtinsNamed`).
-    static let builtinTypeNames = ["Lock", "OperationQueue", "op", "Semaphore", "Condition"]
+    static let builtinTypeNames = ["Lock", "OperationQueue", "op", "Semaphore", "Condition", "Group"]
 
     /// A new heap object, named `MySingle#3` (the third of its class) unless named.
     /// - Complexity: O(1) amortized: the numbers are counted as objects are made, not

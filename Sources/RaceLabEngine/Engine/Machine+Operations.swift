@@ -101,33 +101,53 @@ extension Machine {
                 state.waiting = .operation(id)
                 emit("waits for operation \(objectName) to finish", Access(.operation(id), .read))
             }
-        case (.queue, "async", 1):
-            guard case .closure(let closure) = arguments[0] else {
+        case (.queue, "async", 1), (.queue, "async(flags:)", 2), (.queue, "async(group:)", 2), (.queue, "async(group:flags:)", 3):
+            guard case .closure(let closure) = arguments.last else {
                 fail(.type("async needs a closure: queue.async { … }"))
                 return
             }
-            let opID = enqueueBlock(closure, on: id)
-            done(
-                "sends a block to \(objectName) with async (it runs as \(world.heap[opID].name))",
-                [Access(.queue(id), .write), Access(.operation(opID), .write)])
+            var group: ObjectID?
+            if name.hasPrefix("async(group:") {
+                guard case .object(let g) = arguments[0], case .group(var state) = world.heap[g].kind else {
+                    fail(.type("async(group:) needs a dispatch group"))
+                    return
+                }
+                guard state.entered < Int.max else {
+                    fail(.crash("\(world.heap[g].name): entered too many times"))
+                    return
+                }
+                state.entered += 1
+                world.heap[g].kind = .group(state)
+                group = g
+            }
+            let barrier = name.hasSuffix("flags:)")
+            let opID = enqueueBlock(closure, on: id, barrier: barrier, group: group)
+            var text: String {
+                var text = "sends a \(barrier ? "barrier " : "")block to \(objectName) with async (it runs as \(world.heap[opID].name))"
+                if let group { text += ", entering \(world.heap[group].name)" }
+                if barrier && queue(id)!.isGlobal { text += "; a barrier on a global queue is an ordinary block" }
+                return text
+            }
+            done(text, [Access(.queue(id), .write), Access(.operation(opID), .write)] + (group.map { [Access(.lock($0), .write)] } ?? []))
             startReadyOperations()
-        case (.queue, "sync", 1):
-            if case .object(let opID) = arguments[0] {
+        case (.queue, "sync", 1), (.queue, "sync(flags:)", 2):
+            if case .object(let opID) = arguments.last {
                 // Woken: the block has run.
                 state.waiting = nil
                 done("goes on: the block it sent \(objectName) with sync has run", [Access(.operation(opID), .read)])
                 return
             }
-            guard case .closure(let closure) = arguments[0] else {
+            guard case .closure(let closure) = arguments.last else {
                 fail(.type("sync needs a closure: queue.sync { … }"))
                 return
             }
-            let opID = enqueueBlock(closure, on: id)
+            let barrier = name == "sync(flags:)"
+            let opID = enqueueBlock(closure, on: id, barrier: barrier, group: nil)
             // The block's operation stands in the argument's place, for the step that goes on.
             frame.slots[frame.slots.count - 1] = .object(opID)
             state.waiting = .operation(opID)
             emit(
-                "sends a block to \(objectName) with sync (as \(world.heap[opID].name)) and waits for it to run",
+                "sends a \(barrier ? "barrier " : "")block to \(objectName) with sync (as \(world.heap[opID].name)) and waits for it to run",
                 [Access(.queue(id), .write), Access(.operation(opID), .write)])
             startReadyOperations()
         case (.queue, "addOperation", 1):
@@ -194,10 +214,13 @@ extension Machine {
 
     /// A dispatched block: an operation of `queue`, waiting its turn, named after the
     /// queue (`counter#2`, the second block sent to `counter`), as its thread is.
-    mutating func enqueueBlock(_ closure: ClosureValue, on queue: ObjectID) -> ObjectID {
+    mutating func enqueueBlock(_ closure: ClosureValue, on queue: ObjectID, barrier: Bool = false, group: ObjectID? = nil) -> ObjectID {
         updateQueue(queue) { $0.blocks += 1 }
         let name = "\(world.heap[queue].name)#\(self.queue(queue)!.blocks)"
-        let opID = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "block", name: name)
+        var state = OperationState(closure: closure)
+        state.isBarrier = barrier && !self.queue(queue)!.isGlobal
+        state.group = group
+        let opID = newObject(.operation(state), classIndex: nil, typeName: "block", name: name)
         enqueue(opID, on: queue)
         return opID
     }
@@ -220,9 +243,16 @@ extension Machine {
             for queueID in world.queues where world.headers[queueID].isAlive {
                 guard let q = queue(queueID), !q.isSuspended else { continue }
                 for opID in q.operations {
-                    let running = queue(queueID)!.operations.filter { operation($0)?.phase == .executing }.count
+                    let now = queue(queueID)!.operations
+                    let running = now.filter { operation($0)?.phase == .executing }.count
                     if q.maxConcurrent != -1 && running >= q.maxConcurrent { break }
-                    guard let op = operation(opID), op.phase == .pending, isReady(op) else { continue }
+                    guard let op = operation(opID) else { continue }
+                    // A barrier waits for everything sent before it, and holds back everything after it.
+                    if op.isBarrier {
+                        if op.phase == .pending && now.first == opID { startOperation(opID); started = true }
+                        break
+                    }
+                    guard op.phase == .pending, isReady(op) else { continue }
                     startOperation(opID)
                     started = true
                 }
@@ -266,6 +296,7 @@ extension Machine {
         } else if let worker, worker == thread {
             state.isFinished = true
         }
+        if let group = op.group { leaveGroup(group, byCall: false) }
         release(.object(id))
         startReadyOperations()
     }

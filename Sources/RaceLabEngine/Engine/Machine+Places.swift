@@ -31,6 +31,7 @@ extension Machine {
                 case .lock: return "Lock"
                 case .semaphore: return "DispatchSemaphore"
                 case .condition: return "NSCondition"
+                case .group: return "DispatchGroup"
                 case .operation: return "Operation"
                 case .queue: return "OperationQueue"
                 case .instance: return "object"

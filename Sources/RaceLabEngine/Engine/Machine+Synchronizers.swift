@@ -44,7 +44,7 @@ extension Machine {
             returnFromMethod(argc: arguments.count, text, [Access(.object(id), .write)])
         case (.semaphore(let count), "wait", 0):
             waitOnSemaphore(id, count: count, argc: 0)
-        case (.semaphore(let count), "wait", 1):
+        case (.semaphore(let count), "wait(timeout:)", 1):
             switch arguments[0] {
             case .string("distantFuture"):
                 waitOnSemaphore(id, count: count, argc: 1)
@@ -76,6 +76,61 @@ extension Machine {
             emit(
                 "signals \(objectName) (count now \(count + 1))" + (waiter ? ": a waiting thread can go on" : ""),
                 Access(.lock(id), .release))
+        case (.group(var group), "enter", 0):
+            guard group.entered < Int.max else {
+                fail(.crash("\(objectName).enter(): entered too many times"))
+                return true
+            }
+            group.entered += 1
+            world.heap[id].kind = .group(group)
+            returnFromMethod(argc: 0, "enters \(objectName) (\(group.entered) in it now)", [Access(.lock(id), .write)])
+        case (.group, "leave", 0):
+            frame.slots.removeLast()
+            push(.none)
+            advance()
+            leaveGroup(id, byCall: true)
+        case (.group(let group), "wait", 0):
+            waitOnGroup(id, group, argc: 0)
+        case (.group(let group), "wait(timeout:)", 1):
+            switch arguments[0] {
+            case .string("distantFuture"):
+                waitOnGroup(id, group, argc: 1)
+            case .string("now"):
+                frame.slots.removeLast(2)
+                let done = group.entered == 0
+                push(.string(done ? "success" : "timedOut"))
+                advance()
+                emit(
+                    "checks \(objectName) (a wait that times out at once): "
+                        + (done ? "nothing is left in it, so .success" : "work is still in it, so .timedOut"),
+                    Access(.lock(id), .read))
+            default:
+                fail(.type("wait(timeout:) takes .now() or .distantFuture"))
+            }
+        case (.group(var group), "notify(queue:)", 2):
+            var queue: ObjectID?
+            switch (arguments[0], arguments[1]) {
+            case (.string("main"), .closure):
+                queue = nil
+            case (.object(let q), .closure) where self.queue(q) != nil:
+                queue = q
+            default:
+                fail(.type("notify(queue:) needs a dispatch queue and a closure: group.notify(queue: q) { … }"))
+                return true
+            }
+            guard case .closure(let closure) = arguments[1] else { return true }
+            let target = queue.map { world.heap[$0].name } ?? "the main queue"
+            if group.entered == 0 {
+                frame.slots.removeLast(3)
+                push(.none)
+                advance()
+                emit("asks \(objectName) to notify \(target), and it is empty already:", Access(.lock(id), .read))
+                sendNotification(GroupNotification(closure: closure, queue: queue))
+            } else {
+                group.notifications.append(GroupNotification(closure: closure, queue: queue))
+                world.heap[id].kind = .group(group)
+                returnFromMethod(argc: 2, "asks \(objectName) to send a block to \(target) once it is empty", [Access(.lock(id), .write)])
+            }
         case (.lock, "unlock", 0), (.condition, "unlock", 0):
             frame.slots.removeLast()
             push(.none)
@@ -151,6 +206,68 @@ extension Machine {
                 return "waits on \(name) for a signal, letting go of it\(wakes)"
             }
             emit(text, [Access(.lock(id), .release), Access(.object(id), .write)])
+        }
+    }
+
+    /// `group.wait()` (or with a timeout that never comes): goes on at once if nothing
+    /// is in the group, or blocks and retries once the last unit of work leaves.
+    mutating func waitOnGroup(_ id: ObjectID, _ group: GroupState, argc: Int) {
+        var name: String { world.heap[id].name }
+        guard group.entered == 0 else {
+            state.waiting = .group(id)
+            emit("waits on \(name) (\(group.entered) still in it): it blocks", Access(.lock(id), .read))
+            return
+        }
+        let woken = state.waiting != nil
+        state.waiting = nil
+        frame.slots.removeLast(argc + 1)
+        push(.none)
+        advance()
+        emit(woken ? "is woken: everything in \(name) has left" : "waits on \(name), which is empty already", Access(.lock(id), .read))
+    }
+
+    /// One unit of work leaves a group (`leave()`, or a block sent with
+    /// `async(group:)` finishing): the last one out sends the group's notifications.
+    /// Leaving a group more times than it was entered crashes, as in GCD.
+    mutating func leaveGroup(_ id: ObjectID, byCall: Bool) {
+        guard case .group(var group) = world.heap[id].kind else { return }
+        let name = world.heap[id].name
+        guard group.entered > 0 else {
+            fail(.crash("\(name).leave() without a matching enter(): an unbalanced leave crashes the program"))
+            return
+        }
+        group.entered -= 1
+        let notifications = group.entered == 0 ? group.notifications : []
+        if group.entered == 0 { group.notifications = [] }
+        world.heap[id].kind = .group(group)
+        let waiters = world.threads.indices.filter { world.threads[$0].waiting == .group(id) }.map { world.threadNames[$0] }
+        var text: String {
+            guard group.entered == 0 else { return "leaves \(name) (\(group.entered) still in it)" }
+            let woken = waiters.isEmpty ? "" : ": \(waiters.joined(separator: ", ")) can go on"
+            return "leaves \(name), the last one in it\(woken)"
+        }
+        if byCall {
+            emit(text, Access(.lock(id), .write))
+        } else {
+            touch(.lock(id), .write)
+            appendToLastEvent("it " + text)
+        }
+        for notification in notifications { sendNotification(notification) }
+    }
+
+    /// Sends a group's notification block to its queue (or to the main queue).
+    mutating func sendNotification(_ notification: GroupNotification) {
+        if let queue = notification.queue {
+            let block = enqueueBlock(notification.closure, on: queue)
+            appendToLastEvent("the notification block goes to \(world.heap[queue].name) as \(world.heap[block].name)")
+            touch(.queue(queue), .write)
+            startReadyOperations()
+        } else {
+            let block = world.nextBlockID
+            world.nextBlockID += 1
+            world.mainQueue.append(QueuedBlock(id: block, closure: notification.closure, sender: thread))
+            appendToLastEvent("the notification block goes to the main queue")
+            touch(.mainQueue, .write)
         }
     }
 }

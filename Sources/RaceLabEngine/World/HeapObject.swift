@@ -12,6 +12,9 @@ public struct HeapObject: Hashable, Sendable {
         /// `NSCondition()`: a mutex (in the header, as a lock's) and the threads waiting
         /// for a signal, longest waiting first.
         case condition(waiters: [ThreadID])
+        /// `DispatchGroup()`: work entered and not yet left, and the blocks to send
+        /// once none is left.
+        case group(GroupState)
         case operation(OperationState)
         case queue(QueueState)
     }
@@ -62,6 +65,11 @@ public struct OperationState: Hashable, Sendable {
     public var phase = Phase.created
     public var queue: ObjectID?
     public var thread: ThreadID?
+    /// A block sent with `async(flags: .barrier)`: it starts once every block sent
+    /// before it has finished, and no block sent after it starts before it finishes.
+    public var isBarrier = false
+    /// The dispatch group a block sent with `async(group:)` leaves when it finishes.
+    public var group: ObjectID?
 
     public init(closure: ClosureValue?) {
         self.closure = closure
@@ -77,8 +85,26 @@ public struct QueueState: Hashable, Sendable {
     public var operations: [ObjectID] = []
     /// Blocks sent with `async` or `sync` so far: the next is named `label#(blocks + 1)`.
     public var blocks = 0
+    /// `DispatchQueue.global()`: a barrier on it is an ordinary block, as in GCD.
+    public var isGlobal = false
 
     public init(maxConcurrent: Int) {
         self.maxConcurrent = maxConcurrent
     }
+}
+
+/// A dispatch group: how many units of work have entered it and not yet left, and
+/// the blocks `notify(queue:)` sends once that count is back to 0.
+public struct GroupState: Hashable, Sendable {
+    public var entered = 0
+    public var notifications: [GroupNotification] = []
+
+    public init() {}
+}
+
+/// A block to send when a group empties: onto a dispatch queue, or (no queue) onto
+/// the main queue.
+public struct GroupNotification: Hashable, Sendable {
+    public var closure: ClosureValue
+    public var queue: ObjectID?
 }

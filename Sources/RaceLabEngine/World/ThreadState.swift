@@ -34,6 +34,8 @@ public enum Wait: Hashable, Sendable {
     /// `wait()` on a condition, for a signal (or a spurious wakeup, while the thread
     /// may still have one: `ThreadState.mayWakeSpuriously`).
     case condition(ObjectID)
+    /// `wait()` on a dispatch group that work has entered and not yet left.
+    case group(ObjectID)
     /// Woken from a condition wait (signalled, or spuriously): it can run, and its next
     /// step tries to take the condition's lock again (as `lock()` does: it takes it,
     /// or blocks on it). No other thread's step can stop it from running.

@@ -171,6 +171,7 @@ struct StateEncoder {
         case .semaphore(let id): put(7); put(id)
         case .condition(let id): put(8); put(id)
         case .conditionWoken(let id): put(9); put(id)
+        case .group(let id): put(10); put(id)
         }
     }
 
@@ -189,6 +190,14 @@ struct StateEncoder {
             put(6)
             put(waiters.count)
             for thread in waiters { put(thread) }
+        case .group(let state):
+            put(7)
+            put(state.entered)
+            put(state.notifications.count)
+            for notification in state.notifications {
+                put(notification.closure)
+                put(optional: notification.queue)
+            }
         case .operation(let state):
             put(2)
             put(optional: state.closure)
@@ -203,6 +212,8 @@ struct StateEncoder {
             }
             put(optional: state.queue)
             put(optional: state.thread)
+            put(state.isBarrier ? 1 : 0)
+            put(optional: state.group)
         case .queue(let state):
             put(3)
             put(state.maxConcurrent)
@@ -210,6 +221,7 @@ struct StateEncoder {
             put(state.operations.count)
             for id in state.operations { put(id) }
             put(state.blocks)
+            put(state.isGlobal ? 1 : 0)
         }
     }
 
