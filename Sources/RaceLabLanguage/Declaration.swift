@@ -4,7 +4,7 @@ public indirect enum DeclarationKind: Hashable, Sendable {
     case metadata(key: String, value: String)
     case `class`(ClassDeclaration)
     /// A shared (global) variable or constant.
-    case global(isLet: Bool, name: String, type: TypeAnnotation?, value: Expression)
+    case global(isLet: Bool, name: String, type: TypeAnnotation?, value: Expression, storage: Storage)
     case function(FunctionDeclaration)
     /// `thread A { … }`, started when the scenario starts; `main { … }` is the main thread.
     case thread(name: String, body: [Statement])
@@ -36,7 +36,7 @@ public struct Declaration: Hashable, Sendable {
     public var replacementKey: (name: String, what: String)? {
         switch kind {
         case .class(let c): return (c.name, "class")
-        case .global(_, let name, _, _): return (name, "variable")
+        case .global(_, let name, _, _, _): return (name, "variable")
         case .function(let f): return (f.name, "function")
         case .thread(let name, _): return (name, "thread")
         case .schedule(let name, _): return ("schedule " + name, "schedule")
@@ -53,11 +53,13 @@ public struct ClassDeclaration: Hashable, Sendable {
         public var name: String
         public var value: Expression
         public var range: SourceRange
-        public init(isLet: Bool, name: String, value: Expression, range: SourceRange) {
+        public var storage: Storage
+        public init(isLet: Bool, name: String, value: Expression, range: SourceRange, storage: Storage = .plain) {
             self.isLet = isLet
             self.name = name
             self.value = value
             self.range = range
+            self.storage = storage
         }
     }
 
@@ -96,4 +98,11 @@ public struct Script: Sendable {
         self.file = file
         self.declarations = declarations
     }
+}
+
+/// How a shared variable or a field is stored: plainly, or `atomic` (each read and
+/// each write is one indivisible step that is never a data race, as an Objective-C
+/// atomic property's getter and setter are; `x += 1` is still a read and a write).
+public enum Storage: Hashable, Sendable {
+    case plain, atomic
 }

@@ -34,6 +34,7 @@ extension Parser {
             mainThreadOnly = true
             guard check(.class) else { throw error("'@mainThreadOnly' must come before a class, found \(current.quoted)") }
         }
+        let storage = parseStorage()
         switch current.kind {
         case .keyword(.class):
             return try parseClass(mainThreadOnly: mainThreadOnly, start: start)
@@ -45,7 +46,7 @@ extension Parser {
             let value = try parseExpression()
             try endOfStatement()
             return Declaration(
-                .global(isLet: isLet, name: name(of: nameToken), type: type, value: value),
+                .global(isLet: isLet, name: name(of: nameToken), type: type, value: value, storage: storage),
                 start.joined(value.range), nameRange: nameToken.range)
         case .keyword(.func):
             return try parseFunction(start: start)
@@ -147,13 +148,15 @@ extension Parser {
                 if match(.deinit) {
                     if deinitBody != nil { throw error("a class has at most one deinit", at: fieldStart) }
                     deinitBody = try parseBlock()
-                } else if check(.var) || check(.let) {
+                } else if check(.var) || check(.let) || current.kind == .identifier("atomic") {
+                    let storage = parseStorage()
+                    guard check(.var) || check(.let) else { throw error("expected 'var' after 'atomic', found \(current.quoted)") }
                     let isLet = advance().kind == .keyword(.let)
                     let fieldName = try consumeIdentifier("expected a field name")
                     _ = try parseOptionalType()
                     try consume("=", "a field needs a default value: expected '='")
                     let value = try parseExpression()
-                    fields.append(.init(isLet: isLet, name: name(of: fieldName), value: value, range: fieldName.range))
+                    fields.append(.init(isLet: isLet, name: name(of: fieldName), value: value, range: fieldName.range, storage: storage))
                 } else {
                     throw error("expected a field ('var name = value') or 'deinit' in a class, found \(current.quoted)")
                 }
@@ -201,5 +204,13 @@ extension Parser {
         let result = name(of: try consumeIdentifier("expected a return type after '->'"))
         _ = match("?")
         return result
+    }
+
+    /// `atomic` before `var` or `let`: consumed, with the storage it names. Anything
+    /// else is left for the caller (`atomic` alone is then an unexpected word).
+    mutating func parseStorage() -> Storage {
+        guard current.kind == .identifier("atomic"), [.keyword(.var), .keyword(.let)].contains(tokens[position + 1].kind) else { return .plain }
+        _ = advance()
+        return .atomic
     }
 }

@@ -66,6 +66,7 @@ public struct JSONRenderer: Sendable {
         let heap = run.world.heap
         switch target {
         case .global(let g): return run.program.globals[g].name
+        case .field(let id, _) where heap[id].kind == .atomic: return heap[id].name
         case .field(let id, let field): return "\(heap[id].name).\(run.program.fieldName(field, classIndex: heap[id].classIndex))"
         case .object(let id): return heap[id].name
         case .lock(let id):

@@ -138,7 +138,7 @@ public struct StepScreen: Sendable {
         var lines = ["Shared state"]
         let formatter = ValueFormatter(world: world)
         let variables = program.globals.indices.filter { index in
-            if case .object(let id) = world.globals[index], world.heap[id].classIndex == nil { return false }
+            if case .object(let id) = world.globals[index], world.heap[id].classIndex == nil, world.heap[id].kind != .atomic { return false }
             return true
         }
         if !variables.isEmpty {

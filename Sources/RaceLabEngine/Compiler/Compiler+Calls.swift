@@ -4,6 +4,7 @@ extension Compiler {
     static let methods = [
         "lock", "unlock", "try", "wait", "signal", "broadcast", "async", "sync", "cancel", "addDependency", "waitUntilFinished", "addOperation",
         "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy", "enter", "leave", "notify",
+        "load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange",
         "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
     ]
 
@@ -157,6 +158,12 @@ extension Compiler {
         case "NSCondition":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.condition, argc: 0, className: nil))
+        case "Atomic":
+            try expectArguments(arguments, 1...1, name, range: range)
+            guard arguments[0].label == nil else { throw error("write Atomic(0): the initial value has no label", at: arguments[0].value.range) }
+            try compileExpression(arguments[0].value)
+            builder.currentRange = range
+            emit(.builtin(.atomic, argc: 1, className: nil))
         case "DispatchGroup":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.group, argc: 0, className: nil))
@@ -233,6 +240,16 @@ extension Compiler {
         guard Compiler.methods.contains(method) else {
             throw error("unknown method '\(method)'", at: range, note: Suggestion.note(for: method, in: Compiler.methods))
         }
+        // An atomic operation's memory ordering: all are sequentially consistent here.
+        var arguments = arguments
+        if Compiler.atomicMethods.contains(method), let at = arguments.firstIndex(where: { $0.label == "ordering" }) {
+            guard case .implicitMember(let ordering) = arguments[at].value.kind, Compiler.orderings.contains(ordering) else {
+                throw error(
+                    "an ordering is " + Compiler.orderings.map { "." + $0 }.joined(separator: ", ") + " (each is sequentially consistent here)",
+                    at: arguments[at].value.range)
+            }
+            arguments.remove(at: at)
+        }
         // A method's argument labels are part of its name, as in Swift: `async(group:)`.
         let labels = arguments.compactMap(\.label)
         let spelled = labels.isEmpty ? method : method + "(" + labels.map { $0 + ":" }.joined() + ")"
@@ -240,7 +257,9 @@ extension Compiler {
             if case .closure = argument.value.kind { return false }
             return argument.label == nil
         }
-        if let forms = Compiler.labelledMethods[method], unlabelled || (!forms.spellings.contains(spelled) && (!labels.isEmpty || method == "notify")) {
+        if let forms = Compiler.labelledMethods[method],
+            unlabelled || (!forms.spellings.contains(spelled) && (!labels.isEmpty || ["notify", "compareExchange"].contains(method)))
+        {
             throw error("write " + forms.hint, at: range)
         } else if Compiler.labelledMethods[method] == nil, let label = labels.first {
             throw error("'\(method)' takes no argument labelled '\(label)'", at: range)
@@ -272,7 +291,11 @@ extension Compiler {
         "async": (["async(group:)", "async(flags:)", "async(group:flags:)"], "async { … }, async(group: g) { … } or async(flags: .barrier) { … }"),
         "sync": (["sync(flags:)"], "sync { … } or sync(flags: .barrier) { … }"),
         "notify": (["notify(queue:)"], "group.notify(queue: q) { … }"),
+        "compareExchange": (["compareExchange(expected:desired:)"], "compareExchange(expected: e, desired: d)"),
     ]
+
+    static let atomicMethods = ["load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange"]
+    static let orderings = ["relaxed", "acquiring", "releasing", "acquiringAndReleasing", "sequentiallyConsistent"]
 }
 
 extension ArrayMutation: CaseIterable {

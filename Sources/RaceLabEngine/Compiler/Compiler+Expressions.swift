@@ -108,6 +108,10 @@ extension Compiler {
         case .self:
             guard builder.isDeinit else { throw error("'self' is only available in a deinit", at: expression.range) }
             emit(.loadLocal(0))
+        case .member(let base, let member) where Compiler.isAtomicResult(base, member):
+            // Swift's atomic operations return tuples; here each returns the part
+            // that matters, which may be named as in Swift.
+            try compileExpression(base)
         case .member(let base, let member):
             if let property = ArrayProperty(rawValue: member) {
                 try compileArrayRead(base) { .arrayProperty($0, property) }
@@ -202,5 +206,16 @@ extension Compiler {
         let code = add(done.code)
         let captures = program.slotList(done.captures.map(\.outer))
         emit(.makeClosure(code: code, captures: captures))
+    }
+}
+
+extension Compiler {
+    /// `c.wrappingAdd(1).newValue`, `c.compareExchange(expected: 0, desired: 1).exchanged`.
+    static func isAtomicResult(_ base: Expression, _ member: String) -> Bool {
+        guard case .call(let callee, _, _) = base.kind, case .member(_, let method) = callee.kind else { return false }
+        switch (method, member) {
+        case ("wrappingAdd", "newValue"), ("wrappingSubtract", "newValue"), ("compareExchange", "exchanged"): return true
+        default: return false
+        }
     }
 }

@@ -66,7 +66,7 @@ public struct Compiler {
         builders = [setup]
         var globalNumber = 0
         for declaration in declarations {
-            guard case .global(_, _, _, let value) = declaration.kind else { continue }
+            guard case .global(_, _, _, let value, _) = declaration.kind else { continue }
             setupVisibleGlobals = globalNumber
             builders[0].currentRange = declaration.range
             do throws(Failure) {
@@ -144,9 +144,11 @@ public struct Compiler {
             }
             seen[name] = what
             switch declaration.kind {
-            case .global(let isLet, let name, _, _):
+            case .global(let isLet, let name, _, let value, let storage):
                 globalIndex[name] = program.globals.count
-                program.globals.append(.init(name: name, isLet: isLet))
+                var global = Program.Global(name: name, isLet: isLet, isAtomic: storage == .atomic)
+                if case .call(let callee, _, _) = value.kind, callee.kind == .name("Atomic") { global.holdsAtomic = true }
+                program.globals.append(global)
             case .function(let f):
                 functionIndex[f.name] = (add(Code(name: f.name)), f.parameters)
             case .class(let c):
@@ -165,6 +167,7 @@ public struct Compiler {
                 program.classes.append(
                     .init(
                         name: c.name, fieldNames: c.fields.map(\.name), fieldIsLet: c.fields.map(\.isLet),
+                        fieldIsAtomic: c.fields.map { $0.storage == .atomic },
                         fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil))
             default:
                 break

@@ -86,6 +86,17 @@ extension Machine {
             push(.object(id))
             advance()
             emit("creates \(max == 1 ? "serial" : "concurrent") dispatch queue \(label)", Access(.object(id), .write))
+        case .atomic:
+            guard case .int(let value) = pop() else {
+                fail(.type("Atomic(_:) holds an Int: write Atomic(0)"))
+                return
+            }
+            let id = newObject(.atomic, classIndex: nil, typeName: "Atomic")
+            world.heap[id].fields = [.int(value)]
+            world.heap[id].fieldVersions = [0]
+            push(.object(id))
+            advance()
+            emit("creates atomic integer \(world.heap[id].name) (\(value))", Access(.object(id), .write))
         case .group:
             let id = newObject(.group(GroupState()), classIndex: nil, typeName: "Group")
             push(.object(id))

@@ -101,7 +101,7 @@ extension Machine {
     }
 
     /// The built-in types whose objects are numbered apart (`World.builtinsNamed`).
-    static let builtinTypeNames = ["Lock", "OperationQueue", "op", "Semaphore", "Condition", "Group"]
+    static let builtinTypeNames = ["Lock", "OperationQueue", "op", "Semaphore", "Condition", "Group", "Atomic"]
 
     /// A new heap object, named `MySingle#3` (the third of its class) unless named.
     /// - Complexity: O(1) amortized: the numbers are counted as objects are made, not

@@ -22,6 +22,18 @@ extension Machine {
         return program.classes[classIndex].fieldNames.firstIndex(of: field)
     }
 
+    /// An access to a shared variable, marked if it is `atomic`.
+    func globalAccess(_ g: Int, _ kind: Access.Kind) -> Access {
+        Access(.global(g), kind, atomic: program.globals[g].isAtomic)
+    }
+
+    /// An access to a field (or, for a negative index, a built-in property), marked
+    /// if it is `atomic`.
+    func fieldAccess(_ id: ObjectID, _ index: Int, _ kind: Access.Kind) -> Access {
+        guard index >= 0, let classIndex = world.heap[id].classIndex else { return Access(.field(id, index), kind) }
+        return Access(.field(id, index), kind, atomic: program.classes[classIndex].fieldIsAtomic[index])
+    }
+
     mutating func noSuchField(_ id: ObjectID, _ field: String) {
         let object = world.heap[id]
         let kind =
@@ -32,6 +44,7 @@ extension Machine {
                 case .semaphore: return "DispatchSemaphore"
                 case .condition: return "NSCondition"
                 case .group: return "DispatchGroup"
+                case .atomic: return "Atomic"
                 case .operation: return "Operation"
                 case .queue: return "OperationQueue"
                 case .instance: return "object"
@@ -50,7 +63,7 @@ extension Machine {
             push(value)
             advance()
             if !program.globals[g].isLet {
-                emit("reads \(program.globals[g].name): \(describe(value))", Access(.global(g), .read))
+                emit("reads \(program.globals[g].name): \(describe(value))", globalAccess(g, .read))
             }
         case .field(let nameIndex):
             let field = program.names[nameIndex]
@@ -70,7 +83,7 @@ extension Machine {
             }
             push(value)
             advance()
-            emit("reads \(name).\(field): \(describe(value))", Access(.field(id, slot), .read))
+            emit("reads \(name).\(field): \(describe(value))", fieldAccess(id, slot, .read))
         }
     }
 
@@ -88,7 +101,7 @@ extension Machine {
             if world.stepCount == 0, case .object(let id) = value, world.heap[id].name.contains("#") {
                 world.heap[id].name = program.globals[g].name
             }
-            emit("writes \(program.globals[g].name) = \(describe(value))", Access(.global(g), .write))
+            emit("writes \(program.globals[g].name) = \(describe(value))", globalAccess(g, .write))
             release(old)
         case .field(let nameIndex):
             let field = program.names[nameIndex]
@@ -105,7 +118,7 @@ extension Machine {
                 world.heap[id].fields[index] = value
                 world.heap[id].fieldVersions[index] += 1
                 advance()
-                emit("writes \(world.heap[id].name).\(field) = \(describe(value))", Access(.field(id, index), .write))
+                emit("writes \(world.heap[id].name).\(field) = \(describe(value))", fieldAccess(id, index, .write))
                 release(old)
             } else {
                 setBuiltinProperty(id, field, value)
@@ -122,7 +135,7 @@ extension Machine {
             (value, what, access) = (frame.slots[slot], code.localNames[slot], nil)
         case .global(let g):
             let shared = !program.globals[g].isLet
-            (value, what, access) = (world.globals[g], program.globals[g].name, shared ? Access(.global(g), .read) : nil)
+            (value, what, access) = (world.globals[g], program.globals[g].name, shared ? globalAccess(g, .read) : nil)
         case .field(let nameIndex):
             let field = program.names[nameIndex]
             guard let id = object(pop(), "reading .\(field)") else { return nil }
@@ -130,7 +143,7 @@ extension Machine {
                 noSuchField(id, field)
                 return nil
             }
-            (value, what, access) = (world.heap[id].fields[index], "\(world.heap[id].name).\(field)", Access(.field(id, index), .read))
+            (value, what, access) = (world.heap[id].fields[index], "\(world.heap[id].name).\(field)", fieldAccess(id, index, .read))
         }
         switch Operators.array(value, what) {
         case .success(let items): return (items, what, access)
@@ -196,13 +209,13 @@ extension Machine {
         case .global(let g):
             world.globals[g] = .array(items)
             world.globalVersions[g] += 1
-            access = Access(.global(g), .write)
+            access = globalAccess(g, .write)
         case .field(let nameIndex):
             let field = program.names[nameIndex]
             let index = fieldIndex(objectID!, field)!
             world.heap[objectID!].fields[index] = .array(items)
             world.heap[objectID!].fieldVersions[index] += 1
-            access = Access(.field(objectID!, index), .write)
+            access = fieldAccess(objectID!, index, .write)
         }
         if pushes { push(removed.first ?? .none) }
         advance()

@@ -53,6 +53,7 @@ extension Explorer {
 
     func atom(_ value: Value, in world: World) -> OutcomeKey.Atom {
         switch value {
+        case .object(let id) where world.heap[id].kind == .atomic: return .value(world.heap[id].fields[0])
         case .object(let id): return .object(world.heap[id].name)
         case .array, .closure: return value.hasReferences ? .text(world.describe(value, elided: false)) : .value(value)
         default: return .value(value)

@@ -17,7 +17,7 @@ public struct Explorer {
     init(engine: Engine, config: ExploreConfig) {
         self.engine = engine
         self.config = config
-        variables = engine.program.globals.indices.filter { !engine.program.globals[$0].isLet }
+        variables = engine.program.globals.indices.filter { engine.program.globals[$0].isShown }
     }
 
     /// Called after every complete execution with the running totals; return false to stop.

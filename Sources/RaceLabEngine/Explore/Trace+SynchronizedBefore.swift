@@ -6,7 +6,7 @@
 extension Trace {
     static func isData(_ access: Access) -> Bool {
         switch access.tag {
-        case .global, .field: return true
+        case .global, .field: return !access.isAtomic
         default: return false
         }
     }
@@ -14,9 +14,10 @@ extension Trace {
     static func isSync(_ access: Access) -> Bool {
         switch access.tag {
         case .lock, .mainQueue, .operation, .queue, .allocator, .output: return true
+        case .global, .field: return access.isAtomic
         // Specification, not synchronization: an invariant or a critical section orders
         // no accesses (a race inside one is still a race).
-        case .global, .field, .object, .count, .observer, .section: return false
+        case .object, .count, .observer, .section: return false
         }
     }
 
@@ -51,12 +52,14 @@ extension Trace {
         accesses.reduce(0) { isSync($1) ? $0 | bit($1) : $0 }
     }
 
-    /// Whether steps `a` and `b` touch a synchronizing target in common.
+    /// Whether steps `a` and `b` touch a synchronizing target in common, one of them
+    /// more than reading it (two reads order nothing: two loads of an atomic, or two
+    /// looks at a semaphore's count).
     @inline(__always)
     func synchronizes(_ a: Int, _ b: Int) -> Bool {
         for i in info[a].accesses where Trace.isSync(accessList[i]) {
             for j in info[b].accesses
-            where Trace.isSync(accessList[j]) && Access.overlaps(accessList[i].targetBits, accessList[j].targetBits) {
+            where Trace.isSync(accessList[j]) && accessList[i].conflicts(with: accessList[j]) {
                 return true
             }
         }

@@ -26,7 +26,7 @@ public enum ArrayMutation: String, Hashable, Sendable {
 public enum Builtin: String, Hashable, Sendable {
     case work, print, assert, created, alive, sum, isMainThread, lock = "Lock", recursiveLock = "NSRecursiveLock"
     case semaphore = "DispatchSemaphore", condition = "NSCondition", queue = "OperationQueue", dispatchQueue = "DispatchQueue"
-    case operation = "Operation", group = "DispatchGroup"
+    case operation = "Operation", group = "DispatchGroup", atomic = "Atomic"
 }
 
 /// One instruction of the engine's stack machine. Instructions that touch shared

@@ -5,12 +5,22 @@ public struct Program: Sendable {
     public struct Global: Sendable {
         public var name: String
         public var isLet: Bool
+        /// `atomic var`: its reads and writes synchronize and are never data races.
+        public var isAtomic = false
+        /// `let counter = Atomic(0)`: a constant, but what it holds changes, so an
+        /// outcome shows it.
+        public var holdsAtomic = false
+
+        /// Whether an outcome shows it: variables, and constants holding an `Atomic`.
+        public var isShown: Bool { !isLet || holdsAtomic }
     }
 
     public struct ClassInfo: Sendable {
         public var name: String
         public var fieldNames: [String]
         public var fieldIsLet: [Bool]
+        /// `atomic var` fields (see `Global.isAtomic`).
+        public var fieldIsAtomic: [Bool]
         public var fieldDefaults: [Value]
         public var mainThreadOnly: Bool
         /// The deinit body, run by whichever thread releases the last reference.

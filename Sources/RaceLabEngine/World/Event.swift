@@ -116,11 +116,23 @@ public struct Access: Hashable, Sendable {
         bits = Access.pack(target) | Access.pack(kind)
     }
 
+    /// An access to an `atomic` variable or field (`atomic`: true): it synchronizes,
+    /// as a lock does, and is never part of a data race. Marked by bit 62, so it is a
+    /// target of its own, as the variable is either atomic or not.
+    public init(_ target: Target, _ kind: Kind, atomic: Bool) {
+        bits = Access.pack(target) | Access.pack(kind) | (atomic ? Access.atomicBit : 0)
+    }
+
+    /// Whether this is an access to an `atomic` variable or field.
+    public var isAtomic: Bool { bits & Access.atomicBit != 0 }
+
+    private static let atomicBit: UInt64 = 1 << 62
+
     private init(bits: UInt64) {
         self.bits = bits
     }
 
-    /// Not an access: no target and kind pack to it (bits 62 and 63 are never set), so
+    /// Not an access: no target and kind pack to it (bit 63 is never set), so
     /// storage can use it to mark an empty slot.
     static let absent = Access(bits: .max)
 

@@ -15,6 +15,9 @@ public struct HeapObject: Hashable, Sendable {
         /// `DispatchGroup()`: work entered and not yet left, and the blocks to send
         /// once none is left.
         case group(GroupState)
+        /// `Atomic(n)`: an integer (its field 0) read and changed only in whole steps,
+        /// each sequentially consistent.
+        case atomic
         case operation(OperationState)
         case queue(QueueState)
     }

@@ -121,6 +121,7 @@ public struct World: Hashable, Sendable {
         case .bool(let b): return String(b)
         case .string(let s): return World.quoted(s, elided: elided)
         case .none: return "nil"
+        case .object(let id) where heap[id].kind == .atomic: return describe(heap[id].fields[0], depth: depth, elided: elided)
         case .object(let id): return heap[id].name
         case .array(let items):
             if items.isEmpty { return "[]" }

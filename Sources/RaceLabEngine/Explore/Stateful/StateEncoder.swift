@@ -190,6 +190,7 @@ struct StateEncoder {
             put(6)
             put(waiters.count)
             for thread in waiters { put(thread) }
+        case .atomic: put(8)
         case .group(let state):
             put(7)
             put(state.entered)
