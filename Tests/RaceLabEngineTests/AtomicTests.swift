@@ -21,7 +21,8 @@ struct AtomicTests {
         #expect(
             lines(run) == [
                 "A adds 1 to hits atomically: 0 → 1", "B adds 1 to hits atomically: 1 → 2",
-                "A reads count: 0", "B reads count: 0", "A writes count = 1", "A finishes", "B writes count = 1", "B finishes",
+                "A reads count atomically: 0", "B reads count atomically: 0", "A writes count = 1 atomically", "A finishes",
+                "B writes count = 1 atomically", "B finishes",
             ])
         let result = Explorer(program: try compile(Self.counter)).explore()
         #expect(result.dataRaces.isEmpty)

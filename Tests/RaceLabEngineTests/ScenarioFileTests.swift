@@ -12,7 +12,12 @@ struct ScenarioFileTests {
     static let canonical = ["array-mutation", "deadlock", "dealloc-wrong-thread", "singleton-race", "stale-results"]
 
     @Test func theScenariosShip() {
-        #expect(Self.names == (Self.canonical + ["bounded-buffer", "peterson", "polite-livelock", "producer-consumer", "spin-lock"]).sorted())
+        #expect(
+            Self.names
+                == (Self.canonical + [
+                    "atomic-property", "bounded-buffer", "dispatch-group", "lost-update", "peterson", "polite-livelock", "producer-consumer",
+                    "queue-sync-deadlock", "readers-writers", "spin-lock",
+                ]).sorted())
     }
 
     /// The threads' states along a schedule's end, to see a cycle come round: the

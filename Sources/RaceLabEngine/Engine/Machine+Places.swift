@@ -63,7 +63,8 @@ extension Machine {
             push(value)
             advance()
             if !program.globals[g].isLet {
-                emit("reads \(program.globals[g].name): \(describe(value))", globalAccess(g, .read))
+                let access = globalAccess(g, .read)
+                emit("reads \(program.globals[g].name)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access)
             }
         case .field(let nameIndex):
             let field = program.names[nameIndex]
@@ -83,7 +84,8 @@ extension Machine {
             }
             push(value)
             advance()
-            emit("reads \(name).\(field): \(describe(value))", fieldAccess(id, slot, .read))
+            let access = fieldAccess(id, slot, .read)
+            emit("reads \(name).\(field)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access)
         }
     }
 
@@ -101,7 +103,8 @@ extension Machine {
             if world.stepCount == 0, case .object(let id) = value, world.heap[id].name.contains("#") {
                 world.heap[id].name = program.globals[g].name
             }
-            emit("writes \(program.globals[g].name) = \(describe(value))", globalAccess(g, .write))
+            let access = globalAccess(g, .write)
+            emit("writes \(program.globals[g].name) = \(describe(value))\(access.isAtomic ? " atomically" : "")", access)
             release(old)
         case .field(let nameIndex):
             let field = program.names[nameIndex]
@@ -118,7 +121,8 @@ extension Machine {
                 world.heap[id].fields[index] = value
                 world.heap[id].fieldVersions[index] += 1
                 advance()
-                emit("writes \(world.heap[id].name).\(field) = \(describe(value))", fieldAccess(id, index, .write))
+                let access = fieldAccess(id, index, .write)
+                emit("writes \(world.heap[id].name).\(field) = \(describe(value))\(access.isAtomic ? " atomically" : "")", access)
                 release(old)
             } else {
                 setBuiltinProperty(id, field, value)
