@@ -73,7 +73,7 @@ struct CLITests {
         #expect(sections.count == 2)
         #expect(sections[0].split(separator: "\n").count == 16)
         #expect(sections[1].hasPrefix("EXERCISES"))
-        #expect(sections[1].split(separator: "\n").count == 14)
+        #expect(sections[1].split(separator: "\n").count == 19)
     }
 }
 
@@ -340,7 +340,10 @@ struct NoSpoilerTests {
     let student = RaceLab(environment: [:])
     let teacher = RaceLab(environment: ["RACELAB_TEACHER": "1"])
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let exercises = ["array-break", "deadlock-break", "dealloc-break", "singleton-break", "counter-predict", "deadlock-predict", "stale-predict"]
+    static let exercises = [
+        "array-break", "deadlock-break", "dealloc-break", "group-break", "singleton-break", "atomic-predict", "counter-predict", "deadlock-predict",
+        "stale-predict",
+    ]
 
     /// The answer of an exercise, as its reference solution writes it.
     static func answer(_ id: String) throws -> String {
@@ -381,7 +384,7 @@ struct NoSpoilerTests {
         // student runs their own.
         let run = student.main(["run", id])
         #expect(run.exitCode == 64 && run.stderr.contains("'racelab run' would show its answer (it picks the schedule"))
-        let first = id.hasPrefix("array") || id.hasPrefix("dealloc") ? "main" : "A"
+        let first = ["array", "dealloc", "group"].contains { id.hasPrefix($0) } ? "main" : "A"
         #expect(student.main(["run", id, "--schedule", first]).exitCode != 64)
     }
 
