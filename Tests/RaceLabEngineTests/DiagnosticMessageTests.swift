@@ -148,11 +148,11 @@ struct DiagnosticMessageTests {
         ),
         (
             "let o = Operation(name: \"x\")",
-            "1:9: an Operation needs its work as a closure: Operation(name: \"A\") { op in … }"
+            "1:9: an operation needs its work as a closure: Operation(name: \"A\") { op in … }"
         ),
         (
             "let o = Operation(\"x\") { op in }",
-            "1:19: write Operation(name: \"A\") { … }"
+            "1:19: write Operation(name: \"A\") { op in … } or Operation(name: \"A\", isAsynchronous: true) { op in … }"
         ),
         (
             "thread A {\n    [1].append(2)\n}",
@@ -171,8 +171,8 @@ struct DiagnosticMessageTests {
             "3:5: unknown method 'shuffle'"
         ),
         (
-            "thread A {\n    let op = Operation(name: \"one\") { op in work(1) }\n    let p = op.queuePriority\n}",
-            "3:13: unknown property 'queuePriority': no class declares it, and no built-in type has it"
+            "thread A {\n    let op = Operation(name: \"one\") { op in work(1) }\n    let p = op.isPaused\n}",
+            "3:13: unknown property 'isPaused': no class declares it, and no built-in type has it"
         ),
         (
             "thread A {\n    let op = Operation(name: \"one\") { op in work(1) }\n    let p = op.isCanceled\n}",

@@ -21,6 +21,9 @@ struct SemanticsTests {
                 let e = queue.isSuspended
                 let f = queue.maxConcurrentOperationCount
                 let g = queue.operationCount
+                let h = op.isReady
+                let i = op.isAsynchronous
+                let j = op.queuePriority
             }
             """
         let result = try run(source)

@@ -5,6 +5,7 @@ extension Compiler {
         "lock", "unlock", "try", "wait", "signal", "broadcast", "async", "sync", "cancel", "addDependency", "waitUntilFinished", "addOperation",
         "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy", "enter", "leave", "notify",
         "load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange",
+        "start", "finish", "addExecutionBlock", "removeDependency", "addObserver",
         "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
     ]
 
@@ -20,6 +21,17 @@ extension Compiler {
             builder.currentRange = range
             emit(.builtin(.dispatchQueue, argc: 2, className: nil))
         case .member(let base, let method):
+            if case .member(let inner, "main") = base.kind, inner.kind == .name("OperationQueue"), globalIndex["OperationQueue"] == nil {
+                // The main operation queue runs its operations on the main thread, in turn.
+                guard method == "addOperation" else {
+                    throw error("OperationQueue.main takes blocks: OperationQueue.main.addOperation { … }", at: callee.range)
+                }
+                let closure = try onlyClosure(arguments, trailing, range: range, what: "OperationQueue.main.addOperation")
+                try compileClosure(closure, name: "main.addOperation", allowedParameters: 0)
+                builder.currentRange = range
+                emit(.dispatchMain(sync: false))
+                return
+            }
             if case .member(let inner, "main") = base.kind, inner.kind == .name("DispatchQueue"), method == "async" || method == "sync" {
                 let closure = try onlyClosure(arguments, trailing, range: range, what: "DispatchQueue.main.\(method)")
                 try compileClosure(closure, name: "main.\(method)", allowedParameters: 0)
@@ -63,7 +75,7 @@ extension Compiler {
     }
 
     mutating func compileFreeCall(_ name: String, _ arguments: [Argument], _ trailing: Closure?, calleeRange: SourceRange, range: SourceRange) throws(Failure) {
-        if trailing != nil && name != "Operation" {
+        if trailing != nil && name != "Operation" && name != "BlockOperation" {
             throw error("'\(name)' does not take a closure", at: range)
         }
         if let function = functionIndex[name] {
@@ -96,7 +108,7 @@ extension Compiler {
             return
         }
         for argument in arguments
-        where argument.label != nil && !["name", "maxConcurrentOperationCount", "value", "label", "attributes"].contains(argument.label!) {
+        where argument.label != nil && !["name", "maxConcurrentOperationCount", "value", "label", "attributes", "isAsynchronous"].contains(argument.label!) {
             throw error("unexpected argument label '\(argument.label!)'", at: argument.value.range)
         }
         switch name {
@@ -184,24 +196,34 @@ extension Compiler {
                 emit(constant: .int(-1))
             }
             emit(.builtin(.queue, argc: 1, className: nil))
-        case "Operation":
+        case "Operation", "BlockOperation":
             var rest = arguments
             var closure = trailing
             if closure == nil, let last = rest.last, case .closure(let c) = last.value.kind {
                 closure = c
                 rest.removeLast()
             }
-            guard let closure else { throw error("an Operation needs its work as a closure: Operation(name: \"A\") { op in … }", at: range) }
-            try expectArguments(rest, 0...1, name, range: range)
-            if let argument = rest.first {
-                guard argument.label == "name" else { throw error("write Operation(name: \"A\") { … }", at: argument.value.range) }
+            let spelling = name == "Operation" ? "Operation(name: \"A\") { op in … }" : "BlockOperation { … }"
+            guard let closure else { throw error("an operation needs its work as a closure: \(spelling)", at: range) }
+            let labels = rest.map { $0.label ?? "_" }
+            guard name == "Operation" ? ["name", "isAsynchronous"].starts(with: labels) || labels == ["isAsynchronous"] : labels.isEmpty else {
+                throw error(
+                    "write \(spelling)" + (name == "Operation" ? " or Operation(name: \"A\", isAsynchronous: true) { op in … }" : ""),
+                    at: rest.first { !["name", "isAsynchronous"].contains($0.label ?? "_") }?.value.range ?? range)
+            }
+            if let argument = rest.first(where: { $0.label == "name" }) {
                 try compileExpression(argument.value)
             } else {
                 emit(constant: .none)
             }
-            try compileClosure(closure, name: "operation", allowedParameters: 1)
+            if let argument = rest.first(where: { $0.label == "isAsynchronous" }) {
+                try compileExpression(argument.value)
+            } else {
+                emit(constant: .bool(false))
+            }
+            try compileClosure(closure, name: "operation", allowedParameters: name == "Operation" ? 1 : 0)
             builder.currentRange = range
-            emit(.builtin(.operation, argc: 2, className: nil))
+            emit(.builtin(.operation, argc: 3, className: nil))
         default:
             throw unknownName(name, at: calleeRange)
         }
@@ -292,6 +314,7 @@ extension Compiler {
         "sync": (["sync(flags:)"], "sync { … } or sync(flags: .barrier) { … }"),
         "notify": (["notify(queue:)"], "group.notify(queue: q) { … }"),
         "compareExchange": (["compareExchange(expected:desired:)"], "compareExchange(expected: e, desired: d)"),
+        "addObserver": (["addObserver(forKeyPath:)"], "op.addObserver(forKeyPath: \"isFinished\") { … }"),
     ]
 
     static let atomicMethods = ["load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange"]

@@ -160,10 +160,15 @@ extension Compiler {
         case .implicitMember(let name):
             // The results of `DispatchSemaphore.wait(timeout:)`, and the timeout that
             // waits forever; compared as the names they are.
+            if let priority = Compiler.queuePriorities.firstIndex(of: name) {
+                // An operation's queue priority, as Foundation numbers them.
+                emit(constant: .int(priority * 4 - 8))
+                return
+            }
             guard ["success", "timedOut", "distantFuture"].contains(name) else {
                 throw error(
                     "'.\(name)' is not known here: write .now() or .distantFuture for a timeout, or .success or .timedOut for what wait(timeout:) returns",
-                    at: expression.range, note: Suggestion.note(for: name, in: ["success", "timedOut", "distantFuture", "now"]))
+                    at: expression.range, note: Suggestion.note(for: name, in: ["success", "timedOut", "distantFuture", "now"] + Compiler.queuePriorities))
             }
             emit(constant: .string(name))
         case .forceUnwrap(let inner):
@@ -210,6 +215,8 @@ extension Compiler {
 }
 
 extension Compiler {
+    static let queuePriorities = ["veryLow", "low", "normal", "high", "veryHigh"]
+
     /// `c.wrappingAdd(1).newValue`, `c.compareExchange(expected: 0, desired: 1).exchanged`.
     static func isAtomicResult(_ base: Expression, _ member: String) -> Bool {
         guard case .call(let callee, _, _) = base.kind, case .member(_, let method) = callee.kind else { return false }

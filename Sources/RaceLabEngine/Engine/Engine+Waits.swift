@@ -12,6 +12,26 @@ extension Engine {
         return "; only a signal from another thread (\(others.map { world.threadNames[$0] }.joined(separator: ", "))) wakes it"
     }
 
+    /// Why an operation will never finish on its own, if that is so: an asynchronous
+    /// operation whose code has returned without finishing it, or an operation that
+    /// waits for one.
+    func stuck(_ world: World, _ id: ObjectID) -> String? {
+        guard case .operation(let op) = world.heap[id].kind else { return nil }
+        let name = world.heap[id].name
+        if op.isAsynchronous && op.phase == .executing && op.running == 0 {
+            return "operation \(name) is asynchronous and its code has returned without calling finish(), so it never finishes"
+        }
+        if op.phase == .pending, !op.isCancelled,
+            let blocker = op.dependencies.first(where: { other in
+                if case .operation(let dependency) = world.heap[other].kind { return dependency.phase != .finished }
+                return false
+            })
+        {
+            return "operation \(name) waits for \(world.heap[blocker].name) to finish"
+        }
+        return nil
+    }
+
     /// Why a thread cannot run, in words, and the threads it waits on.
     public func waitDescription(_ world: World, _ id: ThreadID) -> (text: String, waitsOn: [ThreadID])? {
         let thread = world.threads[id]
@@ -45,6 +65,7 @@ extension Engine {
             if case .operation(let state) = world.heap[op].kind {
                 if let t = state.thread { on = [t] }
                 if state.queue == nil && state.phase == .created { note = ", but it was never added to a queue, so nothing will run it" }
+                if let why = stuck(world, op) { note = ", but " + why }
                 // The classic: a block on a serial queue waits for another block of it.
                 if let q = state.queue, state.phase == .pending, case .queue(let queue) = world.heap[q].kind, queue.maxConcurrent == 1,
                     let own = world.threads[id].operation, queue.operations.contains(own)
@@ -57,7 +78,12 @@ extension Engine {
             }
             return ("waits for operation \(world.heap[op].name) to finish\(note)", on)
         case .queue(let q):
-            return ("waits for every operation of \(world.heap[q].name) to finish", [])
+            var note = ""
+            if case .queue(let queue) = world.heap[q].kind {
+                let reasons = queue.operations.compactMap { stuck(world, $0) }
+                if !reasons.isEmpty { note = ", but " + reasons.joined(separator: "; ") }
+            }
+            return ("waits for every operation of \(world.heap[q].name) to finish\(note)", [])
         case .mainBlock:
             return ("waits in main.sync for main to run its block", [0])
         case .semaphore(let semaphore):

@@ -127,11 +127,16 @@ extension Machine {
             advance()
             emit("creates \(world.heap[id].name)", Access(.object(id), .write))
         case .operation:
-            guard case .closure(let closure) = pop() else { return }
+            guard case .closure(let closure) = pop(), case .bool(let isAsynchronous) = pop() else {
+                fail(.type("isAsynchronous is true or false"))
+                return
+            }
             let nameValue = pop()
             var name: String?
             if case .string(let s) = nameValue { name = s }
-            let id = newObject(.operation(OperationState(closure: closure)), classIndex: nil, typeName: "op", name: name)
+            var state = OperationState(closure: closure)
+            state.isAsynchronous = isAsynchronous
+            let id = newObject(.operation(state), classIndex: nil, typeName: "op", name: name)
             push(.object(id))
             advance()
             emit("creates operation \(world.heap[id].name)", Access(.object(id), .write))

@@ -78,6 +78,7 @@ extension Machine {
         if case .operation(let op) = world.heap[id].kind {
             if let c = op.closure { held += Value.closure(c).references }
             if let c = op.completion { held += Value.closure(c).references }
+            for c in op.moreBlocks + op.observers { held += Value.closure(c).references }
         }
         if case .group(let group) = world.heap[id].kind {
             for notification in group.notifications { held += Value.closure(notification.closure).references }

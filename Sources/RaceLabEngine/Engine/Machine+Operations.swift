@@ -30,6 +30,12 @@ extension Machine {
             case "isCancelled": return .bool(op.isCancelled)
             case "isFinished": return .bool(op.phase == .finished)
             case "isExecuting": return .bool(op.phase == .executing)
+            case "isReady":
+                // It reads the dependencies' states too: their finishing changes it.
+                for dependency in op.dependencies { touch(.operation(dependency), .read) }
+                return .bool(op.phase != .finished && isReady(op))
+            case "isAsynchronous": return .bool(op.isAsynchronous)
+            case "queuePriority": return .int(op.priority)
             case "name": return .string(world.heap[id].name)
             default: return nil
             }
@@ -52,6 +58,24 @@ extension Machine {
             updateOperation(id) { $0.completion = closure }
             advance()
             emit("sets the completion block of operation \(name)", Access(.operation(id), .write))
+        case (.operation(let op), "queuePriority", .int(let priority)):
+            guard (-8...8).contains(priority) else {
+                fail(.type("queuePriority is .veryLow, .low, .normal, .high or .veryHigh (-8 to 8), not \(priority)"))
+                return
+            }
+            guard op.phase == .created || op.phase == .pending else {
+                fail(.type("operation \(name) has started: its queue priority no longer matters"))
+                return
+            }
+            updateOperation(id) { $0.priority = priority }
+            advance()
+            emit("sets the queue priority of \(name) to \(priority)", Access(.operation(id), .write))
+        case (.operation, "isFinished", .bool(true)):
+            advance()
+            finishOperation(id, how: "sets \(name).isFinished = true")
+        case (.operation(let op), "isExecuting", .bool(false)) where op.isAsynchronous:
+            advance()
+            emit("sets \(name).isExecuting = false (it finishes when isFinished is set)", Access(.operation(id), .write))
         case (.queue, "isSuspended", .bool(let suspended)):
             updateQueue(id) { $0.isSuspended = suspended }
             advance()
@@ -90,6 +114,73 @@ extension Machine {
             }
             updateOperation(id) { $0.dependencies.append(other) }
             done("makes \(objectName) depend on \(world.heap[other].name)", [Access(.operation(id), .write)])
+        case (.operation(let op), "start", 0):
+            guard op.phase == .created else {
+                fail(.crash("\(objectName).start(): the operation is in a queue or has started already, and Foundation raises an exception"))
+                return
+            }
+            guard isReady(op) else {
+                fail(.crash("\(objectName).start(): the operation is not ready (a dependency has not finished), and Foundation raises an exception"))
+                return
+            }
+            done("calls \(objectName).start(): it runs the operation here, on its own thread", [Access(.operation(id), .write)])
+            if op.isCancelled {
+                updateOperation(id) { $0.phase = .executing }
+                appendToLastEvent("\(objectName) was cancelled, so it finishes without running")
+                completeOperation(id, on: nil)
+                return
+            }
+            updateOperation(id) {
+                $0.phase = .executing
+                $0.closure = nil
+            }
+            startMoreBlocks(id)
+            if program.codes[op.closure!.code].parameterCount == 1 { retain(.object(id)) }
+            pushFrame(closureFrame(op.closure!, kind: .started(id), parameter: .object(id)))
+        case (.operation(let op), "finish", 0):
+            guard op.isAsynchronous else {
+                fail(
+                    .type(
+                        "\(objectName).finish(): only an asynchronous operation (Operation(isAsynchronous: true)) says when it is finished; this one finishes when its code returns"
+                    ))
+                return
+            }
+            guard op.phase == .executing else {
+                fail(
+                    .crash(
+                        "\(objectName).finish(): the operation is not executing (\(op.phase == .finished ? "it has finished already" : "it has not started"))"))
+                return
+            }
+            frame.slots.removeLast()
+            push(.none)
+            advance()
+            finishOperation(id, how: "calls \(objectName).finish()")
+        case (.operation(let op), "addExecutionBlock", 1):
+            guard case .closure(let closure) = arguments[0], op.phase == .created else {
+                fail(.type(op.phase == .created ? "addExecutionBlock needs a closure" : "\(objectName) has started: blocks can be added only before"))
+                return
+            }
+            updateOperation(id) { $0.moreBlocks.append(closure) }
+            done("adds a block to \(objectName) (it runs beside the others)", [Access(.operation(id), .write)])
+        case (.operation, "removeDependency", 1):
+            guard let other = object(arguments[0], "removeDependency"), self.operation(other) != nil else {
+                if !world.halted { fail(.type("removeDependency needs an operation")) }
+                return
+            }
+            updateOperation(id) { $0.dependencies.removeAll { $0 == other } }
+            done("makes \(objectName) no longer depend on \(world.heap[other].name)", [Access(.operation(id), .write)])
+            startReadyOperations()
+        case (.operation(let op), "addObserver(forKeyPath:)", 2):
+            guard arguments[0] == .string("isFinished"), case .closure(let closure) = arguments[1] else {
+                fail(.type("only isFinished can be observed here: op.addObserver(forKeyPath: \"isFinished\") { … }"))
+                return
+            }
+            guard op.phase != .finished else {
+                fail(.type("\(objectName) has finished already: its isFinished will not change again"))
+                return
+            }
+            updateOperation(id) { $0.observers.append(closure) }
+            done("observes \(objectName).isFinished (the observer runs on the thread that finishes it)", [Access(.operation(id), .write)])
         case (.operation, "waitUntilFinished", 0):
             if operation(id)!.phase == .finished {
                 let waited = state.waiting != nil
@@ -242,7 +333,15 @@ extension Machine {
             started = false
             for queueID in world.queues where world.headers[queueID].isAlive {
                 guard let q = queue(queueID), !q.isSuspended else { continue }
-                for opID in q.operations {
+                // The ready operation with the highest queue priority first, then in order.
+                var order = q.operations
+                if order.contains(where: { operation($0)?.priority != 0 }) {
+                    order = order.enumerated().sorted { a, b in
+                        let (pa, pb) = (operation(a.element)?.priority ?? 0, operation(b.element)?.priority ?? 0)
+                        return pa != pb ? pa > pb : a.offset < b.offset
+                    }.map(\.element)
+                }
+                for opID in order {
                     let now = queue(queueID)!.operations
                     let running = now.filter { operation($0)?.phase == .executing }.count
                     if q.maxConcurrent != -1 && running >= q.maxConcurrent { break }
@@ -277,6 +376,56 @@ extension Machine {
         let worker = createThread(name: name, closure: op.closure!, kind: .operation(id), parameter: .object(id), operation: id)
         updateOperation(id) { $0.thread = worker }
         appendToLastEvent("operation \(name) starts on thread \(world.threadNames[worker])")
+        startMoreBlocks(id)
+    }
+
+    /// A block operation's further blocks start, each on a thread of its own; the
+    /// operation counts the threads running its code (the first block's too).
+    mutating func startMoreBlocks(_ id: ObjectID) {
+        let blocks = operation(id)!.moreBlocks
+        updateOperation(id) {
+            $0.moreBlocks = []
+            $0.running = 1 + blocks.count
+        }
+        for block in blocks {
+            let worker = createThread(name: world.heap[id].name, closure: block, kind: .operation(id), parameter: nil, operation: id)
+            appendToLastEvent("a further block of \(world.heap[id].name) starts on thread \(world.threadNames[worker])")
+        }
+    }
+
+    /// What a thread says when the code of operation `id` returns: the operation
+    /// finishes, or waits for its other blocks, or (asynchronous) keeps executing.
+    func operationReturnText(_ id: ObjectID, started: Bool, releasing: String) -> String {
+        let op = operation(id)!
+        let name = world.heap[id].name
+        let what = (started ? "returns from \(name).start()" : "finishes its code") + releasing
+        if op.running > 1 { return "\(what): \(op.running - 1) more block\(op.running == 2 ? "" : "s") of operation \(name) still running" }
+        if op.isAsynchronous && op.phase == .executing {
+            return "\(what), but operation \(name) is asynchronous: it is still executing until it is told it has finished (finish())"
+        }
+        if op.phase == .finished { return "\(what) (operation \(name) has finished already)" }
+        return started ? "\(what): operation \(name) finishes" : "finishes operation \(name)\(releasing)"
+    }
+
+    /// The code of operation `id` returned on this thread: a worker thread ends, and
+    /// the operation finishes unless other blocks still run, it finished already, or
+    /// it is asynchronous (then `finish()` finishes it).
+    mutating func operationCodeReturned(_ id: ObjectID, started: Bool) {
+        let op = operation(id)!
+        updateOperation(id) { $0.running = max(0, $0.running - 1) }
+        let last = op.running <= 1
+        if last && op.phase == .executing && !op.isAsynchronous {
+            completeOperation(id, on: started ? nil : thread)
+        } else if !started {
+            state.isFinished = true
+        }
+    }
+
+    /// An asynchronous operation is told it has finished (`finish()`, or setting
+    /// `isFinished`): its observers hear it on this thread.
+    mutating func finishOperation(_ id: ObjectID, how: String) {
+        emit("\(how): operation \(world.heap[id].name) has finished", Access(.operation(id), .write))
+        completeOperation(id, on: nil)
     }
 
     mutating func completeOperation(_ id: ObjectID, on worker: ThreadID?) {
@@ -286,18 +435,29 @@ extension Machine {
         updateOperation(id) { $0.phase = .finished }
         if let queueID = op.queue { updateQueue(queueID) { $0.operations.removeAll { $0 == id } } }
         let completion = op.completion
-        updateOperation(id) { $0.completion = nil }
+        let observers = op.observers
+        updateOperation(id) {
+            $0.completion = nil
+            $0.observers = []
+        }
         if let completion {
             if let worker, worker == thread {
                 pushFrame(closureFrame(completion, kind: .completion(id), parameter: nil))
             } else {
                 _ = createThread(name: world.heap[id].name + ".completion", closure: completion, kind: .completion(id), parameter: nil)
             }
-        } else if let worker, worker == thread {
+        } else if let worker, worker == thread, observers.isEmpty {
             state.isFinished = true
         }
+        // Key-value observers hear isFinished change on the thread that changed it,
+        // first observer first.
+        for observer in observers.reversed() { pushFrame(closureFrame(observer, kind: .observer(id), parameter: nil)) }
+        if !observers.isEmpty {
+            appendToLastEvent("isFinished of \(world.heap[id].name) changes, so its observer runs on this thread, \(threadName)")
+        }
         if let group = op.group { leaveGroup(group, byCall: false) }
-        release(.object(id))
+        // The queue let go of it (an operation started by hand was never held by one).
+        if op.queue != nil { release(.object(id)) }
         startReadyOperations()
     }
 }

@@ -72,14 +72,22 @@ extension Machine {
             let waiter = world.threads.firstIndex { $0.waiting == .mainBlock(block) }
             let note = waiter.map { "; \(world.threadNames[$0]), waiting in main.sync, can go on" } ?? ""
             emit("finishes the main-queue block\(note)\(releasing)", [Access(.mainQueue, .write)] + accesses)
-        case .operation(let op):
-            emit("finishes operation \(world.heap[op].name)\(releasing)", [Access(.operation(op), .write)] + accesses)
+        case .operation(let op), .started(let op):
+            emit(operationReturnText(op, started: finished.kind == .started(op), releasing: releasing), [Access(.operation(op), .write)] + accesses)
         case .completion:
             state.isFinished = true
             emit("finishes\(releasing)", accesses)
+        case .observer(let op):
+            let last = state.frames.isEmpty && !state.isMain
+            if last { state.isFinished = true }
+            emit("returns from observing \(world.heap[op].name).isFinished" + (last ? " and finishes" : "") + releasing, accesses)
         }
         for local in owned { release(local, keepAlive: finished.kind == .call ? value.references : []) }
-        if case .operation(let op) = finished.kind { completeOperation(op, on: thread) }
+        switch finished.kind {
+        case .operation(let op): operationCodeReturned(op, started: false)
+        case .started(let op): operationCodeReturned(op, started: true)
+        default: break
+        }
     }
 
     mutating func startNextMainBlock() {

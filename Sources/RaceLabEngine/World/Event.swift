@@ -204,7 +204,7 @@ public struct Access: Hashable, Sendable {
     /// `Machine.builtinProperty` (a test reads every one of them).
     public static let builtinProperties = [
         "isCancelled", "isFinished", "isExecuting", "name", "isSuspended",
-        "maxConcurrentOperationCount", "operationCount",
+        "maxConcurrentOperationCount", "operationCount", "isReady", "isAsynchronous", "queuePriority",
     ]
 
     public static func builtinField(_ name: String) -> Int {

@@ -73,6 +73,20 @@ public struct OperationState: Hashable, Sendable {
     public var isBarrier = false
     /// The dispatch group a block sent with `async(group:)` leaves when it finishes.
     public var group: ObjectID?
+    /// An asynchronous operation: when its code returns it is still executing, until
+    /// it calls `finish()` (or sets `isFinished`).
+    public var isAsynchronous = false
+    /// `queuePriority`, -8 (very low) to 8 (very high): a queue starts the ready
+    /// operation with the highest first.
+    public var priority = 0
+    /// A `BlockOperation`'s further blocks (`addExecutionBlock`), each run on a thread
+    /// of its own beside the first.
+    public var moreBlocks: [ClosureValue] = []
+    /// The threads still running its blocks, once it has started.
+    public var running = 0
+    /// Blocks observing `isFinished` (`addObserver(forKeyPath: "isFinished")`): they run
+    /// on the thread that finishes it.
+    public var observers: [ClosureValue] = []
 
     public init(closure: ClosureValue?) {
         self.closure = closure

@@ -68,6 +68,11 @@ public struct Frame: Hashable, Sendable {
         case mainBlock(Int)
         case operation(ObjectID)
         case completion(ObjectID)
+        /// `op.start()`: the operation's code run on the caller's thread.
+        case started(ObjectID)
+        /// A key-value observer of an operation's `isFinished`, run on the thread that
+        /// finished it, which goes on afterwards.
+        case observer(ObjectID)
     }
 
     public var code: Int

@@ -131,6 +131,8 @@ struct StateEncoder {
         case .mainBlock(let id): put(3); put(block: id)
         case .operation(let id): put(4); put(id)
         case .completion(let id): put(5); put(id)
+        case .started(let id): put(6); put(id)
+        case .observer(let id): put(7); put(id)
         }
         put(frame.slots.count)
         if frame.code < 0 || program.codes[frame.code].enumerations.isEmpty {
@@ -215,6 +217,13 @@ struct StateEncoder {
             put(optional: state.thread)
             put(state.isBarrier ? 1 : 0)
             put(optional: state.group)
+            put(state.isAsynchronous ? 1 : 0)
+            put(signed: state.priority)
+            put(state.running)
+            put(state.moreBlocks.count)
+            for block in state.moreBlocks { put(block) }
+            put(state.observers.count)
+            for block in state.observers { put(block) }
         case .queue(let state):
             put(3)
             put(state.maxConcurrent)
