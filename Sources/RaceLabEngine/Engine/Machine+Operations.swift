@@ -119,21 +119,13 @@ extension Machine {
                 fail(.crash("\(objectName).start(): the operation is in a queue or has started already, and Foundation raises an exception"))
                 return
             }
+            for dependency in op.dependencies { touch(.operation(dependency), .read) }
             guard isReady(op) else {
                 fail(.crash("\(objectName).start(): the operation is not ready (a dependency has not finished), and Foundation raises an exception"))
                 return
             }
             done("calls \(objectName).start(): it runs the operation here, on its own thread", [Access(.operation(id), .write)])
-            if op.isCancelled {
-                updateOperation(id) { $0.phase = .executing }
-                appendToLastEvent("\(objectName) was cancelled, so it finishes without running")
-                completeOperation(id, on: nil)
-                return
-            }
-            updateOperation(id) {
-                $0.phase = .executing
-                $0.closure = nil
-            }
+            guard begin(id) else { return }
             startMoreBlocks(id)
             if program.codes[op.closure!.code].parameterCount == 1 { retain(.object(id)) }
             pushFrame(closureFrame(op.closure!, kind: .started(id), parameter: .object(id)))
@@ -364,19 +356,27 @@ extension Machine {
         touch(.operation(id), .write)
         if let queueID = op.queue { touch(.queue(queueID), .write) }
         let name = world.heap[id].name
-        if op.isCancelled {
-            updateOperation(id) { $0.phase = .executing }
-            appendToLastEvent("\(name) was cancelled before it started, so it finishes without running")
-            completeOperation(id, on: nil)
-            return
-        }
-        updateOperation(id) {
-            $0.phase = .executing; $0.closure = nil
-        }
+        guard begin(id) else { return }
         let worker = createThread(name: name, closure: op.closure!, kind: .operation(id), parameter: .object(id), operation: id)
         updateOperation(id) { $0.thread = worker }
         appendToLastEvent("operation \(name) starts on thread \(world.threadNames[worker])")
         startMoreBlocks(id)
+    }
+
+    /// An operation begins: a cancelled one finishes at once without running (and
+    /// the answer is false); any other is executing from now on.
+    mutating func begin(_ id: ObjectID) -> Bool {
+        guard !operation(id)!.isCancelled else {
+            updateOperation(id) { $0.phase = .executing }
+            appendToLastEvent("\(world.heap[id].name) was cancelled before it started, so it finishes without running")
+            completeOperation(id, on: nil)
+            return false
+        }
+        updateOperation(id) {
+            $0.phase = .executing
+            $0.closure = nil
+        }
+        return true
     }
 
     /// A block operation's further blocks start, each on a thread of its own; the
