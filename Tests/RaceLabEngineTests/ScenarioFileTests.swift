@@ -15,7 +15,7 @@ struct ScenarioFileTests {
         #expect(
             Self.names
                 == (Self.canonical + [
-                    "atomic-property", "bounded-buffer", "dispatch-group", "lost-update", "peterson", "polite-livelock", "producer-consumer",
+                    "async-operation", "atomic-property", "bounded-buffer", "dispatch-group", "lost-update", "peterson", "polite-livelock", "producer-consumer",
                     "queue-sync-deadlock", "readers-writers", "spin-lock",
                 ]).sorted())
     }
