@@ -26,6 +26,10 @@ struct ExploreCommand {
         .init(name: "time-limit", value: "seconds", help: "Stop the search after this long (default 60)."),
     ]
 
+    /// Said whenever a strict-priority scheduler decides who runs.
+    static let strictPriorityNote =
+        "Scheduling: strict priority: only the highest-priority threads that can run may take the next step (ties are explored), so every verdict is over the schedules such a scheduler allows.\n"
+
     static let spec = CommandSpec(
         name: "explore",
         abstract: "Visit every interleaving: outcomes, verdicts, and the simplest counterexample.",
@@ -34,6 +38,9 @@ struct ExploreCommand {
         options: [
             .init(name: "fix", value: "fix", help: "Explore a fix instead of the broken version."),
             .init(name: "all-fixes", value: nil, help: "Explore the broken version and every fix, one after another."),
+            .init(
+                name: "strategy", value: "priority",
+                help: "priority: only the schedules a strict-priority scheduler allows\n(the highest-priority runnable thread runs; ties are explored)."),
             .textOrJSON, Spoilers.option, ScenarioLocator.exercisesOption,
         ] + boundOptions,
         discussion: """
@@ -62,17 +69,23 @@ struct ExploreCommand {
         if parsed.flags.contains("all-fixes") && parsed.values["fix"] != nil {
             throw UsageError("--fix and --all-fixes cannot be combined", command: spec)
         }
+        if let strategy = parsed.values["strategy"], strategy != "priority" {
+            throw UsageError(
+                "unknown strategy '\(strategy)'; explore visits every interleaving, or with --strategy priority only those a strict-priority scheduler allows",
+                command: spec)
+        }
         let fixes: [String?] = parsed.flags.contains("all-fixes") ? [nil] + scenario.fixes.map(\.name) : [try checkedFix(parsed.values["fix"], scenario)]
         var out = "\(scenario.name): \(scenario.title)\n"
         var explorations: [JSON] = []
         var worst = ExitCode.success
         for fix in fixes {
-            let program: Program
+            var program: Program
             do throws(ScriptError) {
                 program = try scenario.program(fix: fix)
             } catch {
                 return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
             }
+            if parsed.values["strategy"] == "priority" { program.strictPriority = true }
             let explorer = Explorer(program: program, config: config)
             var result: Exploration
             var reason: String?
@@ -97,8 +110,13 @@ struct ExploreCommand {
             let how =
                 result.search == .stateful
                 ? "stateful search"
-                : result.reduction == .dpor ? "DPOR" : config.reduction == .dpor ? "no reduction: the program waits on conditions" : "no reduction"
+                : result.reduction == .dpor
+                    ? "DPOR"
+                    : config.reduction == .dpor
+                        ? "no reduction: " + (program.usesConditions ? "the program waits on conditions" : "a strict-priority scheduler")
+                        : "no reduction"
             out += "\nExploring \(describe(fix, in: scenario)) (\(how)).\n"
+            if program.strictPriority { out += Self.strictPriorityNote }
             if let reason { out += "Search chosen: \(reason)\n" }
             let replay = "racelab run \(parsed.positionals[0])" + (fix.map { " --fix \($0)" } ?? "")
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replayCommand: replay)

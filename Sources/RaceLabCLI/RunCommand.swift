@@ -18,7 +18,9 @@ struct RunCommand {
                 name: "schedule", value: "schedule",
                 help: "Thread names, one per step (\"A B B main\", or \"A*2 B\"),\nor a schedule named in the scenario, like 'story'."),
             .init(name: "seed", value: "n", help: "Seed for the random or PCT strategy; alone, it means --strategy random."),
-            .init(name: "strategy", value: "strategy", help: "round-robin (the default), random or pct."),
+            .init(
+                name: "strategy", value: "strategy",
+                help: "round-robin (the default), random, pct, or priority (a strict-priority\nscheduler: the highest-priority runnable thread runs)."),
             .textOrJSON,
             .init(name: "max-steps", value: "n", help: "Stop a run after this many steps (default 10000)."),
         ],
@@ -35,9 +37,9 @@ struct RunCommand {
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let wantsJSON = try parsed.wantsJSON(spec)
-        let strategies = ["round-robin", "random", "pct"]
+        let strategies = ["round-robin", "random", "pct", "priority"]
         if let strategy = parsed.values["strategy"], !strategies.contains(strategy) {
-            throw UsageError("unknown strategy '\(strategy)'; use round-robin, random or pct" + suggestion(strategy, strategies), command: spec)
+            throw UsageError("unknown strategy '\(strategy)'; use round-robin, random, pct or priority" + suggestion(strategy, strategies), command: spec)
         }
         var seed: UInt64?
         if let text = parsed.values["seed"] {
@@ -55,15 +57,16 @@ struct RunCommand {
             throw UsageError("--schedule cannot be combined with --seed or --strategy", command: spec)
         }
         let strategy = parsed.values["strategy"] ?? (seed != nil ? "random" : "round-robin")
-        if strategy != "round-robin" && seed == nil {
+        if strategy != "round-robin" && strategy != "priority" && seed == nil {
             throw UsageError("--strategy \(strategy) needs --seed <n>", command: spec)
         }
 
-        let (scenario, fixName, program): (Scenario, String?, Program)
+        var (scenario, fixName, program): (Scenario, String?, Program)
         switch try loadVersion(parsed, spec, locator) {
         case .success(let version): (scenario, fixName, program) = version
         case .failure(let output): return output
         }
+        if strategy == "priority" { program.strictPriority = true }
         // An exercise's own schedules may be its answer; the student's 'answer' is
         // theirs. A schedule the command chooses (round robin, random, PCT, even one
         // thread at a time) may be the answer too: on a break-it or predict-it
@@ -100,6 +103,9 @@ struct RunCommand {
                 var scheduler = RoundRobinScheduler()
                 result = try runner.run(&scheduler)
                 description = "round-robin schedule"
+            }
+            if program.strictPriority {
+                description += " of a strict-priority scheduler (only the highest-priority threads that can run may take a step)"
             }
         } catch {
             // The steps that did run, so the reader sees where the schedule went wrong.

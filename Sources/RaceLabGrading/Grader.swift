@@ -130,7 +130,9 @@ public struct Grader: Sendable {
         }
         let result = explored.result
         if result.verdict() == .fails {
-            let ways = "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
+            let ways =
+                result.interleavings.isOne
+                ? "fails in its one interleaving" : "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
             guard let example = explored.counterexample, let run = replay(program, example.schedule) else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
                 return (false, ways, "Replay: racelab run \(file.name) --schedule \"\(first.schedule.joined(separator: " "))\"\n", result)
@@ -156,6 +158,7 @@ public struct Grader: Sendable {
                 "Protect every access to \(race.target) the same way (one lock, one queue, or one thread).\n", result
             )
         }
+        if result.interleavings.isOne { return (true, "its one interleaving passes (1 execution explored)", "", result) }
         return (true, "every one of \(result.interleavings) interleavings passes (\(result.executions) executions explored)", "", result)
     }
 

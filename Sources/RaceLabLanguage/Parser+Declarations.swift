@@ -1,5 +1,5 @@
 extension Parser {
-    static let metadataKeys = ["title", "story", "source", "challenge", "summary", "fails", "variant"] + exerciseKeys
+    static let metadataKeys = ["title", "story", "source", "challenge", "summary", "fails", "variant", "scheduling"] + exerciseKeys
     /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.
     static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer", "credit"]
 

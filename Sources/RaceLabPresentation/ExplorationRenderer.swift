@@ -28,7 +28,7 @@ public struct ExplorationRenderer: Sendable {
                 result.executions == 0
                 ? "\n"
                 : result.countsInterleavings
-                    ? ", standing for \(result.interleavings) interleavings (paths from the start to a final state)\n"
+                    ? ", standing for \(result.interleavings) \(result.interleavings.isOne ? "interleaving (a path" : "interleavings (paths") from the start to a final state)\n"
                     : result.sleepSets
                         ? "; the counts below are final states (sleep sets skip steps, so paths are not counted)\n"
                         : "; the counts below are final states (a cycle makes the paths to them endless, or the search was cut)\n"
@@ -36,7 +36,7 @@ public struct ExplorationRenderer: Sendable {
             out += "Executions: \(result.executions)"
             switch result.reduction {
             case .dpor:
-                out += " (one per Mazurkiewicz trace), standing for \(result.interleavings) interleavings\n"
+                out += " (one per Mazurkiewicz trace), standing for \(result.interleavings) interleaving\(result.interleavings.isOne ? "" : "s")\n"
                 if result.sleepBlocked > 0 { out += "Sleep-set-blocked executions (redundant, abandoned): \(result.sleepBlocked)\n" }
             case .none:
                 out += " (every interleaving, no reduction)\n"

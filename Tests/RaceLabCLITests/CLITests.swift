@@ -71,9 +71,9 @@ struct CLITests {
     @Test func listShowsTheScenariosThenTheExercises() {
         let sections = racelab.main(["list"]).stdout.components(separatedBy: "\n\n")
         #expect(sections.count == 2)
-        #expect(sections[0].split(separator: "\n").count == 17)
+        #expect(sections[0].split(separator: "\n").count == 18)
         #expect(sections[1].hasPrefix("EXERCISES"))
-        #expect(sections[1].split(separator: "\n").count == 20)
+        #expect(sections[1].split(separator: "\n").count == 21)
     }
 }
 

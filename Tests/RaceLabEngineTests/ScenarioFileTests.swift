@@ -16,7 +16,7 @@ struct ScenarioFileTests {
             Self.names
                 == (Self.canonical + [
                     "async-operation", "atomic-property", "bounded-buffer", "dispatch-group", "lost-update", "peterson", "polite-livelock", "producer-consumer",
-                    "queue-sync-deadlock", "readers-writers", "spin-lock",
+                    "priority-inversion", "queue-sync-deadlock", "readers-writers", "spin-lock",
                 ]).sorted())
     }
 

@@ -24,6 +24,7 @@ struct SemanticsTests {
                 let h = op.isReady
                 let i = op.isAsynchronous
                 let j = op.queuePriority
+                let k = op.qualityOfService
             }
             """
         let result = try run(source)

@@ -35,7 +35,7 @@ struct GraderTests {
         #expect(Self.exercises.count == names.count, "every file in Scenarios/Exercises is a valid exercise")
         #expect(Self.exercises.count >= 10)
         #expect(Set(Self.exercises.map(\.kind)) == Set(Exercise.Kind.allCases))
-        let toolkit = ["lost-update", "atomic-property", "readers-writers", "dispatch-group", "queue-sync-deadlock", "async-operation"]
+        let toolkit = ["lost-update", "atomic-property", "readers-writers", "dispatch-group", "queue-sync-deadlock", "async-operation", "priority-inversion"]
         for scenario in ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"] + toolkit {
             #expect(Self.exercises.contains { $0.scenario.source.contains("Scenarios/\(scenario).race") }, "an exercise on \(scenario)")
         }
@@ -186,7 +186,7 @@ struct GraderTests {
             // An endless loop, a busy-wait nothing releases, a deliberate deadlock.
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while true { }\n")),
-                "fails in 1 of 1 interleavings: runaway loop: B looped 100000 instructions without a visible step (line 31); is a loop missing its exit?"
+                "fails in its one interleaving: runaway loop: B looped 100000 instructions without a visible step (line 31); is a loop missing its exit?"
             ),
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while counter < 5 { work(1) }\n")),

@@ -152,6 +152,9 @@ extension Compiler {
         case "NSRecursiveLock":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.recursiveLock, argc: 0, className: nil))
+        case "OSAllocatedUnfairLock":
+            try expectArguments(arguments, 0...0, name, range: range)
+            emit(.builtin(.unfairLock, argc: 0, className: nil))
         case "DispatchQueue":
             guard let first = arguments.first, first.label == "label", arguments.count <= 2 else {
                 throw error("write DispatchQueue(label: \"name\") or DispatchQueue(label: \"name\", attributes: .concurrent)", at: range)

@@ -165,10 +165,17 @@ extension Compiler {
                 emit(constant: .int(priority * 4 - 8))
                 return
             }
+            if let qos = Compiler.qualitiesOfService.firstIndex(of: name) {
+                // A quality of service, lowest first.
+                emit(constant: .int(qos))
+                return
+            }
             guard ["success", "timedOut", "distantFuture"].contains(name) else {
                 throw error(
-                    "'.\(name)' is not known here: write .now() or .distantFuture for a timeout, or .success or .timedOut for what wait(timeout:) returns",
-                    at: expression.range, note: Suggestion.note(for: name, in: ["success", "timedOut", "distantFuture", "now"] + Compiler.queuePriorities))
+                    "'.\(name)' is not known here: timeouts are .now() and .distantFuture, wait results .success and .timedOut, queue priorities .veryLow to .veryHigh, qualities of service .background to .userInteractive",
+                    at: expression.range,
+                    note: Suggestion.note(
+                        for: name, in: ["success", "timedOut", "distantFuture", "now"] + Compiler.queuePriorities + Compiler.qualitiesOfService))
             }
             emit(constant: .string(name))
         case .forceUnwrap(let inner):
@@ -216,6 +223,7 @@ extension Compiler {
 
 extension Compiler {
     static let queuePriorities = ["veryLow", "low", "normal", "high", "veryHigh"]
+    static let qualitiesOfService = ["background", "utility", "default", "userInitiated", "userInteractive"]
 
     /// `c.wrappingAdd(1).newValue`, `c.compareExchange(expected: 0, desired: 1).exchanged`.
     static func isAtomicResult(_ base: Expression, _ member: String) -> Bool {

@@ -246,6 +246,13 @@ extension Compiler {
             } else {
                 throw unknownName(name, at: target.range)
             }
+        case .member(let base, "qualityOfService") where Compiler.isCurrentThread(base):
+            // The running thread's own priority: no other thread sees it change.
+            guard binary == nil else { throw error("write Thread.current.qualityOfService = .userInteractive", at: range) }
+            try compileExpression(value)
+            builder.currentRange = range
+            emit(.builtin(.setQualityOfService, argc: 1, className: nil))
+            emit(.pop)
         case .member(let base, let field):
             if Compiler.reservedFieldNames.contains(field) {
                 throw error("cannot assign to '\(field)'", at: target.range)
@@ -306,5 +313,13 @@ extension Compiler {
             return
         }
         try compileExpression(value)
+    }
+}
+
+extension Compiler {
+    /// `Thread.current`, unless a variable is named Thread.
+    static func isCurrentThread(_ expression: Expression) -> Bool {
+        guard case .member(let inner, "current") = expression.kind, case .name("Thread") = inner.kind else { return false }
+        return true
     }
 }

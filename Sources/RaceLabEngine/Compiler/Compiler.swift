@@ -61,6 +61,14 @@ public struct Compiler {
 
     mutating func compileAll(_ declarations: [Declaration]) {
         declareNames(declarations)
+        for declaration in declarations {
+            guard case .metadata("scheduling", let value) = declaration.kind else { continue }
+            if value == "strict priority" {
+                program.strictPriority = true
+            } else {
+                _ = error("scheduling is \"strict priority\" (or leave it out: any interleaving)", at: declaration.range)
+            }
+        }
         // Code 0 is setup; bodies are compiled after every name is known.
         var setup = CodeBuilder(name: "setup")
         builders = [setup]

@@ -36,6 +36,13 @@ extension Engine {
     public func waitDescription(_ world: World, _ id: ThreadID) -> (text: String, waitsOn: [ThreadID])? {
         let thread = world.threads[id]
         if thread.isFinished { return ("has finished", []) }
+        if program.strictPriority, isRunnable(world, id), let first = runnableThreads(world).first, !isSchedulable(world, id) {
+            let mine = effectivePriority(world, id)
+            return (
+                "is ready, but \(world.threadNames[first]) runs first: its priority is \(effectivePriority(world, first)), this thread's \(mine), and a strict-priority scheduler always runs the highest",
+                []
+            )
+        }
         guard let wait = thread.waiting, !isSatisfied(world, wait, for: id) || canOnlyWakeSpuriously(world, id) else {
             if thread.frames.isEmpty && thread.isMain { return ("is idle: the main queue is empty", []) }
             return nil

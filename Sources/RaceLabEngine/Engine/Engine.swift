@@ -58,13 +58,43 @@ public struct Engine: Sendable {
     public func runnableThreads(_ world: World) -> [ThreadID] {
         guard !world.halted else { return [] }
         let runnable = world.threads.indices.filter { isRunnable(world, $0) }
-        return runnable.allSatisfy { canOnlyWakeSpuriously(world, $0) } ? [] : runnable
+        if runnable.allSatisfy({ canOnlyWakeSpuriously(world, $0) }) { return [] }
+        guard program.strictPriority else { return runnable }
+        let top = runnable.map { effectivePriority(world, $0) }.max()!
+        return runnable.filter { effectivePriority(world, $0) == top }
+    }
+
+    /// Whether a thread may take the next step: it is runnable, and under a strict-priority
+    /// scheduler no runnable thread has a higher priority.
+    public func isSchedulable(_ world: World, _ id: ThreadID) -> Bool {
+        runnableThreads(world).contains(id)
+    }
+
+    /// A thread's priority as the scheduler sees it: its own, or that of a thread
+    /// waiting for an `OSAllocatedUnfairLock` it holds, if higher (priority
+    /// inheritance; through chains of such locks too).
+    public func effectivePriority(_ world: World, _ id: ThreadID) -> Int {
+        var best = world.threads[id].priority
+        var seen: Set<ThreadID> = [id]
+        var holders = [id]
+        while let holder = holders.popLast() {
+            for waiter in world.threads.indices where !seen.contains(waiter) {
+                guard case .lock(let lock, _) = world.threads[waiter].waiting, world.headers[lock].owner == holder,
+                    case .lock(_, inheritsPriority: true) = world.heap[lock].kind
+                else { continue }
+                seen.insert(waiter)
+                holders.append(waiter)
+                best = max(best, world.threads[waiter].priority)
+            }
+        }
+        return best
     }
 
     /// The runnable threads as a bit set (bit i: thread i), for worlds of at most 64
     /// threads: what exploration keeps per node, without an array.
     func runnableMask(_ world: World) -> UInt64 {
         guard !world.halted else { return 0 }
+        if program.strictPriority { return runnableThreads(world).reduce(0) { $0 | 1 << UInt64($1) } }
         var mask: UInt64 = 0
         var ordinary = false
         for id in world.threads.indices where isRunnable(world, id) {
@@ -222,7 +252,7 @@ public struct Engine: Sendable {
         var world = initialWorld()
         let log = EventLog(narrate: false)
         for name in schedule {
-            guard let thread = world.thread(named: name), isRunnable(world, thread) else { return nil }
+            guard let thread = world.thread(named: name), isSchedulable(world, thread) else { return nil }
             let before = world
             quietStep(&world, thread: thread, log: log)
             guard visit(before, thread, log.accesses) else { return world }

@@ -68,8 +68,16 @@ extension Machine {
         case .isMainThread:
             push(.bool(state.isMain))
             advance()
-        case .lock, .recursiveLock:
-            let id = newObject(.lock(recursive: builtin == .recursiveLock), classIndex: nil, typeName: "Lock")
+        case .setQualityOfService:
+            guard case .int(let qos) = pop(), (0...4).contains(qos) else {
+                fail(.type("a quality of service is .background, .utility, .default, .userInitiated or .userInteractive"))
+                return
+            }
+            state.priority = qos
+            push(.none)
+            advance()
+        case .lock, .recursiveLock, .unfairLock:
+            let id = newObject(.lock(recursive: builtin == .recursiveLock, inheritsPriority: builtin == .unfairLock), classIndex: nil, typeName: "Lock")
             push(.object(id))
             advance()
             emit("creates \(world.heap[id].name)", Access(.object(id), .write))

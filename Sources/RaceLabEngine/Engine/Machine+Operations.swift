@@ -36,6 +36,7 @@ extension Machine {
                 return .bool(op.phase != .finished && isReady(op))
             case "isAsynchronous": return .bool(op.isAsynchronous)
             case "queuePriority": return .int(op.priority)
+            case "qualityOfService": return .int(op.qualityOfService)
             case "name": return .string(world.heap[id].name)
             default: return nil
             }
@@ -70,6 +71,14 @@ extension Machine {
             updateOperation(id) { $0.priority = priority }
             advance()
             emit("sets the queue priority of \(name) to \(priority)", Access(.operation(id), .write))
+        case (.operation(let op), "qualityOfService", .int(let qos)) where (0...4).contains(qos):
+            guard op.phase == .created || op.phase == .pending else {
+                fail(.type("operation \(name) has started: set its quality of service before"))
+                return
+            }
+            updateOperation(id) { $0.qualityOfService = qos }
+            advance()
+            emit("sets the quality of service of \(name) to \(Compiler.qualitiesOfService[qos])", Access(.operation(id), .write))
         case (.operation, "isFinished", .bool(true)):
             advance()
             finishOperation(id, how: "sets \(name).isFinished = true")
@@ -358,6 +367,7 @@ extension Machine {
         let name = world.heap[id].name
         guard begin(id) else { return }
         let worker = createThread(name: name, closure: op.closure!, kind: .operation(id), parameter: .object(id), operation: id)
+        world.threads[worker].priority = op.qualityOfService
         updateOperation(id) { $0.thread = worker }
         appendToLastEvent("operation \(name) starts on thread \(world.threadNames[worker])")
         startMoreBlocks(id)

@@ -9,10 +9,10 @@ extension Machine {
     mutating func executeSynchronizerMethod(_ name: String, on id: ObjectID, _ arguments: [Value]) -> Bool {
         let objectName = world.heap[id].name
         switch (world.heap[id].kind, name, arguments.count) {
-        case (.lock(let recursive), "lock", 0):
+        case (.lock(let recursive, _), "lock", 0):
             acquire(id, reentrant: recursive) { "locks \($0)" }
             if state.waiting == nil { push(.none) }
-        case (.lock(let recursive), "try", 0):
+        case (.lock(let recursive, _), "try", 0):
             let owner = world.headers[id].owner
             frame.slots.removeLast()
             if owner == nil || (recursive && owner == thread) {

@@ -254,6 +254,10 @@ struct Machine {
         switch instruction {
         case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure:
             return true
+        case .builtin(.setQualityOfService, _, _):
+            // The thread's own setting; a scheduler reads it only between steps.
+            if case .int(let qos) = peek() { return (0...4).contains(qos) }
+            return false
         case .requirement, .requirementMet, .due, .progress:
             // Only the checks read what it records, and records only add: no other
             // thread can tell when it ran.

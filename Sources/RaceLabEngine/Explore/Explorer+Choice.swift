@@ -35,6 +35,12 @@ extension Explorer {
                 "stateful search: the program waits on conditions, whose spurious wakeups DPOR's reduction cannot follow"
             )
         }
+        if engine.program.strictPriority {
+            return (
+                Explorer(engine: engine, config: stateful).explore(progress: progress),
+                "stateful search: a strict-priority scheduler picks who runs by the threads' priorities, which DPOR's reduction cannot follow"
+            )
+        }
         var budget = Self.choiceBudget
         while true {
             let over = Overrun()

@@ -32,6 +32,9 @@ public struct InterleavingCount: Hashable, Comparable, Sendable, CustomStringCon
     }
 
     /// True when the count passed `Int.max`: there are more than `Int.max`.
+    /// Exactly one: a single interleaving (for the singular in sentences).
+    public var isOne: Bool { isExact && value == 1 }
+
     public var isSaturated: Bool { value == Int.max && !isExact }
 
     /// The sum, saturating at `Int.max` (and then no longer exact).

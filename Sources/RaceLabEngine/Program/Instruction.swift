@@ -27,6 +27,7 @@ public enum Builtin: String, Hashable, Sendable {
     case work, print, assert, created, alive, sum, isMainThread, lock = "Lock", recursiveLock = "NSRecursiveLock"
     case semaphore = "DispatchSemaphore", condition = "NSCondition", queue = "OperationQueue", dispatchQueue = "DispatchQueue"
     case operation = "Operation", group = "DispatchGroup", atomic = "Atomic"
+    case unfairLock = "OSAllocatedUnfairLock", setQualityOfService
 }
 
 /// One instruction of the engine's stack machine. Instructions that touch shared

@@ -85,6 +85,11 @@ public struct Program: Sendable {
     /// only while another thread can run (see `Engine.runnableMask`), so whether a
     /// thread can run depends on the others, which DPOR's reduction and sleep sets
     /// must not assume.
+    /// A strict-priority uniprocessor (`scheduling "strict priority"`, or
+    /// `--strategy priority`): only the runnable threads of the highest priority may
+    /// take the next step (`Engine.isSchedulable`). Whether one can then depends on the
+    /// others' priorities, which DPOR's reduction and sleep sets must not assume.
+    public var strictPriority = false
     public var usesConditions: Bool {
         codes.contains { $0.instructions.contains(.builtin(.condition, argc: 0, className: nil)) }
     }

@@ -45,7 +45,7 @@ public struct StepSession: Sendable {
         let name = world.threadNames[thread]
         if world.halted { throw Refusal(message: "the run is over: it crashed") }
         if world.stepCount >= maxSteps { throw Refusal(message: "the run is over: it reached the step limit (\(maxSteps) steps)") }
-        guard engine.isRunnable(world, thread) else {
+        guard engine.isSchedulable(world, thread) else {
             let reason = engine.waitDescription(world, thread)?.text ?? "cannot run"
             throw Refusal(message: "\(name) can't run now: it \(reason)")
         }

@@ -204,7 +204,7 @@ public struct Access: Hashable, Sendable {
     /// `Machine.builtinProperty` (a test reads every one of them).
     public static let builtinProperties = [
         "isCancelled", "isFinished", "isExecuting", "name", "isSuspended",
-        "maxConcurrentOperationCount", "operationCount", "isReady", "isAsynchronous", "queuePriority",
+        "maxConcurrentOperationCount", "operationCount", "isReady", "isAsynchronous", "queuePriority", "qualityOfService",
     ]
 
     public static func builtinField(_ name: String) -> Int {

@@ -4,8 +4,10 @@
 public struct HeapObject: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case instance
-        /// A mutex: `Lock()`/`NSLock()`, or `NSRecursiveLock()` (its owner may take it again).
-        case lock(recursive: Bool)
+        /// A mutex: `Lock()`/`NSLock()`, `NSRecursiveLock()` (its owner may take it
+        /// again), or `OSAllocatedUnfairLock()`, whose owner runs at the priority of the
+        /// highest thread waiting for it (priority inheritance).
+        case lock(recursive: Bool, inheritsPriority: Bool)
         /// `DispatchSemaphore(value:)`: a count; `wait()` takes one, or blocks at 0, and
         /// any thread's `signal()` gives one back.
         case semaphore(count: Int)
@@ -87,6 +89,8 @@ public struct OperationState: Hashable, Sendable {
     /// Blocks observing `isFinished` (`addObserver(forKeyPath: "isFinished")`): they run
     /// on the thread that finishes it.
     public var observers: [ClosureValue] = []
+    /// `qualityOfService`, 0 to 4, for the thread that runs it.
+    public var qualityOfService = 2
 
     public init(closure: ClosureValue?) {
         self.closure = closure

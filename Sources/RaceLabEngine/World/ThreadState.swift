@@ -15,6 +15,9 @@ public struct ThreadState: Hashable, Sendable {
     /// one more choice for the explorer, as Foundation allows it. Once is enough to
     /// catch a wait not rechecked in a loop, and keeps a loop that rechecks finite.
     public var mayWakeSpuriously = true
+    /// Its quality of service, 0 (`.background`) to 4 (`.userInteractive`): what a
+    /// strict-priority scheduler goes by (`Program.strictPriority`).
+    public var priority = 2
 
     public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames

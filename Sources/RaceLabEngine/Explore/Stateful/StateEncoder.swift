@@ -60,7 +60,7 @@ struct StateEncoder {
             if id >= initialThreads { put(world.threadNames[id]) }
             put(
                 (world.threads[id].isFinished ? 1 : 0) | (world.threads[id].isMain ? 2 : 0)
-                    | (world.threads[id].mayWakeSpuriously ? 0 : 4))
+                    | (world.threads[id].mayWakeSpuriously ? 0 : 4) | world.threads[id].priority << 3)
             put(optional: world.threads[id].operation)
             put(world.threads[id].frames.count)
             for f in world.threads[id].frames.indices { put(world.threads[id].frames[f], world) }
@@ -184,7 +184,7 @@ struct StateEncoder {
         for field in object.fields.indices { put(object.fields[field]) }
         switch object.kind {
         case .instance: put(0)
-        case .lock(let recursive): put(recursive ? 5 : 1)
+        case .lock(let recursive, let inherits): put(recursive ? 5 : inherits ? 9 : 1)
         case .semaphore(let count):
             put(4)
             put(count)
@@ -219,6 +219,7 @@ struct StateEncoder {
             put(optional: state.group)
             put(state.isAsynchronous ? 1 : 0)
             put(signed: state.priority)
+            put(state.qualityOfService)
             put(state.running)
             put(state.moreBlocks.count)
             for block in state.moreBlocks { put(block) }

@@ -14,7 +14,7 @@ struct StatefulSearch: Search {
     init(explorer: Explorer, sleepSets: Bool = false, visit: ((World) -> Void)? = nil) {
         self.explorer = explorer
         // Sleep sets assume what DPOR does (see `StatelessSearch.init`).
-        self.sleepSets = sleepSets && !explorer.engine.program.usesConditions
+        self.sleepSets = sleepSets && !explorer.engine.program.usesConditions && !explorer.engine.program.strictPriority
         self.visit = visit
         engine = explorer.engine
         config = explorer.config

@@ -24,7 +24,7 @@ struct StatelessSearch: Search {
         // Whether a condition waiter can run depends on the other threads (a spurious
         // wakeup needs one of them able to run): DPOR's reduction assumes no step
         // disables another thread's, so such a program gets every interleaving.
-        if config.reduction == .dpor && engine.program.usesConditions { config.reduction = .none }
+        if config.reduction == .dpor && (engine.program.usesConditions || engine.program.strictPriority) { config.reduction = .none }
         self.config = config
         self.explorer = config == explorer.config ? explorer : Explorer(engine: explorer.engine, config: config)
     }
