@@ -105,4 +105,6 @@ public struct Script: Sendable {
 /// atomic property's getter and setter are; `x += 1` is still a read and a write).
 public enum Storage: Hashable, Sendable {
     case plain, atomic
+    /// `weak var`: holds an object without keeping it alive; reads nil once it is gone.
+    case weak
 }

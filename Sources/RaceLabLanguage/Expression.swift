@@ -8,6 +8,8 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     case name(String)
     case `self`
     case member(Expression, String)
+    /// `base?.name`: nil when the base is nil, else its member.
+    case optionalMember(Expression, String)
     case `subscript`(Expression, Expression)
     case call(Expression, [Argument], trailing: Closure?)
     case unary(String, Expression)
@@ -32,7 +34,7 @@ public struct Expression: Hashable, Sendable {
         switch kind {
         case .int, .bool, .string, .nil, .name, .self, .closure, .implicitMember: height = 1
         case .array(let items): height = 1 + (items.map(\.height).max() ?? 0)
-        case .member(let e, _), .unary(_, let e), .forceUnwrap(let e): height = 1 + e.height
+        case .member(let e, _), .optionalMember(let e, _), .unary(_, let e), .forceUnwrap(let e): height = 1 + e.height
         case .subscript(let a, let b), .binary(_, let a, let b): height = 1 + max(a.height, b.height)
         case .call(let callee, let arguments, _): height = 1 + max(callee.height, arguments.map(\.value.height).max() ?? 0)
         }
@@ -55,11 +57,14 @@ public struct Closure: Hashable, Sendable {
     public var parameters: [String]
     public var body: [Statement]
     public var range: SourceRange
+    /// The names in a capture list marked `weak` (`{ [weak controller] in … }`).
+    public var weakCaptures: [String]
 
-    public init(parameters: [String], body: [Statement], range: SourceRange) {
+    public init(parameters: [String], body: [Statement], range: SourceRange, weakCaptures: [String] = []) {
         self.parameters = parameters
         self.body = body
         self.range = range
+        self.weakCaptures = weakCaptures
     }
 }
 

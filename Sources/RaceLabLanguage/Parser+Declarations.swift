@@ -148,9 +148,9 @@ extension Parser {
                 if match(.deinit) {
                     if deinitBody != nil { throw error("a class has at most one deinit", at: fieldStart) }
                     deinitBody = try parseBlock()
-                } else if check(.var) || check(.let) || current.kind == .identifier("atomic") {
+                } else if check(.var) || check(.let) || current.kind == .identifier("atomic") || current.kind == .identifier("weak") {
                     let storage = parseStorage()
-                    guard check(.var) || check(.let) else { throw error("expected 'var' after 'atomic', found \(current.quoted)") }
+                    guard check(.var) || check(.let) else { throw error("expected 'var' after \(previous.quoted), found \(current.quoted)") }
                     let isLet = advance().kind == .keyword(.let)
                     let fieldName = try consumeIdentifier("expected a field name")
                     _ = try parseOptionalType()
@@ -209,8 +209,10 @@ extension Parser {
     /// `atomic` before `var` or `let`: consumed, with the storage it names. Anything
     /// else is left for the caller (`atomic` alone is then an unexpected word).
     mutating func parseStorage() -> Storage {
-        guard current.kind == .identifier("atomic"), [.keyword(.var), .keyword(.let)].contains(tokens[position + 1].kind) else { return .plain }
+        guard case .identifier(let word) = current.kind, word == "atomic" || word == "weak",
+            [.keyword(.var), .keyword(.let)].contains(tokens[position + 1].kind)
+        else { return .plain }
         _ = advance()
-        return .atomic
+        return word == "atomic" ? .atomic : .weak
     }
 }

@@ -80,6 +80,10 @@ extension Parser {
                 let index = try parseExpression()
                 try consume("]", "expected ']' after the index")
                 expression = try node(.subscript(expression, index), expression.range.joined(previous.range), at: previous.range)
+            } else if check("?") && previous.range.end == current.range.start && tokens[position + 1].kind == .symbol(".") {
+                position += 2
+                let member = try consumeMemberName()
+                expression = try node(.optionalMember(expression, member), expression.range.joined(previous.range), at: previous.range)
             } else if check("!") && previous.range.end == current.range.start {
                 _ = advance()
                 expression = try node(.forceUnwrap(expression), expression.range.joined(previous.range), at: previous.range)
@@ -139,6 +143,20 @@ extension Parser {
         defer { nesting -= 1 }
         let start = try consume("{", "expected '{'").range
         var parameters: [String] = []
+        // A capture list: `[weak a, b]` (a plain name captures its value, as every
+        // capture does here).
+        var weakCaptures: [String] = []
+        let listed = isCaptureList()
+        if listed {
+            _ = advance()
+            repeat {
+                let isWeak = current.kind == .identifier("weak")
+                if isWeak { _ = advance() }
+                let name = try consumeIdentifier("expected a name to capture, as in [weak controller]")
+                if isWeak { weakCaptures.append(self.name(of: name)) }
+            } while match(",")
+            try consume("]", "expected ']' to close the capture list")
+        }
         var probe = position
         var names: [String] = []
         while case .identifier(let word) = tokens[probe].kind {
@@ -149,13 +167,42 @@ extension Parser {
         if !names.isEmpty && tokens[probe].kind == .keyword(.in) {
             parameters = names
             position = probe + 1
+        } else if listed {
+            guard check(.in) else { throw error("expected 'in' after the capture list, found \(current.quoted)") }
+            _ = advance()
         }
         let saved = allowTrailingClosure
         allowTrailingClosure = true
         let body = parseStatements()
         allowTrailingClosure = saved
         try consume("}", "expected '}' to close the closure")
-        return Closure(parameters: parameters, body: body, range: start.joined(previous.range))
+        return Closure(parameters: parameters, body: body, range: start.joined(previous.range), weakCaptures: weakCaptures)
+    }
+
+    /// Whether a closure's body starts with a capture list: `[weak a, b] in`, not an
+    /// array literal.
+    func isCaptureList() -> Bool {
+        guard check("[") else { return false }
+        var probe = position + 1
+        while true {
+            if tokens[probe].kind == .identifier("weak") { probe += 1 }
+            guard case .identifier = tokens[probe].kind else { return false }
+            probe += 1
+            if tokens[probe].kind == .symbol(",") {
+                probe += 1
+                continue
+            }
+            return tokens[probe].kind == .symbol("]") && (tokens[probe + 1].kind == .keyword(.in) || isNameThenIn(probe + 1))
+        }
+    }
+
+    private func isNameThenIn(_ index: Int) -> Bool {
+        var probe = index
+        while case .identifier = tokens[probe].kind {
+            probe += 1
+            if tokens[probe].kind == .symbol(",") { probe += 1 } else { break }
+        }
+        return probe > index && tokens[probe].kind == .keyword(.in)
     }
 
     private mutating func parsePrimary() throws(Failure) -> Expression {

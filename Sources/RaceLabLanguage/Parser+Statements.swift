@@ -68,9 +68,9 @@ extension Parser {
         case .keyword(.spawn):
             _ = advance()
             let nameToken = try consumeIdentifier("expected a thread name after 'spawn'")
-            let bodyStart = current.range
-            let body = try parseBlock()
-            let closure = Closure(parameters: [], body: body, range: bodyStart.joined(previous.range))
+            guard check("{") else { throw error("expected '{' to start the thread's code, found \(current.quoted)") }
+            // A closure (it may start with a capture list), run by the new thread.
+            let closure = try parseClosure()
             return Statement(.spawn(name: name(of: nameToken), body: closure), start.joined(previous.range))
         case .identifier("required") where position + 1 < tokens.count && tokens[position + 1].kind.isString:
             return try parseRequired()

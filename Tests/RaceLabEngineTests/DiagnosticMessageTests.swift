@@ -112,7 +112,7 @@ struct DiagnosticMessageTests {
         ),
         (
             "thread A {\n    spawn B\n}",
-            "2:12: expected '{', found end of line"
+            "2:12: expected '{' to start the thread's code, found end of line"
         ),
         (
             "func f(a) {}\nthread A {\n    f()\n}",
@@ -208,7 +208,7 @@ struct DiagnosticMessageTests {
         ),
         (
             "thread A {\n    spawn B { }\n    let c = 1\n    spawn C(c) \n}",
-            "4:12: expected '{', found '('"
+            "4:12: expected '{' to start the thread's code, found '('"
         ),
         (
             "thread A {}\nthread A {}",

@@ -178,6 +178,20 @@ extension Compiler {
                         for: name, in: ["success", "timedOut", "distantFuture", "now"] + Compiler.queuePriorities + Compiler.qualitiesOfService))
             }
             emit(constant: .string(name))
+        case .optionalMember(let base, let member):
+            // nil stays nil; an object gives its member.
+            try checkProperty(member, at: expression.range)
+            try compileExpression(base)
+            emit(.duplicate)
+            emit(constant: .none)
+            emit(.binary(try operatorNamed("==", at: expression.range)))
+            let toMember = emit(.jumpIfFalse(-1))
+            emit(.pop)
+            emit(constant: .none)
+            let toEnd = emit(.jump(-1))
+            patch(toMember)
+            emit(.load(.field(name: program.name(member))))
+            patch(toEnd)
         case .forceUnwrap(let inner):
             try compileExpression(inner)
             emit(.unwrap)
@@ -209,6 +223,14 @@ extension Compiler {
         for parameter in closure.parameters { _ = inner.declare(parameter, isLet: true) }
         inner.code.parameterCount = closure.parameters.count
         builders.append(inner)
+        for name in closure.weakCaptures {
+            // Captured now, used or not: the capture list says so.
+            guard let local = resolveLocal(name, level: builders.count - 1), local.isCapture else {
+                builders.removeLast()
+                throw error("[weak \(name)] captures a local variable of the enclosing code, and '\(name)' is not one", at: closure.range)
+            }
+            builder.code.weakSlots.append(local.slot)
+        }
         compileStatements(closure.body)
         builder.currentRange = SourceRange(closure.range.end, closure.range.end)
         emit(constant: .none)

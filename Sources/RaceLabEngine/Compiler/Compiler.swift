@@ -154,7 +154,7 @@ public struct Compiler {
             switch declaration.kind {
             case .global(let isLet, let name, _, let value, let storage):
                 globalIndex[name] = program.globals.count
-                var global = Program.Global(name: name, isLet: isLet, isAtomic: storage == .atomic)
+                var global = Program.Global(name: name, isLet: isLet, isAtomic: storage == .atomic, isWeak: storage == .weak)
                 if case .call(let callee, _, _) = value.kind, callee.kind == .name("Atomic") { global.holdsAtomic = true }
                 program.globals.append(global)
             case .function(let f):
@@ -176,6 +176,7 @@ public struct Compiler {
                     .init(
                         name: c.name, fieldNames: c.fields.map(\.name), fieldIsLet: c.fields.map(\.isLet),
                         fieldIsAtomic: c.fields.map { $0.storage == .atomic },
+                        fieldIsWeak: c.fields.map { $0.storage == .weak },
                         fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil))
             default:
                 break

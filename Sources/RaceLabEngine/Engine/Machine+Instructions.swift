@@ -14,8 +14,14 @@ extension Machine {
             push(peek())
             advance()
         case .loadLocal(let slot):
-            push(frame.slots[slot])
+            let value = frame.slots[slot]
+            push(world.resolve(value))
             advance()
+            if case .weak(let id) = value {
+                // Whether it is still there depends on every thread that releases it.
+                emit("reads its weak reference \(code.localNames[slot]): \(describe(value))", Access(.object(id), .read))
+                useWeakReferenceAtOnce()
+            }
         case .storeLocal(let slot):
             let value = pop()
             let old = frame.slots[slot]
@@ -134,7 +140,16 @@ extension Machine {
         case .ret:
             returnFromFrame()
         case .makeClosure(let code, let captures):
-            let values = program.slotLists[captures].map { frame.slots[$0] }
+            var values = program.slotLists[captures].map { frame.slots[$0] }
+            for (index, slot) in program.codes[code].captureSlots.enumerated() where program.codes[code].weakSlots.contains(slot) {
+                switch world.resolve(values[index]) {
+                case .object(let id): values[index] = .weak(id)
+                case .none: values[index] = .none
+                default:
+                    fail(.type("a weak capture holds an object, not \(values[index].typeName)"))
+                    return
+                }
+            }
             let closure = ClosureValue(code: code, captures: values)
             guard withinBudget(closure.weight) else { return }
             for value in values { retain(value) }
@@ -229,4 +244,21 @@ extension Machine {
 
     /// Renders a value for a sentence: objects by their trace name.
     func describe(_ value: Value) -> String { world.describe(value) }
+
+    /// Swift holds the object a weak reference gave for as long as the expression uses
+    /// it: a field read through it (`controller?.cancelled`, `controller!.cancelled`)
+    /// belongs to the same step, so the object cannot go away in between.
+    mutating func useWeakReferenceAtOnce() {
+        var budget = 8
+        while budget > 0 && !world.halted && frame.pc < code.instructions.count {
+            let next = instruction
+            if case .load(.field) = next {
+                execute(next)
+                return
+            }
+            guard isLocal(next) else { return }
+            execute(next)
+            budget -= 1
+        }
+    }
 }

@@ -22,6 +22,26 @@ extension Machine {
         return program.classes[classIndex].fieldNames.firstIndex(of: field)
     }
 
+    /// Reading a weak reference reads its object's lifetime too: whether it is still
+    /// there depends on every thread that releases it.
+    func lifetime(of value: Value) -> [Access] {
+        guard case .weak(let id) = value else { return [] }
+        return [Access(.object(id), .read)]
+    }
+
+    /// The value a place stores: a weak one holds an object as a weak reference (or
+    /// nil), and holds nothing else.
+    mutating func storable(_ value: Value, weak: Bool, _ what: String) -> Value? {
+        guard weak else { return value }
+        switch world.resolve(value) {
+        case .object(let id): return .weak(id)
+        case .none: return Value.none
+        default:
+            fail(.type("\(what) is weak: it holds an object or nil, not \(value.typeName)"))
+            return nil
+        }
+    }
+
     /// An access to a shared variable, marked if it is `atomic`.
     func globalAccess(_ g: Int, _ kind: Access.Kind) -> Access {
         Access(.global(g), kind, atomic: program.globals[g].isAtomic)
@@ -56,15 +76,14 @@ extension Machine {
     mutating func load(_ place: Place) {
         switch place {
         case .local(let slot):
-            push(frame.slots[slot])
-            advance()
+            execute(.loadLocal(slot))
         case .global(let g):
             let value = world.globals[g]
-            push(value)
+            push(world.resolve(value))
             advance()
             if !program.globals[g].isLet {
                 let access = globalAccess(g, .read)
-                emit("reads \(program.globals[g].name)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access)
+                emit("reads \(program.globals[g].name)\(access.isAtomic ? " atomically" : ""): \(describe(value))", [access] + lifetime(of: value))
             }
         case .field(let nameIndex):
             let field = program.names[nameIndex]
@@ -82,10 +101,10 @@ extension Machine {
                 noSuchField(id, field)
                 return
             }
-            push(value)
+            push(world.resolve(value))
             advance()
             let access = fieldAccess(id, slot, .read)
-            emit("reads \(name).\(field)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access)
+            emit("reads \(name).\(field)\(access.isAtomic ? " atomically" : ""): \(describe(value))", [access] + lifetime(of: value))
         }
     }
 
@@ -94,7 +113,7 @@ extension Machine {
         case .local(let slot):
             execute(.storeLocal(slot))
         case .global(let g):
-            let value = pop()
+            guard let value = storable(pop(), weak: program.globals[g].isWeak, program.globals[g].name) else { return }
             let old = world.globals[g]
             retain(value)
             world.globals[g] = value
@@ -116,6 +135,8 @@ extension Machine {
                     fail(.type("cannot assign to '\(field)': it is a 'let' field"))
                     return
                 }
+                let info = program.classes[world.heap[id].classIndex!]
+                guard let value = storable(value, weak: info.fieldIsWeak[index], "\(world.heap[id].name).\(field)") else { return }
                 let old = world.heap[id].fields[index]
                 retain(value)
                 world.heap[id].fields[index] = value

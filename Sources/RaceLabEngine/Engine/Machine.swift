@@ -267,7 +267,8 @@ struct Machine {
             return true
         case .storeLocal(let slot):
             return !frame.slots[slot].hasReferences
-        case .load(.local), .loadLocal:
+        case .load(.local(let slot)), .loadLocal(let slot):
+            if case .weak = frame.slots[slot] { return false }
             return true
         case .load(.global(let g)):
             return program.globals[g].isLet

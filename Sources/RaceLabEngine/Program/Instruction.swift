@@ -112,6 +112,8 @@ public struct Code: Hashable, Sendable {
     public var localIsTemp: [Bool] = []
     /// For a closure: the slot each captured value lands in, in capture order.
     public var captureSlots: [Int] = []
+    /// For a closure: the slots of its `[weak x]` captures, which hold weak references.
+    public var weakSlots: [Int] = []
     /// Per instruction, whether it can always be folded into the thread's next step
     /// (`Machine.isLocal` decides the rest), so the machine need not copy it to ask.
     public var alwaysLocal: [Bool] = []
@@ -122,7 +124,8 @@ public struct Code: Hashable, Sendable {
     mutating func classify() {
         alwaysLocal = instructions.map { instruction in
             switch instruction {
-            case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure, .loadLocal, .load(.local): return true
+            case .loadLocal(let slot), .load(.local(let slot)): return !weakSlots.contains(slot)
+            case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure: return true
             default: return false
             }
         }

@@ -7,6 +7,8 @@ public struct Program: Sendable {
         public var isLet: Bool
         /// `atomic var`: its reads and writes synchronize and are never data races.
         public var isAtomic = false
+        /// `weak var`: it holds its object without keeping it alive.
+        public var isWeak = false
         /// `let counter = Atomic(0)`: a constant, but what it holds changes, so an
         /// outcome shows it.
         public var holdsAtomic = false
@@ -21,6 +23,8 @@ public struct Program: Sendable {
         public var fieldIsLet: [Bool]
         /// `atomic var` fields (see `Global.isAtomic`).
         public var fieldIsAtomic: [Bool]
+        /// `weak var` fields (see `Global.isWeak`).
+        public var fieldIsWeak: [Bool]
         public var fieldDefaults: [Value]
         public var mainThreadOnly: Bool
         /// The deinit body, run by whichever thread releases the last reference.

@@ -14,6 +14,10 @@ public enum Value: Hashable, Sendable {
     case object(ObjectID)
     case array(ArrayValue)
     case closure(ClosureValue)
+    /// A weak reference, as a `weak var` or a `[weak x]` capture stores it: it holds
+    /// no count, and reads as the object while it is alive, then as nil. The program
+    /// never sees this case: every read resolves it (`World.resolve`).
+    case weak(ObjectID)
 
     /// The most a value may weigh (`weight`): a step that builds a heavier one is a
     /// "memory budget" crash, as a real program would run out of memory. It bounds
@@ -61,6 +65,7 @@ public enum Value: Hashable, Sendable {
         case .object: return "object"
         case .array: return "Array"
         case .closure: return "closure"
+        case .weak: return "object"
         }
     }
 }

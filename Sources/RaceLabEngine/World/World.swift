@@ -102,6 +102,14 @@ public struct World: Hashable, Sendable {
     ///
     /// - Parameter elided: false for the whole value (every element and character, and
     ///   nesting up to `Elision.keyDepth`), as outcomes are told apart by it.
+    /// A value as the program reads it: a weak reference is its object while that is
+    /// alive, and nil after.
+    @inline(__always)
+    public func resolve(_ value: Value) -> Value {
+        guard case .weak(let id) = value else { return value }
+        return headers[id].isAlive ? .object(id) : .none
+    }
+
     public func describe(_ value: Value, elided: Bool = true) -> String {
         describe(value, depth: 0, elided: elided)
     }
@@ -134,6 +142,7 @@ public struct World: Hashable, Sendable {
             let left = items.count - head.count - tail.count
             return "[" + (head + ["… \(left) more …"] + tail).joined(separator: ", ") + "]"
         case .closure: return "a closure"
+        case .weak: return describe(resolve(value), depth: depth, elided: elided)
         }
     }
 

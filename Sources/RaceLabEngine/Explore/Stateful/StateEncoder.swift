@@ -258,6 +258,7 @@ struct StateEncoder {
             put(items.count)
             for item in items { put(item) }
         case .closure(let closure): put(8); put(closure)
+        case .weak(let id): put(9); put(id)
         }
     }
 
