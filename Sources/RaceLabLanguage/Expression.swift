@@ -5,6 +5,8 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     case string(String)
     case `nil`
     case array([Expression])
+    /// `["a": 1, "b": 2]`, or `[:]`: keys then values, alternating.
+    case dictionary([Expression])
     case name(String)
     case `self`
     case member(Expression, String)
@@ -33,7 +35,7 @@ public struct Expression: Hashable, Sendable {
         self.range = range
         switch kind {
         case .int, .bool, .string, .nil, .name, .self, .closure, .implicitMember: height = 1
-        case .array(let items): height = 1 + (items.map(\.height).max() ?? 0)
+        case .array(let items), .dictionary(let items): height = 1 + (items.map(\.height).max() ?? 0)
         case .member(let e, _), .optionalMember(let e, _), .unary(_, let e), .forceUnwrap(let e): height = 1 + e.height
         case .subscript(let a, let b), .binary(_, let a, let b): height = 1 + max(a.height, b.height)
         case .call(let callee, let arguments, _): height = 1 + max(callee.height, arguments.map(\.value.height).max() ?? 0)

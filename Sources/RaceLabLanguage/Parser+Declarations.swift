@@ -126,8 +126,10 @@ extension Parser {
         let start = current.range
         var text = ""
         if match("[") {
-            text = "[" + name(of: try consumeIdentifier("expected a type name")) + "]"
-            try consume("]", "expected ']' to close the array type")
+            text = "[" + name(of: try consumeIdentifier("expected a type name"))
+            if match(":") { text += ": " + name(of: try consumeIdentifier("expected the dictionary's value type")) }
+            text += "]"
+            try consume("]", "expected ']' to close the collection type")
         } else {
             text = name(of: try consumeIdentifier("expected a type name"))
         }
@@ -196,7 +198,8 @@ extension Parser {
 
     private mutating func parseOptionalTypeName() throws(Failure) -> String {
         if match("[") {
-            let inner = name(of: try consumeIdentifier("expected a type name"))
+            var inner = name(of: try consumeIdentifier("expected a type name"))
+            if match(":") { inner += ": " + name(of: try consumeIdentifier("expected the dictionary's value type")) }
             try consume("]", "expected ']'")
             _ = match("?")
             return "[\(inner)]"

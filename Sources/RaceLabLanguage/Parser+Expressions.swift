@@ -245,14 +245,30 @@ extension Parser {
             _ = advance()
             var elements: [Expression] = []
             skipNewlines()
+            if match(":") {
+                try consume("]", "expected ']' after '[:' (an empty dictionary)")
+                return try node(.dictionary([]), token.range.joined(previous.range))
+            }
+            var keyed: Bool?
             while !check("]") {
                 elements.append(try parseExpression())
                 skipNewlines()
+                // The first element says whether this is a dictionary (key: value).
+                let pair = match(":")
+                if keyed == nil { keyed = pair }
+                if pair != keyed {
+                    throw error(keyed! ? "expected ':' and a value after the key" : "unexpected ':' in an array literal")
+                }
+                if pair {
+                    skipNewlines()
+                    elements.append(try parseExpression())
+                    skipNewlines()
+                }
                 if !match(",") { break }
                 skipNewlines()
             }
-            try consume("]", "expected ']' to close the array")
-            return try node(.array(elements), token.range.joined(previous.range))
+            try consume("]", keyed == true ? "expected ']' to close the dictionary" : "expected ']' to close the array")
+            return try node(keyed == true ? .dictionary(elements) : .array(elements), token.range.joined(previous.range))
         case .symbol("{"):
             let closure = try parseClosure()
             return Expression(.closure(closure), closure.range)

@@ -158,8 +158,25 @@ extension Parser {
 
     mutating func parseFor() throws(Failure) -> Statement {
         let start = advance().range
-        let variable = name(of: try consumeIdentifier("expected a loop variable after 'for'"))
+        var pair: (String, String)?
+        var variable = ""
+        if match("(") {
+            let key = name(of: try consumeIdentifier("expected a name for the key, as in for (key, value) in d"))
+            try consume(",", "expected ',' between the key's and the value's names")
+            let value = name(of: try consumeIdentifier("expected a name for the value"))
+            try consume(")", "expected ')' after the value's name")
+            pair = (key, value)
+        } else {
+            variable = name(of: try consumeIdentifier("expected a loop variable after 'for'"))
+        }
         guard match(.in) else { throw error("expected 'in' after the loop variable, found \(current.quoted)") }
+        if let (key, value) = pair {
+            let saved = allowTrailingClosure
+            allowTrailingClosure = false
+            let sequence = try parseNilCoalescing()
+            allowTrailingClosure = saved
+            return Statement(.forEachPair(key: key, value: value, sequence: sequence, body: try parseBlock()), start.joined(previous.range))
+        }
         let saved = allowTrailingClosure
         allowTrailingClosure = false
         let first = try parseNilCoalescing()

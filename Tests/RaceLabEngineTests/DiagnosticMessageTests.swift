@@ -224,7 +224,7 @@ struct DiagnosticMessageTests {
         ),
         (
             "class C {\n    var count = 0\n}",
-            "2:9: 'count' is reserved for arrays and cannot name a field"
+            "2:9: 'count' is reserved for arrays and dictionaries and cannot name a field"
         ),
         (
             "var y = 1\nclass C {\n    var v = y\n}",

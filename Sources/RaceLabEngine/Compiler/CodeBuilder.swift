@@ -49,8 +49,8 @@ struct CodeBuilder {
         switch code.instructions[index] {
         case .jump: code.instructions[index] = .jump(target)
         case .jumpIfFalse: code.instructions[index] = .jumpIfFalse(target)
-        case .iterate(let place, let state, let element, _):
-            code.instructions[index] = .iterate(place, state: state, element: element, exit: target)
+        case .iterate(let place, let state, let element, _, let pair):
+            code.instructions[index] = .iterate(place, state: state, element: element, exit: target, pair: pair)
         default: preconditionFailure("patching a non-jump")
         }
     }

@@ -245,6 +245,10 @@ extension Compiler {
                 try expectArguments(arguments, 1...1, method, range: range)
                 guard arguments[0].label == "at" else { throw error("write remove(at: index)", at: arguments[0].value.range) }
                 try compileExpression(arguments[0].value)
+            case .removeValue:
+                try expectArguments(arguments, 1...1, method, range: range)
+                guard arguments[0].label == "forKey" else { throw error("write removeValue(forKey: key)", at: arguments[0].value.range) }
+                try compileExpression(arguments[0].value)
             case .insert:
                 try expectArguments(arguments, 2...2, method, range: range)
                 guard arguments[1].label == "at" else { throw error("write insert(value, at: index)", at: range) }
@@ -325,13 +329,14 @@ extension Compiler {
 }
 
 extension ArrayMutation: CaseIterable {
-    public static let allCases: [ArrayMutation] = [.append, .removeLast, .removeFirst, .removeAll, .removeAt, .insert]
+    public static let allCases: [ArrayMutation] = [.append, .removeLast, .removeFirst, .removeAll, .removeAt, .insert, .removeValue]
 
     /// The method name as written in a script.
     var methodName: String {
         switch self {
         case .removeAt: return "remove"
         case .insert: return "insert"
+        case .removeValue: return "removeValue"
         default: return rawValue
         }
     }

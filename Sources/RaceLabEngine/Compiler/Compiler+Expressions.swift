@@ -91,6 +91,10 @@ extension Compiler {
                 for item in items { try compileExpression(item) }
                 emit(.makeArray(items.count))
             }
+        case .dictionary(let elements):
+            for element in elements { try compileExpression(element) }
+            builder.currentRange = expression.range
+            emit(.makeDictionary(elements.count / 2))
         case .name(let name):
             if let local = resolveLocal(name, level: builders.count - 1) {
                 emit(.loadLocal(local.slot))

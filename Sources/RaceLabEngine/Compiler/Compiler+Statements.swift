@@ -85,6 +85,8 @@ extension Compiler {
             builder.scopes.removeLast()
         case .forEach(let variable, let sequence, let body):
             try compileForEach(variable: variable, sequence: sequence, body: body)
+        case .forEachPair(let key, let value, let sequence, let body):
+            try compileForEach(variable: key, value: value, sequence: sequence, body: body)
         case .return(let value):
             if builder.isDeinit, value != nil { throw error("deinit cannot return a value", at: statement.range) }
             if let value { try compileExpression(value) } else { emit(constant: .none) }
@@ -184,7 +186,8 @@ extension Compiler {
         for index in loop.breaks { patch(index) }
     }
 
-    mutating func compileForEach(variable: String, sequence: Expression, body: [Statement]) throws(Failure) {
+    /// `for x in array`, or (`value` given) `for (key, value) in dictionary`.
+    mutating func compileForEach(variable: String, value: String? = nil, sequence: Expression, body: [Statement]) throws(Failure) {
         builder.scopes.append([:])
         defer { builder.scopes.removeLast() }
         var place: Place
@@ -209,9 +212,14 @@ extension Compiler {
         emit(constant: .int(0))
         emit(.storeTemp(state))
         let element = builder.declare(variable, isLet: true)
+        if let value {
+            // The value's slot follows the key's (`Instruction.iterate`).
+            let second = builder.declare(value, isLet: true)
+            guard second == element + 1, value != variable else { throw error("the key and the value need two different names", at: sequence.range) }
+        }
         let top = builder.here
         if let objectTemp { emit(.loadLocal(objectTemp)) }
-        let iterate = emit(.iterate(place, state: state, element: element, exit: -1))
+        let iterate = emit(.iterate(place, state: state, element: element, exit: -1, pair: value != nil))
         compileLoopBody(body, continueTarget: top)
         emit(.jump(top))
         patch(iterate)

@@ -15,7 +15,7 @@ public struct Compiler {
     var setupVisibleGlobals: Int?
 
     static let builtinFunctions = ["work", "print", "assert", "created", "alive", "sum", "isMainThread", "Lock", "OperationQueue", "Operation"]
-    static let reservedFieldNames = ["count", "isEmpty", "first", "last"]
+    static let reservedFieldNames = ["count", "isEmpty", "first", "last", "keys", "values"]
     /// Built-in properties that can only be set (`Machine.setBuiltinProperty`).
     static let writableBuiltinProperties = ["completionBlock"]
 
@@ -163,7 +163,7 @@ public struct Compiler {
                 var defaults: [Value] = []
                 for field in c.fields {
                     if Compiler.reservedFieldNames.contains(field.name) {
-                        _ = error("'\(field.name)' is reserved for arrays and cannot name a field", at: field.range)
+                        _ = error("'\(field.name)' is reserved for arrays and dictionaries and cannot name a field", at: field.range)
                     }
                     if let value = constantValue(field.value) {
                         defaults.append(value)

@@ -35,6 +35,16 @@ extension Machine {
         case .storeTemp(let slot):
             frame.slots[slot] = pop()
             advance()
+        case .makeDictionary(let count):
+            let elements = Array(frame.slots.suffix(count * 2))
+            frame.slots.removeLast(count * 2)
+            switch Dictionaries.make(elements) {
+            case .failure(let failure): fail(failure)
+            case .success(let entries):
+                guard withinBudget(entries.weight) else { return }
+                push(.dictionary(entries))
+                advance()
+            }
         case .makeArray(let count):
             let items = ArrayValue(Array(frame.slots.suffix(count)))
             frame.slots.removeLast(count)
@@ -47,8 +57,8 @@ extension Machine {
             store(place)
         case .readElement(let place):
             let index = pop()
-            guard let (items, what, access) = readArray(place) else { return }
-            switch Operators.element(items, index, what) {
+            guard let (items, what, access, keyed) = readArray(place) else { return }
+            switch keyed ? Dictionaries.lookup(items, index, what) : Operators.element(items, index, what) {
             case .failure(let failure):
                 fail(failure)
             case .success(let value):
@@ -57,15 +67,19 @@ extension Machine {
                 if let access { emit("reads \(what)[\(describe(index))]: \(describe(value))", [access]) }
             }
         case .arrayProperty(let place, let property):
-            guard let (items, what, access) = readArray(place) else { return }
-            let value = Operators.property(items, property)
-            push(value)
-            advance()
-            if let access { emit("reads \(what).\(property.rawValue): \(describe(value))", [access]) }
+            guard let (items, what, access, keyed) = readArray(place) else { return }
+            switch keyed ? Dictionaries.property(items, property, what) : Operators.property(items, property, what) {
+            case .failure(let failure): fail(failure)
+            case .success(let value):
+                push(value)
+                advance()
+                if let access { emit("reads \(what).\(property.rawValue): \(describe(value))", [access]) }
+            }
         case .writeElement(let place):
             let value = pop()
             let index = pop()
-            mutateArray(place, verb: "writes", pushes: false, added: [value]) { items, what in
+            mutateArray(place, verb: "writes", pushes: false, added: [value]) { items, what, keyed in
+                if keyed { return Dictionaries.set(&items, index, value, what) }
                 guard case .success = Operators.element(items, index, what), case .int(let i) = index else {
                     return Operators.element(items, index, what).map { _ in [] }
                 }
@@ -75,23 +89,28 @@ extension Machine {
             }
         case .arrayMutation(let place, let mutation):
             var operands: [Value] = []
-            if mutation == .append || mutation == .removeAt { operands = [pop()] }
+            if mutation == .append || mutation == .removeAt || mutation == .removeValue { operands = [pop()] }
             if mutation == .insert { operands = [peek(1), peek()]; _ = pop(); _ = pop() }
             let added = mutation == .append || mutation == .insert ? [operands[0]] : []
-            mutateArray(place, verb: "calls", added: added) { items, what in
-                Operators.mutate(&items, mutation, operands, what)
-            } text: { machine, what, items in
+            mutateArray(place, verb: "calls", added: added) { items, what, keyed in
+                guard keyed else { return Operators.mutate(&items, mutation, operands, what) }
+                guard mutation == .removeValue else {
+                    return .failure(
+                        .type("\(what) is a dictionary: \(mutation.rawValue) belongs to arrays; write \(what)[key] = value or removeValue(forKey:)"))
+                }
+                return Dictionaries.set(&items, operands[0], .none, what)
+            } text: { machine, what, collection in
                 let call =
                     mutation == .append
                     ? "append(\(machine.describe(operands[0])))"
                     : mutation == .insert
                         ? "insert(\(machine.describe(operands[0])), at: \(machine.describe(operands[1])))"
-                        : mutation == .removeAt
-                            ? "remove(at: \(machine.describe(operands[0])))" : "\(mutation.rawValue)()"
-                return "\(what).\(call): now \(machine.describe(.array(items)))"
+                        : mutation == .removeAt || mutation == .removeValue
+                            ? "\(mutation.rawValue.prefix { $0 != ":" }): \(machine.describe(operands[0])))" : "\(mutation.rawValue)()"
+                return "\(what).\(call): now \(machine.describe(collection))"
             }
-        case .iterate(let place, let stateSlot, let element, let exit):
-            iterate(place, stateSlot: stateSlot, element: element, exit: exit)
+        case .iterate(let place, let stateSlot, let element, let exit, let pair):
+            iterate(place, stateSlot: stateSlot, element: element, exit: exit, pair: pair)
         case .unary(let op):
             switch Operators.unary(op, pop()) {
             case .success(let value):

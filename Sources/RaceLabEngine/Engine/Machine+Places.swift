@@ -153,7 +153,7 @@ extension Machine {
 
     /// Reads the array at a place: its items, how to name it, and the shared access
     /// (nil for a thread's own locals).
-    mutating func readArray(_ place: Place) -> (items: ArrayValue, what: String, access: Access?)? {
+    mutating func readArray(_ place: Place) -> (items: ArrayValue, what: String, access: Access?, keyed: Bool)? {
         let value: Value, what: String, access: Access?
         switch place {
         case .local(let slot):
@@ -170,8 +170,8 @@ extension Machine {
             }
             (value, what, access) = (world.heap[id].fields[index], "\(world.heap[id].name).\(field)", fieldAccess(id, index, .read))
         }
-        switch Operators.array(value, what) {
-        case .success(let items): return (items, what, access)
+        switch Operators.collection(value, what) {
+        case .success(let (items, keyed)): return (items, what, access, keyed)
         case .failure(let failure):
             fail(failure)
             return nil
@@ -179,7 +179,8 @@ extension Machine {
     }
 
     /// Changes an array in place and returns the elements it removed (or fails, leaving it unchanged).
-    typealias Transform = (inout ArrayValue, String) -> Result<[Value], Operators.Failure>
+    /// `keyed`: the items are a dictionary's entries.
+    typealias Transform = (inout ArrayValue, String, _ keyed: Bool) -> Result<[Value], Operators.Failure>
 
     /// Applies a change to the array at a place. Pushes the removed element (or nil)
     /// unless `pushes` is false.
@@ -190,7 +191,7 @@ extension Machine {
     /// linear. `text` builds the sentence (from the new elements) only when narrating.
     mutating func mutateArray(
         _ place: Place, verb: String, pushes: Bool = true, added: [Value], _ transform: Transform,
-        text: (Machine, String, ArrayValue) -> String
+        text: (Machine, String, Value) -> String
     ) {
         var objectID: ObjectID?
         if case .field(let nameIndex) = place {
@@ -201,7 +202,8 @@ extension Machine {
             if world.halted { return }
             push(.object(id))
         }
-        guard var (items, what, _) = readArray(place) else { return }
+        guard var (items, what, _, keyed) = readArray(place) else { return }
+        func wrapped(_ items: ArrayValue) -> Value { keyed ? .dictionary(items) : .array(items) }
         // At most this heavy afterwards (a replaced element is not subtracted).
         guard withinBudget(added.reduce(items.weight) { $0 &+ $1.weight }) else { return }
         // The place's own reference goes, so that `items` is the array's only holder.
@@ -214,14 +216,14 @@ extension Machine {
             if let fieldSlot { world.heap[objectID!].fields[fieldSlot] = .none }
         }
         let removed: [Value]
-        switch transform(&items, what) {
+        switch transform(&items, what, keyed) {
         case .success(let r): removed = r
         case .failure(let failure):
             fail(failure)
             switch place {
-            case .local(let slot): frame.slots[slot] = .array(items)
-            case .global(let g): world.globals[g] = .array(items)
-            case .field: if let fieldSlot { world.heap[objectID!].fields[fieldSlot] = .array(items) }
+            case .local(let slot): frame.slots[slot] = wrapped(items)
+            case .global(let g): world.globals[g] = wrapped(items)
+            case .field: if let fieldSlot { world.heap[objectID!].fields[fieldSlot] = wrapped(items) }
             }
             return
         }
@@ -230,31 +232,35 @@ extension Machine {
         var access: Access?
         switch place {
         case .local(let slot):
-            frame.slots[slot] = .array(items)
+            frame.slots[slot] = wrapped(items)
         case .global(let g):
-            world.globals[g] = .array(items)
+            world.globals[g] = wrapped(items)
             world.globalVersions[g] += 1
             access = globalAccess(g, .write)
         case .field(let nameIndex):
             let field = program.names[nameIndex]
             let index = fieldIndex(objectID!, field)!
-            world.heap[objectID!].fields[index] = .array(items)
+            world.heap[objectID!].fields[index] = wrapped(items)
             world.heap[objectID!].fieldVersions[index] += 1
             access = fieldAccess(objectID!, index, .write)
         }
         if pushes { push(removed.first ?? .none) }
         advance()
-        if let access { emit("\(verb) \(text(self, what, items))", [access]) }
+        if let access { emit("\(verb) \(text(self, what, wrapped(items)))", [access]) }
         for value in removed { release(value, keepAlive: pushes ? removed.flatMap(\.references) : []) }
     }
 
-    mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int) {
+    mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int, pair: Bool) {
         guard case .int(let index) = frame.slots[stateSlot] else { return }
         // A field's object is on the operand stack (`Compiler.compileForEach`).
         var object: Value?
         if case .field = place { object = peek() }
         let version = world.version(of: place, object: object, program: program)
-        guard let (items, what, access) = readArray(place) else { return }
+        guard let (items, what, access, keyed) = readArray(place) else { return }
+        guard keyed == pair else {
+            fail(.type(keyed ? "\(what) is a dictionary: write for (key, value) in \(what)" : "\(what) is an array: write for x in \(what)"))
+            return
+        }
         if index == 0 {
             frame.slots[stateSlot + 1] = .int(version)
         } else if frame.slots[stateSlot + 1] != .int(version) {
@@ -266,13 +272,25 @@ extension Machine {
             if let access { emit("finishes enumerating \(what) (\(items.count) element\(items.count == 1 ? "" : "s"))", [access]) }
             return
         }
-        let value = items[index]
+        let value = keyed ? Dictionaries.key(items[index]) : items[index]
         let old = frame.slots[element]
         retain(value)
         frame.slots[element] = value
+        var oldValue = Value.none
+        if keyed {
+            oldValue = frame.slots[element + 1]
+            retain(Dictionaries.value(items[index]))
+            frame.slots[element + 1] = Dictionaries.value(items[index])
+        }
         frame.slots[stateSlot] = .int(index + 1)
         advance()
-        if let access { emit("enumerates \(what)[\(index)]: \(describe(value))", [access]) }
+        if let access {
+            emit(
+                keyed
+                    ? "enumerates \(what)[\(describe(value))]: \(describe(Dictionaries.value(items[index])))"
+                    : "enumerates \(what)[\(index)]: \(describe(value))", [access])
+        }
         release(old)
+        release(oldValue)
     }
 }

@@ -277,7 +277,7 @@ struct Machine {
         case .readElement(let place), .arrayProperty(let place, _):
             if case .global(let g) = place { return program.globals[g].isLet && wouldSucceed(instruction) }
             return !place.isShared && wouldSucceed(instruction)
-        case .arrayMutation(let place, _), .writeElement(let place), .iterate(let place, _, _, _):
+        case .arrayMutation(let place, _), .writeElement(let place), .iterate(let place, _, _, _, _):
             return !place.isShared && wouldSucceed(instruction)
         case .unary(let op):
             if case .success = Operators.unary(op, peek()) { return true }

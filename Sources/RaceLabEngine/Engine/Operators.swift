@@ -59,6 +59,12 @@ enum Operators {
         .crash("arithmetic overflow: \(expression) does not fit in an Int")
     }
 
+    /// An array's elements, or (`keyed`) a dictionary's entries.
+    static func collection(_ value: Value, _ what: String) -> Result<(items: ArrayValue, keyed: Bool), Failure> {
+        if case .dictionary(let entries) = value { return .success((entries, true)) }
+        return array(value, what).map { ($0, false) }
+    }
+
     static func array(_ value: Value, _ what: String) -> Result<ArrayValue, Failure> {
         if case .array(let items) = value { return .success(items) }
         if value == .none { return .failure(.crash("unexpectedly found nil while using \(what) as an array")) }
@@ -73,12 +79,13 @@ enum Operators {
         return .success(items[i])
     }
 
-    static func property(_ items: ArrayValue, _ property: ArrayProperty) -> Value {
+    static func property(_ items: ArrayValue, _ property: ArrayProperty, _ what: String) -> Result<Value, Failure> {
         switch property {
-        case .count: return .int(items.count)
-        case .isEmpty: return .bool(items.isEmpty)
-        case .first: return items.first ?? .none
-        case .last: return items.last ?? .none
+        case .count: return .success(.int(items.count))
+        case .isEmpty: return .success(.bool(items.isEmpty))
+        case .first: return .success(items.first ?? .none)
+        case .last: return .success(items.last ?? .none)
+        case .keys, .values: return .failure(.type("\(what) is an array: \(property.rawValue) belongs to dictionaries"))
         }
     }
 
@@ -88,6 +95,8 @@ enum Operators {
         -> Result<[Value], Failure>
     {
         switch mutation {
+        case .removeValue:
+            return .failure(.type("\(what) is an array: removeValue(forKey:) belongs to dictionaries"))
         case .append:
             items.append(operands[0])
             return .success([])

@@ -16,10 +16,14 @@ public enum Place: Hashable, Sendable {
 
 public enum ArrayProperty: String, Hashable, Sendable {
     case count, isEmpty, first, last
+    /// A dictionary's keys and values, as arrays in key order.
+    case keys, values
 }
 
 public enum ArrayMutation: String, Hashable, Sendable {
     case append, removeLast, removeFirst, removeAll, removeAt = "remove(at:)", insert = "insert(_:at:)"
+    /// A dictionary's `removeValue(forKey:)`.
+    case removeValue = "removeValue(forKey:)"
 }
 
 /// Built-in free functions and constructors.
@@ -47,6 +51,8 @@ public enum Instruction: Hashable, Sendable {
     /// Stores into a compiler temporary: borrowed, so no retain or release.
     case storeTemp(Int)
     case makeArray(Int)
+    /// Pops `count` keys and values (alternating, in source order) into a dictionary.
+    case makeDictionary(Int)
     case load(Place)
     case store(Place)
     case readElement(Place)
@@ -56,7 +62,8 @@ public enum Instruction: Hashable, Sendable {
     /// `for x in place` over shared storage: enumerates in place, as Foundation's
     /// fast enumeration does, and traps if the array is mutated meanwhile.
     /// Slot `state` holds the index, `state + 1` the version seen at the start.
-    case iterate(Place, state: Int, element: Int, exit: Int)
+    /// `pair`: `for (key, value) in` a dictionary; the value goes to slot `element + 1`.
+    case iterate(Place, state: Int, element: Int, exit: Int, pair: Bool)
     case unary(Operator)
     case binary(Operator)
     case unwrap

@@ -141,6 +141,16 @@ public struct World: Hashable, Sendable {
             let tail = items.suffix(2).map { describe($0, depth: depth + 1, elided: true) }
             let left = items.count - head.count - tail.count
             return "[" + (head + ["… \(left) more …"] + tail).joined(separator: ", ") + "]"
+        case .dictionary(let entries):
+            if entries.isEmpty { return "[:]" }
+            if depth >= (elided ? Elision.depth : Elision.keyDepth) { return "[…]" }
+            func entry(_ e: Value) -> String {
+                "\(describe(Dictionaries.key(e), depth: depth + 1, elided: elided)): \(describe(Dictionaries.value(e), depth: depth + 1, elided: elided))"
+            }
+            guard elided && entries.count > Elision.elements else { return "[" + entries.map(entry).joined(separator: ", ") + "]" }
+            let head = entries.prefix(Elision.elements - 4).map(entry)
+            let tail = entries.suffix(2).map(entry)
+            return "[" + (head + ["… \(entries.count - head.count - tail.count) more …"] + tail).joined(separator: ", ") + "]"
         case .closure: return "a closure"
         case .weak: return describe(resolve(value), depth: depth, elided: elided)
         }

@@ -259,6 +259,10 @@ struct StateEncoder {
             for item in items { put(item) }
         case .closure(let closure): put(8); put(closure)
         case .weak(let id): put(9); put(id)
+        case .dictionary(let entries):
+            put(10)
+            put(entries.count)
+            for entry in entries { put(entry) }
         }
     }
 
