@@ -73,7 +73,7 @@ struct CLITests {
         #expect(sections.count == 2)
         #expect(sections[0].split(separator: "\n").count == 18)
         #expect(sections[1].hasPrefix("EXERCISES"))
-        #expect(sections[1].split(separator: "\n").count == 21)
+        #expect(sections[1].split(separator: "\n").count == 22)
     }
 }
 

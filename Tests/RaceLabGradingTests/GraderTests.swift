@@ -35,7 +35,10 @@ struct GraderTests {
         #expect(Self.exercises.count == names.count, "every file in Scenarios/Exercises is a valid exercise")
         #expect(Self.exercises.count >= 10)
         #expect(Set(Self.exercises.map(\.kind)) == Set(Exercise.Kind.allCases))
-        let toolkit = ["lost-update", "atomic-property", "readers-writers", "dispatch-group", "queue-sync-deadlock", "async-operation", "priority-inversion"]
+        let toolkit = [
+            "lost-update", "atomic-property", "readers-writers", "dispatch-group", "queue-sync-deadlock", "async-operation", "priority-inversion",
+            "bounded-buffer",
+        ]
         for scenario in ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"] + toolkit {
             #expect(Self.exercises.contains { $0.scenario.source.contains("Scenarios/\(scenario).race") }, "an exercise on \(scenario)")
         }
