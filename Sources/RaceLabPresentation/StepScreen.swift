@@ -99,14 +99,18 @@ public struct StepScreen: Sendable {
             return cells
         }
         var nextLine: Int?
-        if engine.isRunnable(world, id) {
+        if engine.isSchedulable(world, id) {
             let (_, events) = engine.step(world, thread: id)
             let next = events.first
-            cells.append(Cell("runnable", .runnable))
+            // Under strict priority, who may run depends on it.
+            let priority = engine.program.strictPriority ? " (priority \(engine.effectivePriority(world, id)))" : ""
+            cells.append(Cell("runnable" + priority, .runnable))
             cells += Cell.wrapped("next: " + (next?.text ?? "a step"), width, .runnable)
             nextLine = next?.range?.start.line
         } else if let wait = engine.waitDescription(world, id) {
-            let text = thread.frames.isEmpty ? String(wait.text.dropFirst(wait.text.hasPrefix("is ") ? 3 : 0)) : "blocked: \(wait.text)"
+            // Idle, or outranked under strict priority: not blocked, so no "blocked:".
+            let plain = thread.frames.isEmpty || engine.isRunnable(world, id)
+            let text = plain ? String(wait.text.dropFirst(wait.text.hasPrefix("is ") ? 3 : 0)) : "blocked: \(wait.text)"
             cells += Cell.wrapped(text, width, .blocked)
         }
         guard let top = thread.frames.last else { return cells }
