@@ -34,6 +34,10 @@ struct StepGoldenTests {
         Session(
             name: "dealloc-from-story", arguments: ["dealloc-wrong-thread", "--challenge", "--schedule", "worker main main"],
             input: ["e", "s", "2"]),
+        // Under a strict-priority scheduler: an outranked thread is refused, and says who runs first.
+        Session(
+            name: "priority-inversion-challenge", arguments: ["priority-inversion", "--challenge"],
+            input: ["weather", "4", "3", "2", "2", "comms", "weather", "q"]),
         // Deadlock both threads; a blocked thread says why it cannot run.
         Session(
             name: "deadlock-challenge", arguments: ["deadlock", "--challenge"],
