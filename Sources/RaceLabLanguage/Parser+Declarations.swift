@@ -132,6 +132,11 @@ extension Parser {
             try consume("]", "expected ']' to close the collection type")
         } else {
             text = name(of: try consumeIdentifier("expected a type name"))
+            if match("<") {
+                // A generic type: Set<Int>.
+                text += "<" + name(of: try consumeIdentifier("expected a type name")) + ">"
+                try consume(">", "expected '>' to close the type's parameter")
+            }
         }
         if match("?") { text += "?" }
         return TypeAnnotation(text: text, range: start.joined(previous.range))

@@ -159,12 +159,12 @@ struct DiagnosticMessageTests {
             "2:5: 'append' needs a variable or a field to change"
         ),
         (
-            "var a = [1]\nthread A {\n    a.remove(0)\n}",
-            "3:14: write remove(at: index)"
+            "var a = [1]\nthread A {\n    a.remove(of: 0)\n}",
+            "3:18: write remove(at: index)"
         ),
         (
-            "var a = [1]\nthread A {\n    a.insert(0)\n}",
-            "3:5: 'insert' takes 2 arguments, not 1"
+            "var a = [1]\nthread A {\n    a.insert(0, 1, 2)\n}",
+            "3:5: 'insert' takes 2 arguments, not 3"
         ),
         (
             "var a = [1]\nthread A {\n    a.shuffle()\n}",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RaceLabEngine
 
-/// Dictionaries (issue 20, part 6): literals, subscripts, removeValue, keys, values,
+/// Dictionaries and sets (issue 20, part 6): literals, subscripts, removeValue, keys, values,
 /// count, `for (key, value) in`, and the crash of one mutated while enumerated.
 struct DictionaryTests {
     @Test func subscriptsKeysAndRemoval() throws {
@@ -74,5 +74,48 @@ struct DictionaryTests {
         }
         let error = #expect(throws: ScriptError.self) { try compile("var d = [\"a\": 1, 2]") }
         #expect(error?.diagnostics.first?.message == "expected ':' and a value after the key")
+    }
+
+    static let sets = """
+        var seen: Set<Int> = [3, 1, 3]
+        var found = false
+        var n = 0
+        thread A {
+            seen.insert(2)
+            seen.remove(3)
+            found = seen.contains(1)
+            for x in seen { n += x }
+        }
+        thread B { seen.insert(5) }
+        expect seen == Set([1, 2, 5]), "three members"
+        """
+
+    @Test func setsKeepEachMemberOnceInOrder() throws {
+        let run = try RaceLabEngineTests.run(Self.sets, schedule: "A B A A A A")
+        #expect(
+            Array(lines(run).prefix(7)) == [
+                "A calls seen.insert(2): now Set([1, 2, 3])", "B calls seen.insert(5): now Set([1, 2, 3, 5])", "B finishes",
+                "A calls seen.remove(3): now Set([1, 2, 5])", "A reads seen.contains(1): true", "A writes found = true",
+                "A enumerates a member of seen: 1",
+            ])
+        var counts: [String] = []
+        for reduction in [ExploreConfig.Reduction.dpor, .none] {
+            var config = ExploreConfig()
+            config.reduction = reduction
+            let result = Explorer(program: try compile(Self.sets), config: config).explore()
+            counts.append(result.outcomes.map { "\($0.outcome.state) \($0.interleavings)" }.sorted().joined(separator: "; "))
+        }
+        #expect(counts[0] == counts[1])
+        // B's insert during A's loop is the mutation-while-enumerating crash.
+        #expect(counts[0].contains("n = 1 3"))
+        for (body, message) in [
+            ("var s = Set([1])\nthread A { s.insert(\"a\") }", "s holds Ints, not String"),
+            ("var s = Set([1])\nthread A { let x = s[0] }", "s is a set: it has no subscript; ask s.contains(x)"),
+            ("var s = [1]\nthread A { s.insert(2) }", "s is an array: write insert(x, at: index) (insert(_:) belongs to sets)"),
+            ("var s = Set([1])\nthread A { s.append(2) }", "s is a set: it has insert(_:), remove(_:), removeAll() and contains(_:), not append"),
+        ] {
+            let run = try RaceLabEngineTests.run(body)
+            #expect(run.findings.map(\.message) == [message], "\(body)")
+        }
     }
 }

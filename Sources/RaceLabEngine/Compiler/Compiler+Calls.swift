@@ -5,7 +5,7 @@ extension Compiler {
         "lock", "unlock", "try", "wait", "signal", "broadcast", "async", "sync", "cancel", "addDependency", "waitUntilFinished", "addOperation",
         "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy", "enter", "leave", "notify",
         "load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange",
-        "start", "finish", "addExecutionBlock", "removeDependency", "addObserver",
+        "start", "finish", "addExecutionBlock", "removeDependency", "addObserver", "contains",
         "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
     ]
 
@@ -179,6 +179,15 @@ extension Compiler {
             try compileExpression(arguments[0].value)
             builder.currentRange = range
             emit(.builtin(.atomic, argc: 1, className: nil))
+        case "Set":
+            // Set() or Set([…]): an array's elements, each once.
+            try expectArguments(arguments, 0...1, name, range: range)
+            if let argument = arguments.first {
+                guard argument.label == nil else { throw error("write Set([1, 2])", at: argument.value.range) }
+                try compileExpression(argument.value)
+            }
+            builder.currentRange = range
+            emit(.builtin(.makeSet, argc: arguments.count, className: nil))
         case "DispatchGroup":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.group, argc: 0, className: nil))
@@ -233,7 +242,16 @@ extension Compiler {
     }
 
     mutating func compileMethodCall(_ base: Expression, _ method: String, _ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
-        if let mutation = ArrayMutation.allCases.first(where: { $0.methodName == method }) {
+        if method == "contains" {
+            try expectArguments(arguments, 1...1, method, range: range)
+            try compileArrayRead(base, index: arguments[0].value) { .contains($0) }
+            return
+        }
+        // A set's insert(x) and remove(x) have no labels; an array's have `at:`.
+        let memberCall = arguments.count == 1 && arguments[0].label == nil && (method == "insert" || method == "remove")
+        if let mutation = ArrayMutation.allCases.first(where: {
+            $0.methodName == method && ($0 == .insertMember || $0 == .removeMember) == memberCall
+        }) {
             guard let place = try placeForMutation(base) else {
                 throw error("'\(method)' needs a variable or a field to change", at: base.range)
             }
@@ -244,6 +262,8 @@ extension Compiler {
             case .removeAt:
                 try expectArguments(arguments, 1...1, method, range: range)
                 guard arguments[0].label == "at" else { throw error("write remove(at: index)", at: arguments[0].value.range) }
+                try compileExpression(arguments[0].value)
+            case .insertMember, .removeMember:
                 try compileExpression(arguments[0].value)
             case .removeValue:
                 try expectArguments(arguments, 1...1, method, range: range)
@@ -329,13 +349,15 @@ extension Compiler {
 }
 
 extension ArrayMutation: CaseIterable {
-    public static let allCases: [ArrayMutation] = [.append, .removeLast, .removeFirst, .removeAll, .removeAt, .insert, .removeValue]
+    public static let allCases: [ArrayMutation] = [
+        .append, .removeLast, .removeFirst, .removeAll, .removeAt, .insert, .removeValue, .insertMember, .removeMember,
+    ]
 
     /// The method name as written in a script.
     var methodName: String {
         switch self {
-        case .removeAt: return "remove"
-        case .insert: return "insert"
+        case .removeAt, .removeMember: return "remove"
+        case .insert, .insertMember: return "insert"
         case .removeValue: return "removeValue"
         default: return rawValue
         }

@@ -14,8 +14,8 @@ extension Compiler {
     mutating func compileStatement(_ statement: Statement) throws(Failure) {
         builder.currentRange = statement.range
         switch statement.kind {
-        case .variable(let isLet, let name, _, let value):
-            if let value { try compileExpression(value) } else { emit(constant: .none) }
+        case .variable(let isLet, let name, let type, let value):
+            if let value { try compileTyped(value, type) } else { emit(constant: .none) }
             builder.currentRange = statement.range
             let slot = builder.declare(name, isLet: isLet)
             emit(.storeLocal(slot))
@@ -312,6 +312,16 @@ extension Compiler {
     }
 
     /// A value being stored: closures are allowed only as an operation's completion block.
+    /// A declaration's initial value: an array literal declared a `Set<…>` is a set, as
+    /// Swift's type context makes it.
+    mutating func compileTyped(_ value: Expression, _ type: TypeAnnotation?) throws(Failure) {
+        try compileExpression(value)
+        if let type, type.text.hasPrefix("Set<"), case .array = value.kind {
+            builder.currentRange = value.range
+            emit(.builtin(.makeSet, argc: 1, className: nil))
+        }
+    }
+
     mutating func compileValue(_ value: Expression, forField field: String?) throws(Failure) {
         if case .closure(let closure) = value.kind {
             guard field == "completionBlock" else {

@@ -74,11 +74,11 @@ public struct Compiler {
         builders = [setup]
         var globalNumber = 0
         for declaration in declarations {
-            guard case .global(_, _, _, let value, _) = declaration.kind else { continue }
+            guard case .global(_, _, let type, let value, _) = declaration.kind else { continue }
             setupVisibleGlobals = globalNumber
             builders[0].currentRange = declaration.range
             do throws(Failure) {
-                try compileExpression(value)
+                try compileTyped(value, type)
                 builders[0].emit(.store(.global(globalNumber)))
             } catch {}
             globalNumber += 1

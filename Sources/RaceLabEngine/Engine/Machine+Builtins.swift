@@ -105,6 +105,21 @@ extension Machine {
             push(.object(id))
             advance()
             emit("creates atomic integer \(world.heap[id].name) (\(value))", Access(.object(id), .write))
+        case .makeSet:
+            var items = ArrayValue([])
+            if argc == 1 {
+                guard case .array(let array) = pop() else {
+                    fail(.type("Set(_:) makes a set of an array's elements: Set([1, 2])"))
+                    return
+                }
+                items = array
+            }
+            switch Sets.make(items) {
+            case .failure(let failure): fail(failure)
+            case .success(let members):
+                push(.set(members))
+                advance()
+            }
         case .group:
             let id = newObject(.group(GroupState()), classIndex: nil, typeName: "Group")
             push(.object(id))

@@ -35,6 +35,26 @@ extension Machine {
         case .storeTemp(let slot):
             frame.slots[slot] = pop()
             advance()
+        case .contains(let place):
+            let member = pop()
+            guard let (items, what, access, kind) = readArray(place) else { return }
+            var found = false
+            switch kind {
+            case .array: found = items.contains(member)
+            case .set:
+                switch Sets.find(items, member, what) {
+                case .failure(let failure):
+                    fail(failure)
+                    return
+                case .success(let result): found = result.found
+                }
+            case .dictionary:
+                fail(.type("\(what) is a dictionary: ask whether \(what)[key] != nil"))
+                return
+            }
+            push(.bool(found))
+            advance()
+            if let access { emit("reads \(what).contains(\(describe(member))): \(found)", [access]) }
         case .makeDictionary(let count):
             let elements = Array(frame.slots.suffix(count * 2))
             frame.slots.removeLast(count * 2)
@@ -57,8 +77,14 @@ extension Machine {
             store(place)
         case .readElement(let place):
             let index = pop()
-            guard let (items, what, access, keyed) = readArray(place) else { return }
-            switch keyed ? Dictionaries.lookup(items, index, what) : Operators.element(items, index, what) {
+            guard let (items, what, access, kind) = readArray(place) else { return }
+            let element: Result<Value, Operators.Failure>
+            switch kind {
+            case .array: element = Operators.element(items, index, what)
+            case .dictionary: element = Dictionaries.lookup(items, index, what)
+            case .set: element = .failure(.type("\(what) is a set: it has no subscript; ask \(what).contains(x)"))
+            }
+            switch element {
             case .failure(let failure):
                 fail(failure)
             case .success(let value):
@@ -67,8 +93,14 @@ extension Machine {
                 if let access { emit("reads \(what)[\(describe(index))]: \(describe(value))", [access]) }
             }
         case .arrayProperty(let place, let property):
-            guard let (items, what, access, keyed) = readArray(place) else { return }
-            switch keyed ? Dictionaries.property(items, property, what) : Operators.property(items, property, what) {
+            guard let (items, what, access, kind) = readArray(place) else { return }
+            let result: Result<Value, Operators.Failure>
+            switch kind {
+            case .array: result = Operators.property(items, property, what)
+            case .dictionary: result = Dictionaries.property(items, property, what)
+            case .set: result = Sets.property(items, property, what)
+            }
+            switch result {
             case .failure(let failure): fail(failure)
             case .success(let value):
                 push(value)
@@ -78,8 +110,9 @@ extension Machine {
         case .writeElement(let place):
             let value = pop()
             let index = pop()
-            mutateArray(place, verb: "writes", pushes: false, added: [value]) { items, what, keyed in
-                if keyed { return Dictionaries.set(&items, index, value, what) }
+            mutateArray(place, verb: "writes", pushes: false, added: [value]) { items, what, kind in
+                if kind == .dictionary { return Dictionaries.set(&items, index, value, what) }
+                if kind == .set { return .failure(.type("\(what) is a set: it has no subscript; use insert(_:) and remove(_:)")) }
                 guard case .success = Operators.element(items, index, what), case .int(let i) = index else {
                     return Operators.element(items, index, what).map { _ in [] }
                 }
@@ -89,11 +122,12 @@ extension Machine {
             }
         case .arrayMutation(let place, let mutation):
             var operands: [Value] = []
-            if mutation == .append || mutation == .removeAt || mutation == .removeValue { operands = [pop()] }
+            if [.append, .removeAt, .removeValue, .insertMember, .removeMember].contains(mutation) { operands = [pop()] }
             if mutation == .insert { operands = [peek(1), peek()]; _ = pop(); _ = pop() }
-            let added = mutation == .append || mutation == .insert ? [operands[0]] : []
-            mutateArray(place, verb: "calls", added: added) { items, what, keyed in
-                guard keyed else { return Operators.mutate(&items, mutation, operands, what) }
+            let added = mutation == .append || mutation == .insert || mutation == .insertMember ? [operands[0]] : []
+            mutateArray(place, verb: "calls", added: added) { items, what, kind in
+                if kind == .array { return Operators.mutate(&items, mutation, operands, what) }
+                if kind == .set { return Sets.mutate(&items, mutation, operands, what) }
                 guard mutation == .removeValue else {
                     return .failure(
                         .type("\(what) is a dictionary: \(mutation.rawValue) belongs to arrays; write \(what)[key] = value or removeValue(forKey:)"))
@@ -106,7 +140,9 @@ extension Machine {
                     : mutation == .insert
                         ? "insert(\(machine.describe(operands[0])), at: \(machine.describe(operands[1])))"
                         : mutation == .removeAt || mutation == .removeValue
-                            ? "\(mutation.rawValue.prefix { $0 != ":" }): \(machine.describe(operands[0])))" : "\(mutation.rawValue)()"
+                            ? "\(mutation.rawValue.prefix { $0 != ":" }): \(machine.describe(operands[0])))"
+                            : mutation == .insertMember || mutation == .removeMember
+                                ? "\(mutation.rawValue.prefix { $0 != "(" })(\(machine.describe(operands[0])))" : "\(mutation.rawValue)()"
                 return "\(what).\(call): now \(machine.describe(collection))"
             }
         case .iterate(let place, let stateSlot, let element, let exit, let pair):

@@ -5,7 +5,7 @@ extension Machine {
     mutating func retain(_ value: Value) {
         switch value {
         case .object(let id): retain(object: id)
-        case .array, .closure, .dictionary: for id in value.references { retain(object: id) }
+        case .array, .closure, .dictionary, .set: for id in value.references { retain(object: id) }
         default: break
         }
     }
@@ -20,7 +20,7 @@ extension Machine {
     mutating func release(_ value: Value, keepAlive: [ObjectID] = []) {
         switch value {
         case .object(let id): release(object: id, keepAlive: keepAlive)
-        case .array, .closure, .dictionary: for id in value.references { release(object: id, keepAlive: keepAlive) }
+        case .array, .closure, .dictionary, .set: for id in value.references { release(object: id, keepAlive: keepAlive) }
         default: break
         }
     }

@@ -153,7 +153,7 @@ extension Machine {
 
     /// Reads the array at a place: its items, how to name it, and the shared access
     /// (nil for a thread's own locals).
-    mutating func readArray(_ place: Place) -> (items: ArrayValue, what: String, access: Access?, keyed: Bool)? {
+    mutating func readArray(_ place: Place) -> (items: ArrayValue, what: String, access: Access?, kind: CollectionKind)? {
         let value: Value, what: String, access: Access?
         switch place {
         case .local(let slot):
@@ -171,7 +171,7 @@ extension Machine {
             (value, what, access) = (world.heap[id].fields[index], "\(world.heap[id].name).\(field)", fieldAccess(id, index, .read))
         }
         switch Operators.collection(value, what) {
-        case .success(let (items, keyed)): return (items, what, access, keyed)
+        case .success(let (items, kind)): return (items, what, access, kind)
         case .failure(let failure):
             fail(failure)
             return nil
@@ -179,8 +179,8 @@ extension Machine {
     }
 
     /// Changes an array in place and returns the elements it removed (or fails, leaving it unchanged).
-    /// `keyed`: the items are a dictionary's entries.
-    typealias Transform = (inout ArrayValue, String, _ keyed: Bool) -> Result<[Value], Operators.Failure>
+    /// The items are of a collection of the given kind.
+    typealias Transform = (inout ArrayValue, String, CollectionKind) -> Result<[Value], Operators.Failure>
 
     /// Applies a change to the array at a place. Pushes the removed element (or nil)
     /// unless `pushes` is false.
@@ -202,8 +202,8 @@ extension Machine {
             if world.halted { return }
             push(.object(id))
         }
-        guard var (items, what, _, keyed) = readArray(place) else { return }
-        func wrapped(_ items: ArrayValue) -> Value { keyed ? .dictionary(items) : .array(items) }
+        guard var (items, what, _, kind) = readArray(place) else { return }
+        func wrapped(_ items: ArrayValue) -> Value { kind.wrap(items) }
         // At most this heavy afterwards (a replaced element is not subtracted).
         guard withinBudget(added.reduce(items.weight) { $0 &+ $1.weight }) else { return }
         // The place's own reference goes, so that `items` is the array's only holder.
@@ -216,7 +216,7 @@ extension Machine {
             if let fieldSlot { world.heap[objectID!].fields[fieldSlot] = .none }
         }
         let removed: [Value]
-        switch transform(&items, what, keyed) {
+        switch transform(&items, what, kind) {
         case .success(let r): removed = r
         case .failure(let failure):
             fail(failure)
@@ -256,9 +256,14 @@ extension Machine {
         var object: Value?
         if case .field = place { object = peek() }
         let version = world.version(of: place, object: object, program: program)
-        guard let (items, what, access, keyed) = readArray(place) else { return }
+        guard let (items, what, access, kind) = readArray(place) else { return }
+        let keyed = kind == .dictionary
         guard keyed == pair else {
-            fail(.type(keyed ? "\(what) is a dictionary: write for (key, value) in \(what)" : "\(what) is an array: write for x in \(what)"))
+            fail(
+                .type(
+                    keyed
+                        ? "\(what) is a dictionary: write for (key, value) in \(what)"
+                        : "\(what) is \(kind == .set ? "a set" : "an array"): write for x in \(what)"))
             return
         }
         if index == 0 {
@@ -288,7 +293,8 @@ extension Machine {
             emit(
                 keyed
                     ? "enumerates \(what)[\(describe(value))]: \(describe(Dictionaries.value(items[index])))"
-                    : "enumerates \(what)[\(index)]: \(describe(value))", [access])
+                    : kind == .set ? "enumerates a member of \(what): \(describe(value))" : "enumerates \(what)[\(index)]: \(describe(value))",
+                [access])
         }
         release(old)
         release(oldValue)

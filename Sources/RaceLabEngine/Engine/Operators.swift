@@ -59,10 +59,11 @@ enum Operators {
         .crash("arithmetic overflow: \(expression) does not fit in an Int")
     }
 
-    /// An array's elements, or (`keyed`) a dictionary's entries.
-    static func collection(_ value: Value, _ what: String) -> Result<(items: ArrayValue, keyed: Bool), Failure> {
-        if case .dictionary(let entries) = value { return .success((entries, true)) }
-        return array(value, what).map { ($0, false) }
+    /// An array's elements, a dictionary's entries or a set's members, and which.
+    static func collection(_ value: Value, _ what: String) -> Result<(items: ArrayValue, kind: CollectionKind), Failure> {
+        if case .dictionary(let entries) = value { return .success((entries, .dictionary)) }
+        if case .set(let members) = value { return .success((members, .set)) }
+        return array(value, what).map { ($0, .array) }
     }
 
     static func array(_ value: Value, _ what: String) -> Result<ArrayValue, Failure> {
@@ -97,6 +98,11 @@ enum Operators {
         switch mutation {
         case .removeValue:
             return .failure(.type("\(what) is an array: removeValue(forKey:) belongs to dictionaries"))
+        case .insertMember, .removeMember:
+            return .failure(
+                .type(
+                    "\(what) is an array: write \(mutation == .insertMember ? "insert(x, at: index)" : "remove(at: index)") (\(mutation.rawValue) belongs to sets)"
+                ))
         case .append:
             items.append(operands[0])
             return .success([])

@@ -24,6 +24,8 @@ public enum ArrayMutation: String, Hashable, Sendable {
     case append, removeLast, removeFirst, removeAll, removeAt = "remove(at:)", insert = "insert(_:at:)"
     /// A dictionary's `removeValue(forKey:)`.
     case removeValue = "removeValue(forKey:)"
+    /// A set's `insert(_:)` and `remove(_:)`.
+    case insertMember = "insert(_:)", removeMember = "remove(_:)"
 }
 
 /// Built-in free functions and constructors.
@@ -32,6 +34,8 @@ public enum Builtin: String, Hashable, Sendable {
     case semaphore = "DispatchSemaphore", condition = "NSCondition", queue = "OperationQueue", dispatchQueue = "DispatchQueue"
     case operation = "Operation", group = "DispatchGroup", atomic = "Atomic"
     case unfairLock = "OSAllocatedUnfairLock", setQualityOfService
+    /// `Set([…])` or `Set()`: an array's members, sorted, each once.
+    case makeSet = "Set"
 }
 
 /// One instruction of the engine's stack machine. Instructions that touch shared
@@ -53,6 +57,8 @@ public enum Instruction: Hashable, Sendable {
     case makeArray(Int)
     /// Pops `count` keys and values (alternating, in source order) into a dictionary.
     case makeDictionary(Int)
+    /// `s.contains(x)`: pops x, reads the array or set at the place.
+    case contains(Place)
     case load(Place)
     case store(Place)
     case readElement(Place)

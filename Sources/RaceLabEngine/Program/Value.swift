@@ -18,6 +18,8 @@ public enum Value: Hashable, Sendable {
     /// equal dictionaries are equal values, and printing and enumerating them is
     /// deterministic). Keys are Ints or Strings, all of one kind.
     case dictionary(ArrayValue)
+    /// A set: its members, sorted, each once (see `Sets`).
+    case set(ArrayValue)
     /// A weak reference, as a `weak var` or a `[weak x]` capture stores it: it holds
     /// no count, and reads as the object while it is alive, then as nil. The program
     /// never sees this case: every read resolves it (`World.resolve`).
@@ -33,7 +35,7 @@ public enum Value: Hashable, Sendable {
     /// - Complexity: O(1): arrays and closures keep theirs.
     public var weight: Int {
         switch self {
-        case .array(let items), .dictionary(let items): return items.weight
+        case .array(let items), .dictionary(let items), .set(let items): return items.weight
         case .closure(let c): return c.weight
         case .string(let s): return 1 &+ s.utf8.count
         default: return 1
@@ -44,7 +46,7 @@ public enum Value: Hashable, Sendable {
     public var references: [ObjectID] {
         switch self {
         case .object(let id): return [id]
-        case .array(let items), .dictionary(let items): return items.flatMap(\.references)
+        case .array(let items), .dictionary(let items), .set(let items): return items.flatMap(\.references)
         case .closure(let c): return c.captures.flatMap(\.references)
         default: return []
         }
@@ -54,7 +56,7 @@ public enum Value: Hashable, Sendable {
     public var hasReferences: Bool {
         switch self {
         case .object: return true
-        case .array(let items), .dictionary(let items): return items.contains { $0.hasReferences }
+        case .array(let items), .dictionary(let items), .set(let items): return items.contains { $0.hasReferences }
         case .closure(let c): return c.captures.contains { $0.hasReferences }
         default: return false
         }
@@ -69,6 +71,7 @@ public enum Value: Hashable, Sendable {
         case .object: return "object"
         case .array: return "Array"
         case .dictionary: return "Dictionary"
+        case .set: return "Set"
         case .closure: return "closure"
         case .weak: return "object"
         }

@@ -151,6 +151,9 @@ public struct World: Hashable, Sendable {
             let head = entries.prefix(Elision.elements - 4).map(entry)
             let tail = entries.suffix(2).map(entry)
             return "[" + (head + ["… \(entries.count - head.count - tail.count) more …"] + tail).joined(separator: ", ") + "]"
+        case .set(let members):
+            if depth >= (elided ? Elision.depth : Elision.keyDepth) { return "Set([…])" }
+            return "Set(" + describe(.array(members), depth: depth, elided: elided) + ")"
         case .closure: return "a closure"
         case .weak: return describe(resolve(value), depth: depth, elided: elided)
         }

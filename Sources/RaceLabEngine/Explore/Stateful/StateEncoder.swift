@@ -259,6 +259,10 @@ struct StateEncoder {
             for item in items { put(item) }
         case .closure(let closure): put(8); put(closure)
         case .weak(let id): put(9); put(id)
+        case .set(let members):
+            put(11)
+            put(members.count)
+            for member in members { put(member) }
         case .dictionary(let entries):
             put(10)
             put(entries.count)

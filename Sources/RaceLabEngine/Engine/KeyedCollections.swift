@@ -1,3 +1,17 @@
+/// Which collection a place holds: its items are an array's elements, a dictionary's
+/// entries or a set's members.
+enum CollectionKind {
+    case array, dictionary, set
+
+    func wrap(_ items: ArrayValue) -> Value {
+        switch self {
+        case .array: return .array(items)
+        case .dictionary: return .dictionary(items)
+        case .set: return .set(items)
+        }
+    }
+}
+
 /// Dictionaries (`Value.dictionary`): entries `[key, value]` kept sorted by key, so
 /// that two equal dictionaries are equal values and every walk over one is in one
 /// order. Keys are Ints or Strings, all of one kind, as a `[String: Int]` has.
@@ -84,6 +98,72 @@ enum Dictionaries {
         case .keys: return .success(.array(ArrayValue(entries.map(key))))
         case .values: return .success(.array(ArrayValue(entries.map(value))))
         case .first, .last: return .failure(.type("\(what) is a dictionary: it has count, isEmpty, keys and values, not \(property.rawValue)"))
+        }
+    }
+}
+
+/// Sets (`Value.set`): members kept sorted and unique, as dictionary keys are (Ints
+/// or Strings, all of one kind), so equal sets are equal values.
+enum Sets {
+    typealias Failure = Operators.Failure
+
+    /// Where `member` is, or would go.
+    static func find(_ members: ArrayValue, _ member: Value, _ what: String) -> Result<(found: Bool, index: Int), Failure> {
+        switch member {
+        case .int, .string: break
+        default: return .failure(.type("a set holds Ints or Strings, not \(member.typeName)"))
+        }
+        if let first = members.first, Dictionaries.precedes(first, member) == nil {
+            return .failure(.type("\(what) holds \(first.typeName)s, not \(member.typeName)"))
+        }
+        var low = 0, high = members.count
+        while low < high {
+            let middle = (low + high) / 2
+            if members[middle] == member { return .success((true, middle)) }
+            if Dictionaries.precedes(members[middle], member)! { low = middle + 1 } else { high = middle }
+        }
+        return .success((false, low))
+    }
+
+    /// The members of an array, sorted, each once.
+    static func make(_ items: ArrayValue) -> Result<ArrayValue, Failure> {
+        var members = ArrayValue([])
+        for item in items {
+            switch find(members, item, "the set") {
+            case .failure(let failure): return .failure(failure)
+            case .success(let (found, index)): if !found { members.insert(item, at: index) }
+            }
+        }
+        return .success(members)
+    }
+
+    /// `insert(_:)` and `remove(_:)`; `removeAll()`. Returns what left the set.
+    static func mutate(_ members: inout ArrayValue, _ mutation: ArrayMutation, _ operands: [Value], _ what: String) -> Result<[Value], Failure> {
+        switch mutation {
+        case .removeAll:
+            let removed = members.items
+            members.removeAll()
+            return .success(removed)
+        case .insertMember, .removeMember:
+            switch find(members, operands[0], what) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let (found, index)):
+                if mutation == .insertMember {
+                    if !found { members.insert(operands[0], at: index) }
+                    return .success([])
+                }
+                return .success(found ? [members.remove(at: index)] : [])
+            }
+        default:
+            return .failure(.type("\(what) is a set: it has insert(_:), remove(_:), removeAll() and contains(_:), not \(mutation.rawValue)"))
+        }
+    }
+
+    static func property(_ members: ArrayValue, _ property: ArrayProperty, _ what: String) -> Result<Value, Failure> {
+        switch property {
+        case .count: return .success(.int(members.count))
+        case .isEmpty: return .success(.bool(members.isEmpty))
+        default: return .failure(.type("\(what) is a set: it has count and isEmpty, not \(property.rawValue)"))
         }
     }
 }
