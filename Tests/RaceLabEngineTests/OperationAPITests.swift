@@ -126,6 +126,10 @@ struct OperationAPITests {
                 "x.finish(): only an asynchronous operation (Operation(isAsynchronous: true)) says when it is finished; this one finishes when its code returns"
             ),
             (
+                "let op = Operation(name: \"x\") { op in }\n    op.isFinished = true",
+                "x.isFinished = true: only an asynchronous operation (Operation(isAsynchronous: true)) says when it is finished; this one finishes when its code returns"
+            ),
+            (
                 "let op = Operation(name: \"x\", isAsynchronous: true) { op in }\n    op.finish()",
                 "x.finish(): the operation is not executing (it has not started)"
             ),

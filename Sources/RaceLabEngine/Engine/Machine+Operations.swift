@@ -79,7 +79,8 @@ extension Machine {
             updateOperation(id) { $0.qualityOfService = qos }
             advance()
             emit("sets the quality of service of \(name) to \(Compiler.qualitiesOfService[qos])", Access(.operation(id), .write))
-        case (.operation, "isFinished", .bool(true)):
+        case (.operation(let op), "isFinished", .bool(true)):
+            guard canFinish(op, "\(name).isFinished = true") else { return }
             advance()
             finishOperation(id, how: "sets \(name).isFinished = true")
         case (.operation(let op), "isExecuting", .bool(false)) where op.isAsynchronous:
@@ -139,19 +140,7 @@ extension Machine {
             if program.codes[op.closure!.code].parameterCount == 1 { retain(.object(id)) }
             pushFrame(closureFrame(op.closure!, kind: .started(id), parameter: .object(id)))
         case (.operation(let op), "finish", 0):
-            guard op.isAsynchronous else {
-                fail(
-                    .type(
-                        "\(objectName).finish(): only an asynchronous operation (Operation(isAsynchronous: true)) says when it is finished; this one finishes when its code returns"
-                    ))
-                return
-            }
-            guard op.phase == .executing else {
-                fail(
-                    .crash(
-                        "\(objectName).finish(): the operation is not executing (\(op.phase == .finished ? "it has finished already" : "it has not started"))"))
-                return
-            }
+            guard canFinish(op, "\(objectName).finish()") else { return }
             frame.slots.removeLast()
             push(.none)
             advance()
@@ -429,6 +418,23 @@ extension Machine {
         } else if !started {
             state.isFinished = true
         }
+    }
+
+    /// Whether an operation may be told it has finished (`what` did so): only an
+    /// asynchronous one, and only while it executes; else a finding.
+    mutating func canFinish(_ op: OperationState, _ what: String) -> Bool {
+        guard op.isAsynchronous else {
+            fail(
+                .type(
+                    "\(what): only an asynchronous operation (Operation(isAsynchronous: true)) says when it is finished; this one finishes when its code returns"
+                ))
+            return false
+        }
+        guard op.phase == .executing else {
+            fail(.crash("\(what): the operation is not executing (\(op.phase == .finished ? "it has finished already" : "it has not started"))"))
+            return false
+        }
+        return true
     }
 
     /// An asynchronous operation is told it has finished (`finish()`, or setting
