@@ -147,7 +147,7 @@ struct DispatchGroupTests {
             ])
         #expect(try provenCountsAcrossSearches(compile(source)) == ["2 21", "21 21", "1 21"])
         let late = try RaceLabEngineTests.run("let g = DispatchGroup()\nvar x = 0\nthread main { g.notify(queue: DispatchQueue.main) { x = 1 } }")
-        #expect(lines(late).first == "main asks g to notify the main queue, and it is empty already:; the notification block goes to the main queue")
+        #expect(lines(late).first == "main asks g to notify the main queue, and it is empty already; the notification block goes to the main queue")
         #expect(late.world.globals[1] == .int(1))
     }
 

@@ -65,6 +65,8 @@ struct WeakReferenceTests {
         #expect(run.findings.map(\.message) == ["w is weak: it holds an object or nil, not Int"])
         let error = #expect(throws: ScriptError.self) { try compile("var g = 0\nthread A { spawn B { [weak g] in } }") }
         #expect(error?.diagnostics.first?.message == "[weak g] captures a local variable of the enclosing code, and 'g' is not one")
+        let constant = #expect(throws: ScriptError.self) { try compile("class B { }\nweak let b: B? = nil") }
+        #expect(constant?.diagnostics.first?.message == "a weak reference changes when its object goes away: write 'weak var'")
         // An array literal is not a capture list.
         #expect(try RaceLabEngineTests.run("var n = 0\nthread A { main.async { [1, 2].count } }").findings.isEmpty)
     }

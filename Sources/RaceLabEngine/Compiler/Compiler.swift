@@ -154,6 +154,7 @@ public struct Compiler {
             switch declaration.kind {
             case .global(let isLet, let name, _, let value, let storage):
                 globalIndex[name] = program.globals.count
+                if storage == .weak && isLet { _ = error("a weak reference changes when its object goes away: write 'weak var'", at: declaration.range) }
                 var global = Program.Global(name: name, isLet: isLet, isAtomic: storage == .atomic, isWeak: storage == .weak)
                 if case .call(let callee, _, _) = value.kind, callee.kind == .name("Atomic") { global.holdsAtomic = true }
                 program.globals.append(global)
@@ -162,6 +163,9 @@ public struct Compiler {
             case .class(let c):
                 var defaults: [Value] = []
                 for field in c.fields {
+                    if field.storage == .weak && field.isLet {
+                        _ = error("a weak reference changes when its object goes away: write 'weak var'", at: field.range)
+                    }
                     if Compiler.reservedFieldNames.contains(field.name) {
                         _ = error("'\(field.name)' is reserved for arrays and dictionaries and cannot name a field", at: field.range)
                     }

@@ -60,8 +60,10 @@ public struct Engine: Sendable {
         let runnable = world.threads.indices.filter { isRunnable(world, $0) }
         if runnable.allSatisfy({ canOnlyWakeSpuriously(world, $0) }) { return [] }
         guard program.strictPriority else { return runnable }
-        let top = runnable.map { effectivePriority(world, $0) }.max()!
-        return runnable.filter { effectivePriority(world, $0) == top }
+        // The highest priority among threads that can truly go on; a spurious wakeup
+        // of one at least as high may come too.
+        let top = runnable.filter { !canOnlyWakeSpuriously(world, $0) }.map { effectivePriority(world, $0) }.max()!
+        return runnable.filter { canOnlyWakeSpuriously(world, $0) ? effectivePriority(world, $0) >= top : effectivePriority(world, $0) == top }
     }
 
     /// Whether a thread may take the next step: it is runnable, and under a strict-priority

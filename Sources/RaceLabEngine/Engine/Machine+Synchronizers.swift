@@ -125,7 +125,7 @@ extension Machine {
                 frame.slots.removeLast(3)
                 push(.none)
                 advance()
-                emit("asks \(objectName) to notify \(target), and it is empty already:", Access(.lock(id), .read))
+                emit("asks \(objectName) to notify \(target), and it is empty already", Access(.lock(id), .read))
                 sendNotification(GroupNotification(closure: closure, queue: queue))
             } else {
                 group.notifications.append(GroupNotification(closure: closure, queue: queue))
