@@ -100,6 +100,12 @@ struct OperationAPITests {
         #expect(text.contains("main returns from solo.start() and releases solo: operation solo finishes"))
     }
 
+    @Test func anOperationNamedBeforeItRunsGivesItsThreadTheName() throws {
+        let run = try RaceLabEngineTests.run(
+            "let q = OperationQueue()\nmain {\n    let op = Operation { op in }\n    op.name = \"fetch\"\n    q.addOperation(op)\n}")
+        #expect(Array(lines(run)[1...2]) == ["main names operation op#1 \"fetch\"", "main adds operation fetch to q; operation fetch starts on thread fetch"])
+    }
+
     @Test func removeDependencyLetsAnOperationStart() throws {
         let source = """
             let queue = OperationQueue()

@@ -79,6 +79,11 @@ extension Machine {
             updateOperation(id) { $0.qualityOfService = qos }
             advance()
             emit("sets the quality of service of \(name) to \(Compiler.qualitiesOfService[qos])", Access(.operation(id), .write))
+        case (.operation(let op), "name", .string(let newName)) where op.phase == .created && !newName.isEmpty:
+            // Named before it runs: its thread takes the name.
+            world.heap[id].name = newName
+            advance()
+            emit("names operation \(name) \(World.quoted(newName, elided: true))", Access(.operation(id), .write))
         case (.operation(let op), "isFinished", .bool(true)):
             guard canFinish(op, "\(name).isFinished = true") else { return }
             advance()
