@@ -9,7 +9,7 @@ struct StepController {
     enum Command: Equatable {
         /// Run the thread at this index (the key shown above its column, minus one).
         case thread(Int)
-        case enter, undo, restart, explain, schedule, random, help, quit
+        case enter, undo, restart, explain, schedule, random, hint, help, quit
         case unknown(String)
     }
 
@@ -35,6 +35,11 @@ struct StepController {
 
     /// A break-it or predict-it exercise, for a student: no schedule to copy is printed.
     var guarded = false
+
+    /// In a challenge, hints come as a ladder: how many rungs were given, and for
+    /// which schedule (a step, an undo or a restart starts the ladder again).
+    var hintRung = 0
+    var hintSchedule: [ThreadID]?
 
     init(session: StepSession, scenario: Scenario, fix: String?, challenge: Bool, seed: UInt64, argument: String) {
         self.session = session
@@ -97,6 +102,8 @@ struct StepController {
                 taken += 1
             }
             return Reaction(message: "ran the rest by random choice: \(taken) step\(taken == 1 ? "" : "s")\n" + finish(), redraw: true)
+        case .hint:
+            return Reaction(message: hint())
         case .help:
             return Reaction(message: help)
         case .quit:
@@ -268,6 +275,40 @@ struct StepController {
         session.schedule.isEmpty ? "Bye." : "Bye. Schedule so far: \(session.scheduleNames.joined(separator: " "))"
     }
 
+    /// `h`: what the explorer sees ahead of the current state, computed from it (never
+    /// a canned text). In a challenge, one rung of the ladder per press.
+    mutating func hint() -> String {
+        if guarded {
+            return "no hints that look ahead here: finding the way is the exercise (the exercise's own hints: racelab hint \(argument))"
+        }
+        if session.isOver { return overMessage }
+        let answer = Foresight.look(session.engine, from: session.world)
+        if hintSchedule != session.schedule {
+            hintSchedule = session.schedule
+            hintRung = 0
+        }
+        hintRung = challenge ? min(hintRung + 1, 3) : 3
+        switch answer {
+        case .safe(let states):
+            let looked = "\(states) state\(states == 1 ? "" : "s") looked at"
+            guard !session.engine.program.marksProgress else {
+                // A livelock shows in no single state: the hint cannot rule one out.
+                return
+                    "no state from here goes wrong (\(looked)); whether the threads can go round forever without progress, a livelock, 'racelab explore' says"
+            }
+            return "nothing can go wrong from here any more: every way on passes (\(looked))"
+        case .unknown(let states):
+            return "too many ways on to look at them all (\(states) states): no hint from here"
+        case .failure(let steps, let next, let what):
+            guard steps > 0 else { return "it has gone wrong already: \(what)" }
+            var text = "a failure can still be reached from here"
+            if hintRung >= 2 { text += ": \(steps) more step\(steps == 1 ? "" : "s") at the fewest" }
+            if hintRung >= 3 { text += " (run \(names[next]) next)" }
+            text += hintRung >= 3 ? " — \(what)" : "; press h again for more"
+            return text
+        }
+    }
+
     var help: String {
         """
         Keys
@@ -278,6 +319,8 @@ struct StepController {
           e      explain the last step
           s      show the schedule so far, ready for racelab run --schedule
           x      run the rest by random choice
+          h      a hint that looks ahead: can a failure still be reached from here, and how
+                 (in a challenge: first whether, then how far, then which thread; again for more)
           ?      this help
           q      quit
         """
@@ -293,7 +336,8 @@ extension StepController {
         let text = line.trimmingCharacters(in: " \t\r")
         let words: [String: Command] = [
             "": .enter, "u": .undo, "undo": .undo, "r": .restart, "restart": .restart, "e": .explain, "explain": .explain,
-            "s": .schedule, "schedule": .schedule, "x": .random, "random": .random, "?": .help, "help": .help,
+            "s": .schedule, "schedule": .schedule, "x": .random, "random": .random, "h": .hint, "hint": .hint, "?": .help,
+            "help": .help,
             "q": .quit, "quit": .quit,
         ]
         if let command = words[text] { return command }
@@ -313,7 +357,8 @@ extension StepController {
         case UInt8(ascii: "e"): return .explain
         case UInt8(ascii: "s"): return .schedule
         case UInt8(ascii: "x"): return .random
-        case UInt8(ascii: "?"), UInt8(ascii: "h"): return .help
+        case UInt8(ascii: "h"): return .hint
+        case UInt8(ascii: "?"): return .help
         case UInt8(ascii: "q"), 3, 4: return .quit
         case 27: return .unknown("that key does nothing here; press ? for the keys")
         case 32...126: return .unknown("unknown key '\(Character(Unicode.Scalar(key)))'; press ? for the keys")

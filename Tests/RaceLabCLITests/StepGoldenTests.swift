@@ -34,6 +34,11 @@ struct StepGoldenTests {
         Session(
             name: "dealloc-from-story", arguments: ["dealloc-wrong-thread", "--challenge", "--schedule", "worker main main"],
             input: ["e", "s", "2"]),
+        // The hint that looks ahead: a ladder in a challenge, again after a step; a proven fix.
+        Session(name: "singleton-hints", arguments: ["singleton-race", "--challenge"], input: ["h", "h", "h", "h", "A", "h", "hint", "q"]),
+        Session(name: "singleton-mutex-hint", arguments: ["singleton-race", "--fix", "mutex"], input: ["h", "q"]),
+        // A student on a break-it exercise gets no hint that would show the way.
+        Session(name: "singleton-break-hint", arguments: ["singleton-break"], input: ["h", "q"]),
         // Under a strict-priority scheduler: an outranked thread is refused, and says who runs first.
         Session(
             name: "priority-inversion-challenge", arguments: ["priority-inversion", "--challenge"],

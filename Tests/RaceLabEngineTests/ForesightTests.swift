@@ -1,0 +1,91 @@
+import Foundation
+import RaceLabLanguage
+import Testing
+
+@testable import RaceLabEngine
+
+/// The hint that knows the future (issue 21, part 4): from any state, the nearest
+/// failure or the proof that none is left, checked against exhaustive searches.
+struct ForesightTests {
+    /// Every version: from the start, a failure is reachable exactly when the
+    /// exhaustive search (the one `explore` chooses) finds a failing execution.
+    @Test(arguments: ScenarioFileTests.names)
+    func fromTheStartItAgreesWithTheVerdict(name: String) throws {
+        let scenario = try loadShipped(name)
+        for fix in [nil] + scenario.fixes.map(\.name) {
+            let program = try scenario.program(fix: fix)
+            var config = ExploreConfig()
+            config.timeLimit = nil
+            let result = Explorer(program: program, config: config).exploreChoosing().result
+            let engine = Engine(program: program, localBudget: 10_000)
+            let answer = Foresight.look(engine, from: engine.initialWorld())
+            let label = "\(name) \(fix ?? "broken")"
+            // A livelock is a failure `explore` counts that no single state shows.
+            if result.livelock != nil { continue }
+            if result.failingExecutions > 0 {
+                guard case .failure(let steps, _, _) = answer else {
+                    Issue.record("\(label): \(answer)")
+                    continue
+                }
+                #expect(steps > 0, "\(label)")
+            } else {
+                guard case .safe = answer else {
+                    Issue.record("\(label): \(answer)")
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Along each broken story, every state's answer is the breadth-first distance:
+    /// 0 where it failed, else one more than the nearest successor's, and the thread
+    /// it names leads to a state one step nearer; a safe state has only safe successors.
+    @Test(arguments: ScenarioFileTests.names)
+    func alongTheStoryEachAnswerIsTheShortestDistance(name: String) throws {
+        let scenario = try loadShipped(name)
+        let program = try scenario.program(fix: nil)
+        let engine = Engine(program: program, localBudget: 10_000)
+        let story = try #require(scenario.schedules(fix: nil).first { $0.name == "story" })
+        var world = engine.initialWorld()
+        var checked = 0
+        for threadName in try Schedule(parsing: story.steps, limit: 10_000).steps {
+            let answer = Foresight.look(engine, from: world)
+            let successors = engine.runnableThreads(world).map { thread in
+                (thread, Foresight.look(engine, from: engine.step(world, thread: thread).0))
+            }
+            switch answer {
+            case .failure(let steps, let next, _) where steps > 0:
+                let distances = successors.map { (thread, later) -> Int? in
+                    if case .failure(let d, _, _) = later { return d }
+                    return nil
+                }
+                #expect(distances.compactMap { $0 }.min() == steps - 1, "\(name) at step \(checked)")
+                let chosen = successors.first { $0.0 == next }
+                if case .failure(let d, _, _)? = chosen?.1 {
+                    #expect(d == steps - 1, "\(name) at step \(checked)")
+                } else {
+                    Issue.record("\(name) at step \(checked): the named thread does not lead nearer")
+                }
+            case .safe:
+                for (_, later) in successors {
+                    if case .safe = later { continue }
+                    Issue.record("\(name) at step \(checked): a safe state has a successor that is not safe: \(later)")
+                }
+            default:
+                break
+            }
+            guard let thread = world.thread(named: threadName), engine.runnableThreads(world).contains(thread) else { break }
+            world = engine.step(world, thread: thread).0
+            checked += 1
+        }
+        #expect(checked > 0)
+    }
+
+    @Test func theSingletonRaceAnswersInWordsAndNumbers() throws {
+        let engine = Engine(program: try loadShipped("singleton-race").program(fix: nil), localBudget: 10_000)
+        #expect(Foresight.look(engine, from: engine.initialWorld()) == .failure(steps: 10, next: 1, what: "expectation failed"))
+        let fixed = Engine(program: try loadShipped("singleton-race").program(fix: "mutex"), localBudget: 10_000)
+        #expect(Foresight.look(fixed, from: fixed.initialWorld()) == .safe(states: 50))
+        #expect(Foresight.look(engine, from: engine.initialWorld(), maxStates: 3) == .unknown(states: 3))
+    }
+}
