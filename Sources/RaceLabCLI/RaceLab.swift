@@ -62,6 +62,7 @@ public struct RaceLab {
               explore                 Visit every interleaving: outcomes, verdicts, the simplest counterexample.
               verify                  The broken version and every fix side by side, each explored exhaustively.
               step                    Be the scheduler: pick which thread runs next, with undo.
+              export                  Draw a run: an SVG timeline, a Mermaid sequence diagram, a DOT wait-for graph.
               grade                   Grade exercise submissions: every interleaving, a reason for each failure.
               hint                    Show an exercise's task and its hints, one more each time you ask.
               new                     Write a commented starter for an exercise of your own.
@@ -112,7 +113,7 @@ public struct RaceLab {
             return CommandOutput(stdout: RaceLab.root.help)
         }
         let rest = Array(arguments.dropFirst())
-        let commands = ["list", "show", "run", "explore", "verify", "step", "grade", "hint", "new", "help"]
+        let commands = ["list", "show", "run", "explore", "verify", "step", "export", "grade", "hint", "new", "help"]
         switch first {
         case "-h", "--help":
             return CommandOutput(stdout: RaceLab.root.help)
@@ -134,6 +135,8 @@ public struct RaceLab {
             return try ExploreCommand(locator: locator, progress: progress).run(rest)
         case "verify":
             return try VerifyCommand(locator: locator, progress: progress).run(rest)
+        case "export":
+            return try ExportCommand(locator: locator).run(rest)
         case "grade":
             return try GradeCommand(locator: locator, progress: progress).run(rest)
         case "hint":
@@ -157,6 +160,7 @@ public struct RaceLab {
         case "explore": return ExploreCommand.spec
         case "verify": return VerifyCommand.spec
         case "step": return StepCommand.spec
+        case "export": return ExportCommand.spec
         case "grade": return GradeCommand.spec
         case "hint": return HintCommand.spec
         case "new": return NewCommand.spec

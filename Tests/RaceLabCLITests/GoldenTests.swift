@@ -35,6 +35,10 @@ struct GoldenTests {
             ["run", "singleton-race", "--format", "xml"], ["run", "singleton-race", "--max-steps", "0"],
             ["run", "singleton-race", "--schedule", "story", "--seed", "1"], ["show"], ["help", "explode"],
             ["run", "no/such/file.race"],
+            // Pictures: one scenario in each format, and the counterexample with its arrow.
+            ["help", "export"], ["export", "deadlock", "--format", "svg"], ["export", "deadlock", "--format", "mermaid"],
+            ["export", "deadlock", "--format", "dot"], ["export", "singleton-race", "--counterexample", "--format", "svg"],
+            ["export", "deadlock", "--fix", "mutex", "--format", "dot"], ["export", "deadlock", "--format", "png"],
             // Exploration.
             ["help", "explore"], ["help", "verify"],
             ["explore", "singleton-race", "--reduction", "none"], ["explore", "singleton-race", "--fix", "mutex"],

@@ -1,0 +1,130 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// `racelab export NAME --format svg|mermaid|dot`: a run as a picture.
+struct ExportCommand {
+    var locator: ScenarioLocator
+
+    static let formats = ["svg", "mermaid", "dot"]
+    /// The most steps a picture shows.
+    static let maxSteps = 1_000
+
+    static let spec = CommandSpec(
+        name: "export",
+        abstract: "Draw a run: an SVG timeline, a Mermaid sequence diagram, or a DOT wait-for graph of a deadlock.",
+        usage:
+            "racelab export <name> [--fix <fix>] [--schedule <schedule> | --counterexample | --story] --format svg|mermaid|dot [--output <file>]",
+        arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
+        options: [
+            .init(name: "fix", value: "fix", help: "Draw a fix instead of the broken version."),
+            .init(name: "schedule", value: "schedule", help: "The run to draw: thread names, one per step, or a named schedule."),
+            .init(name: "counterexample", value: nil, help: "Draw the simplest failing run 'explore' finds."),
+            .init(name: "story", value: nil, help: "Draw the scenario's story (the default, when it has one)."),
+            .init(name: "format", value: "format", help: "svg (a timeline), mermaid (a sequence diagram) or dot (a wait-for graph)."),
+            .init(name: "output", value: "file", help: "Write to this file instead of standard output (also -o)."),
+            Spoilers.option, ScenarioLocator.exercisesOption,
+        ],
+        discussion: """
+            Without --schedule, --counterexample or --story, the story is drawn, or the
+            round-robin run if the scenario has none. A run is drawn to its end; one that
+            does not end within 1000 steps, as far as its schedule goes. The SVG
+            grows downward, one row per step. A DOT wait-for graph needs a run that deadlocks. Exit status: 0 written,
+            64 usage error, 65 script error or nothing to draw (no deadlock, no failing run),
+            73 the output cannot be created.
+            """
+    )
+
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let spec = Self.spec
+        let parsed = try spec.parse(arguments.map { $0 == "-o" ? "--output" : $0 })
+        if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
+        let locator = self.locator.adding(exercises: parsed.values["exercises"])
+        let format = parsed.values["format"] ?? "svg"
+        guard Self.formats.contains(format) else {
+            throw UsageError("unknown format '\(format)'; use svg, mermaid or dot" + suggestion(format, Self.formats), command: spec)
+        }
+        let choices = [parsed.values["schedule"] != nil, parsed.flags.contains("counterexample"), parsed.flags.contains("story")]
+        if choices.filter({ $0 }).count > 1 {
+            throw UsageError("--schedule, --counterexample and --story each name the run to draw: give one", command: spec)
+        }
+        let (scenario, fix, program): (Scenario, String?, Program)
+        switch try loadVersion(parsed, spec, locator) {
+        case .success(let version): (scenario, fix, program) = version
+        case .failure(let output): return output
+        }
+        // A break-it or predict-it exercise's story and counterexample are its answer.
+        if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)), parsed.values["schedule"] == nil {
+            return Spoilers.refusal("export", scenario, kind, own: true)
+        }
+        var schedule: [String]?
+        var decisive: (first: Int, second: Int)?
+        var what: String
+        if let text = parsed.values["schedule"] {
+            let named = scenario.schedules(fix: fix).first { $0.name == text }
+            do throws(ScheduleError) {
+                schedule = try Schedule(parsing: named?.steps ?? text, limit: 10_000).steps
+            } catch {
+                return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+            }
+            what = named.map { "schedule '\($0.name)'" } ?? "the given schedule"
+        } else if parsed.flags.contains("counterexample") {
+            let explorer = Explorer(program: program)
+            let result = explorer.exploreChoosing().result
+            guard let example = explorer.counterexample(for: result) else {
+                return CommandOutput(
+                    stderr: "error: no failing run to draw: \(result.failingExecutions == 0 ? "every interleaving passes" : "none could be replayed")\n",
+                    exitCode: ExitCode.scriptError)
+            }
+            schedule = example.schedule
+            decisive = example.why.map { ($0.first, $0.second) }
+            what = "the simplest counterexample"
+        } else if let story = scenario.schedules(fix: fix).first(where: { $0.name == "story" }) {
+            schedule = (try? Schedule(parsing: story.steps, limit: 10_000))?.steps
+            what = "schedule 'story'"
+        } else {
+            if parsed.flags.contains("story") {
+                return CommandOutput(stderr: "error: '\(scenario.name)' has no story schedule\n", exitCode: ExitCode.usage)
+            }
+            what = "the round-robin schedule"
+        }
+        // A run is drawn to its end, within a picture's budget of steps; one that does
+        // not end in it (a program that runs forever) as far as its schedule goes.
+        func run(limit: Int) throws(ScheduleError) -> Run {
+            let runner = Runner(program: program, maxSteps: limit)
+            if let schedule {
+                var scheduler = FixedScheduler(names: schedule)
+                return try runner.run(&scheduler)
+            }
+            var scheduler = RoundRobinScheduler()
+            return try runner.run(&scheduler)
+        }
+        var result: Run
+        do throws(ScheduleError) {
+            result = try run(limit: Self.maxSteps)
+            if result.end == .stepLimit, let schedule, !schedule.isEmpty { result = try run(limit: schedule.count) }
+        } catch {
+            return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+        }
+        let title = "\(scenario.name) (\(describe(fix, in: scenario))), \(what)"
+        var text: String
+        switch format {
+        case "svg": text = SVGTimeline(run: result, title: title, decisive: decisive).render()
+        case "mermaid": text = MermaidSequence(run: result, title: title).render()
+        default:
+            guard let graph = WaitForGraph(run: result, title: title).render() else {
+                return CommandOutput(
+                    stderr: "error: \(what) of \(scenario.name) does not deadlock (it \(result.end.rawValue)): a wait-for graph needs a deadlock\n",
+                    exitCode: ExitCode.scriptError)
+            }
+            text = graph
+        }
+        if let path = parsed.values["output"] {
+            if let failure = FileIO.write(text, to: path) {
+                return CommandOutput(stderr: "error: \(failure.message)\n", exitCode: failure.exitCode)
+            }
+            return CommandOutput(stdout: "wrote \(path)\n")
+        }
+        return CommandOutput(stdout: text)
+    }
+}

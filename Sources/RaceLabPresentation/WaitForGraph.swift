@@ -1,0 +1,66 @@
+import RaceLabEngine
+
+/// A deadlock as a Graphviz (DOT) wait-for graph: threads are boxes, the locks they
+/// hold and wait for are ellipses; "waits for" and "held by" edges, and a thread's
+/// other waits (an operation, a queue, a semaphore) as an edge to the thread it waits
+/// on, labelled with why. The edges of the wait-for cycle, if there is one, are red.
+public struct WaitForGraph {
+    public let run: Run
+    public let title: String
+
+    public init(run: Run, title: String) {
+        self.run = run
+        self.title = title
+    }
+
+    /// Nil when the run did not end in a deadlock: there is nothing to draw.
+    public func render() -> String? {
+        guard run.end == .deadlocked else { return nil }
+        let world = run.world
+        let engine = Engine(program: run.program)
+        let names = world.threadNames
+        var edges: [(from: String, to: String, label: String, thread: ThreadID, next: ThreadID?)] = []
+        var locks: [ObjectID] = []
+        var blocked: [ThreadID] = []
+        for thread in world.threads.indices where !world.threads[thread].isFinished {
+            guard let wait = world.threads[thread].waiting, let (text, on) = engine.waitDescription(world, thread) else { continue }
+            blocked.append(thread)
+            if case .lock(let lock, _) = wait {
+                if !locks.contains(lock) { locks.append(lock) }
+                edges.append(("t\(thread)", "l\(lock)", "waits for", thread, on.first))
+                if let owner = world.headers[lock].owner { edges.append(("l\(lock)", "t\(owner)", "held by", owner, nil)) }
+            } else if let other = on.first {
+                edges.append(("t\(thread)", "t\(other)", text, thread, other))
+            } else {
+                edges.append(("t\(thread)", "t\(thread)", text, thread, nil))
+            }
+        }
+        // The cycle: from each blocked thread, follow what it waits on.
+        var cycle: [ThreadID] = []
+        for start in blocked where cycle.isEmpty {
+            var path: [ThreadID] = []
+            var current = start
+            while !path.contains(current), let next = engine.waitDescription(world, current)?.waitsOn.first {
+                path.append(current)
+                current = next
+            }
+            if let at = path.firstIndex(of: current) { cycle = Array(path[at...]) }
+        }
+        var out = "digraph waitfor {\n  label=\(Self.quoted(title));\n  labelloc=t;\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n"
+        for thread in blocked { out += "  t\(thread) [shape=box, label=\(Self.quoted(names[thread]))];\n" }
+        for lock in locks { out += "  l\(lock) [shape=ellipse, label=\(Self.quoted(world.heap[lock].name))];\n" }
+        for edge in edges {
+            // An edge on the cycle: a thread's wait toward the next thread of the cycle,
+            // or a held-by edge into a thread of it.
+            let onCycle =
+                cycle.contains(edge.thread)
+                && (edge.label == "held by" || edge.next.map { cycle.contains($0) } ?? false)
+            out += "  \(edge.from) -> \(edge.to) [label=\(Self.quoted(edge.label))\(onCycle ? ", color=red, fontcolor=red, penwidth=2" : "")];\n"
+        }
+        return out + "}\n"
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: " ") + "\""
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import RaceLabCLI
+import RaceLabEngine
+import RaceLabLanguage
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `racelab export` (issue 21, parts 1 and 2): every shipped scenario's story as SVG,
+/// Mermaid and (when it deadlocks) DOT, each checked for structure; and the wrong
+/// requests, each with its message and exit code.
+struct ExportTests {
+    let racelab = RaceLab(environment: [:])
+
+    /// The elements of an SVG, by name, or nil if it is not well-formed XML.
+    static func elements(_ svg: String) -> [String: Int]? {
+        final class Counter: NSObject, XMLParserDelegate {
+            var counts: [String: Int] = [:]
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+                counts[name, default: 0] += 1
+            }
+        }
+        let parser = XMLParser(data: Data(svg.utf8))
+        let counter = Counter()
+        parser.delegate = counter
+        return parser.parse() ? counter.counts : nil
+    }
+
+    @Test(arguments: ScenarioNames.all)
+    func everyStoryDrawsAsSVGAndMermaid(name: String) throws {
+        let svg = racelab.main(["export", name, "--format", "svg"])
+        #expect(svg.exitCode == 0, "\(svg.stderr)")
+        let counts = try #require(Self.elements(svg.stdout), "\(name): the SVG is well-formed XML")
+        // One box per step: of the story's whole run, or of the story alone for a
+        // program that never ends.
+        let scenario = try Scenario.load(
+            name: name,
+            file: SourceFile(name: name + ".race", text: String(contentsOf: ScenarioNames.folder.appendingPathComponent(name + ".race"), encoding: .utf8)))
+        let story = try #require(scenario.schedules(fix: nil).first { $0.name == "story" })
+        var steps = try Schedule(parsing: story.steps, limit: 10_000).steps.count
+        let run = racelab.main(["run", name, "--schedule", "story"]).stdout
+        if !run.contains("The run stopped at the step limit") {
+            steps = try #require(
+                run.range(of: #"The run [a-z ]+ after \d+ step"#, options: .regularExpression).map { Int(run[$0].split(separator: " ").dropLast().last!)! })
+        }
+        #expect(counts["g"] == steps && counts["svg"] == 1, "\(name)")
+        #expect(svg.stdout.contains("One lane per thread, one row per step"), "\(name)")
+        let mermaid = racelab.main(["export", name, "--format", "mermaid"]).stdout
+        let lines = mermaid.split(separator: "\n").map(String.init)
+        #expect(lines.first == "sequenceDiagram", "\(name)")
+        for line in lines.dropFirst() {
+            let ok =
+                line.hasPrefix("    title ") || line.hasPrefix("    participant ") || line.hasPrefix("    Note over t")
+                || line.range(of: #"^    t\d+->>s\d+: \d+\. "#, options: .regularExpression) != nil
+            #expect(ok, "\(name): \(line)")
+            #expect(!line.contains(";") || line.contains("#59;") || line.contains("#35;") || line.contains("#58;"), "\(name): \(line)")
+        }
+    }
+
+    @Test func theDeadlockGraphHasItsCycleInRed() throws {
+        let dot = racelab.main(["export", "deadlock", "--format", "dot"]).stdout
+        #expect(dot.hasPrefix("digraph waitfor {"))
+        #expect(dot.components(separatedBy: "penwidth=2").count - 1 == 4)
+        #expect(dot.contains("t1 -> l1 [label=\"waits for\""))
+        #expect(dot.contains("l1 -> t2 [label=\"held by\""))
+    }
+
+    @Test func wrongRequestsSayWhyWithTheirExitCodes() throws {
+        let noDeadlock = racelab.main(["export", "deadlock", "--fix", "mutex", "--format", "dot"])
+        #expect(noDeadlock.exitCode == 65)
+        #expect(noDeadlock.stderr.contains("does not deadlock (it completed): a wait-for graph needs a deadlock"))
+        let proven = racelab.main(["export", "singleton-race", "--fix", "mutex", "--counterexample"])
+        #expect(proven.exitCode == 65 && proven.stderr == "error: no failing run to draw: every interleaving passes\n")
+        let unwritable = racelab.main(["export", "deadlock", "-o", "/no/such/folder/x.svg"])
+        #expect(unwritable.exitCode == 73 && unwritable.stderr.hasPrefix("error: cannot create /no/such/folder/x.svg"))
+        #expect(racelab.main(["export", "deadlock", "--format", "png"]).exitCode == 64)
+        #expect(racelab.main(["export", "deadlock", "--story", "--counterexample"]).exitCode == 64)
+        #expect(racelab.main(["export", "deadlock", "--schedule", "A A Q"]).exitCode == 64)
+        // A student gets no picture of a break-it exercise's answer.
+        let guarded = racelab.main(["export", "singleton-break", "--counterexample"])
+        #expect(guarded.exitCode == 64 && guarded.stderr.contains("would show its answer"))
+    }
+
+    @Test func theSameRequestDrawsTheSameBytes() {
+        for format in ["svg", "mermaid", "dot"] {
+            #expect(racelab.main(["export", "deadlock", "--format", format]).stdout == racelab.main(["export", "deadlock", "--format", format]).stdout)
+        }
+    }
+}
+
+/// The shipped scenarios, by name.
+enum ScenarioNames {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scenarios")
+    static let all: [String] = {
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".race") }.map { String($0.dropLast(5)) }
+            .sorted()
+    }()
+}
