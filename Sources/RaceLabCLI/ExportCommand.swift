@@ -6,22 +6,24 @@ import RaceLabPresentation
 struct ExportCommand {
     var locator: ScenarioLocator
 
-    static let formats = ["svg", "mermaid", "dot"]
+    static let formats = ["svg", "mermaid", "dot", "html"]
     /// The most steps a picture shows.
     static let maxSteps = 1_000
 
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Draw a run: an SVG timeline, a Mermaid sequence diagram, or a DOT wait-for graph of a deadlock.",
+        abstract: "Draw a run (an SVG timeline, a Mermaid sequence diagram, a DOT wait-for graph) or write an HTML lesson page.",
         usage:
-            "racelab export <name> [--fix <fix>] [--schedule <schedule> | --counterexample | --story] --format svg|mermaid|dot [--output <file>]",
+            "racelab export <name> [--fix <fix>] [--schedule <schedule> | --counterexample | --story] --format svg|mermaid|dot|html [--output <file>]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Draw a fix instead of the broken version."),
             .init(name: "schedule", value: "schedule", help: "The run to draw: thread names, one per step, or a named schedule."),
             .init(name: "counterexample", value: nil, help: "Draw the simplest failing run 'explore' finds."),
             .init(name: "story", value: nil, help: "Draw the scenario's story (the default, when it has one)."),
-            .init(name: "format", value: "format", help: "svg (a timeline), mermaid (a sequence diagram) or dot (a wait-for graph)."),
+            .init(
+                name: "format", value: "format",
+                help: "svg (a timeline), mermaid (a sequence diagram), dot (a wait-for graph)\nor html (a lesson page where the reader is the scheduler)."),
             .init(name: "output", value: "file", help: "Write to this file instead of standard output (also -o)."),
             Spoilers.option, ScenarioLocator.exercisesOption,
         ],
@@ -42,7 +44,7 @@ struct ExportCommand {
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let format = parsed.values["format"] ?? "svg"
         guard Self.formats.contains(format) else {
-            throw UsageError("unknown format '\(format)'; use svg, mermaid or dot" + suggestion(format, Self.formats), command: spec)
+            throw UsageError("unknown format '\(format)'; use svg, mermaid, dot or html" + suggestion(format, Self.formats), command: spec)
         }
         let choices = [parsed.values["schedule"] != nil, parsed.flags.contains("counterexample"), parsed.flags.contains("story")]
         if choices.filter({ $0 }).count > 1 {
@@ -56,6 +58,15 @@ struct ExportCommand {
         // A break-it or predict-it exercise's story and counterexample are its answer.
         if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)), parsed.values["schedule"] == nil {
             return Spoilers.refusal("export", scenario, kind, own: true)
+        }
+        if format == "html" {
+            // The lesson page holds every state, not one run: a student's break-it or
+            // predict-it exercise would hold its answer.
+            if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) {
+                return Spoilers.refusal("export --format html", scenario, kind)
+            }
+            let page = LessonPage(scenario: scenario, program: program, fix: fix, version: describe(fix, in: scenario)).render()
+            return write(page, parsed.values["output"])
         }
         var schedule: [String]?
         var decisive: (first: Int, second: Int)?
@@ -119,12 +130,15 @@ struct ExportCommand {
             }
             text = graph
         }
-        if let path = parsed.values["output"] {
-            if let failure = FileIO.write(text, to: path) {
-                return CommandOutput(stderr: "error: \(failure.message)\n", exitCode: failure.exitCode)
-            }
-            return CommandOutput(stdout: "wrote \(path)\n")
+        return write(text, parsed.values["output"])
+    }
+
+    /// The picture on standard output, or in a file.
+    func write(_ text: String, _ path: String?) -> CommandOutput {
+        guard let path else { return CommandOutput(stdout: text) }
+        if let failure = FileIO.write(text, to: path) {
+            return CommandOutput(stderr: "error: \(failure.message)\n", exitCode: failure.exitCode)
         }
-        return CommandOutput(stdout: text)
+        return CommandOutput(stdout: "wrote \(path)\n")
     }
 }

@@ -1,5 +1,6 @@
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabPresentation
 
 /// `racelab show NAME`: the story, the broken code, and each fix as a diff.
 struct ShowCommand {
@@ -30,7 +31,7 @@ struct ShowCommand {
         if !scenario.story.isEmpty { out += "\nStory\n" + indent(scenario.story) + "\n" }
         out += "\nCode (the broken version)\n"
         for declaration in scenario.declarations where !isMetadata(declaration) {
-            out += indent(text(of: declaration, in: scenario.file)) + "\n"
+            out += indent(ScenarioCode.text(of: declaration, in: scenario.file)) + "\n"
         }
         for fix in scenario.fixes {
             if let variant = fix.variant {
@@ -42,11 +43,11 @@ struct ShowCommand {
             for declaration in fix.declarations {
                 let old = declaration.replacementKey.flatMap { key in
                     scenario.declarations.first { $0.replacementKey?.name == key.name }
-                }.map { text(of: $0, in: scenario.file) }
+                }.map { ScenarioCode.text(of: $0, in: scenario.file) }
                 if case .remove = declaration.kind {
                     out += diff(old: old ?? "", new: "")
                 } else {
-                    out += diff(old: old ?? "", new: text(of: declaration, in: scenario.file))
+                    out += diff(old: old ?? "", new: ScenarioCode.text(of: declaration, in: scenario.file))
                 }
             }
         }
@@ -62,12 +63,6 @@ struct ShowCommand {
     func isMetadata(_ declaration: Declaration) -> Bool {
         if case .metadata = declaration.kind { return true }
         return false
-    }
-
-    func text(of declaration: Declaration, in file: SourceFile) -> String {
-        let lines = (declaration.range.start.line...declaration.range.end.line).map { file.line($0) }
-        let indentation = lines.first.map { $0.prefix { $0 == " " }.count } ?? 0
-        return lines.map { String($0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count))) }.joined(separator: "\n")
     }
 
     func indent(_ text: String) -> String {

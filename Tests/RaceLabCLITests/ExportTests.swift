@@ -83,8 +83,38 @@ struct ExportTests {
         #expect(guarded.exitCode == 64 && guarded.stderr.contains("would show its answer"))
     }
 
+    /// The lesson page embeds the state graph: every state once, every step between
+    /// states, and the sentence of each step as `run` prints it.
+    @Test func theLessonPageEmbedsTheStateGraph() throws {
+        let page = racelab.main(["export", "singleton-race", "--format", "html"])
+        #expect(page.exitCode == 0)
+        let html = page.stdout
+        let start = try #require(html.range(of: "<script id=\"graph\" type=\"application/json\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let data = Data(html[start.upperBound..<end.lowerBound].utf8)
+        let graph = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let states = try #require(graph["states"] as? [[String: Any]])
+        #expect(graph["complete"] as? Bool == true && states.count == 115)
+        #expect(html.contains("The page holds all 115 states of this version"))
+        // The story's first two steps, followed through the graph, say what run says.
+        var state = 0
+        var sentences: [String] = []
+        for thread in [1, 2] {
+            let steps = try #require(states[state]["steps"] as? [[Any]])
+            let step = try #require(steps.first { $0[0] as? Int == thread })
+            sentences.append(step[2] as! String)
+            state = step[1] as! Int
+        }
+        let run = racelab.main(["run", "singleton-race", "--schedule", "A B"]).stdout
+        for sentence in sentences { #expect(run.contains(sentence.dropFirst(2)), "\(sentence)") }
+        #expect(sentences == ["A reads singleton: nil", "B reads singleton: nil"])
+        // A student's break-it exercise: the page would hold the answer.
+        let guarded = racelab.main(["export", "singleton-break", "--format", "html"])
+        #expect(guarded.exitCode == 64 && guarded.stderr.contains("would show its answer"))
+    }
+
     @Test func theSameRequestDrawsTheSameBytes() {
-        for format in ["svg", "mermaid", "dot"] {
+        for format in ["svg", "mermaid", "dot", "html"] {
             #expect(racelab.main(["export", "deadlock", "--format", format]).stdout == racelab.main(["export", "deadlock", "--format", format]).stdout)
         }
     }

@@ -1,0 +1,165 @@
+import RaceLabEngine
+import RaceLabLanguage
+
+/// A scenario as one self-contained HTML page: its story and code, and play mode, where
+/// the reader picks which thread runs next (buttons, or a thread's number; u undoes, r
+/// restarts) and sees each step's sentence, the shared state and who waits. The page
+/// embeds the reachable state graph (each state's display once, and the steps between
+/// states), so it needs no engine; past `maxStates` it holds the states nearest the
+/// start and says so. A link can carry moves: `page.html#moves=2,3,u`.
+public struct LessonPage {
+    public let scenario: Scenario
+    public let program: Program
+    public let fix: String?
+    public let version: String
+    public let maxStates: Int
+
+    public static let defaultMaxStates = 5_000
+
+    public init(scenario: Scenario, program: Program, fix: String?, version: String, maxStates: Int = LessonPage.defaultMaxStates) {
+        self.scenario = scenario
+        self.program = program
+        self.fix = fix
+        self.version = version
+        self.maxStates = maxStates
+    }
+
+    /// The embedded graph, as JSON: thread names and lines of shared state per state,
+    /// its failure if any, and its steps out as `[thread, target, sentence]`.
+    public func graph() -> (json: JSON, space: StateSpace) {
+        let engine = Engine(program: program)
+        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates)
+        var states: [JSON] = []
+        for (index, world) in space.worlds.enumerated() {
+            let formatter = ValueFormatter(world: world)
+            var shared: [JSON] = []
+            for (g, global) in program.globals.enumerated() where global.isShown {
+                shared.append(.string("\(global.name) = \(formatter.describe(world.globals[g]))"))
+            }
+            for id in world.heap.indices {
+                if let owner = world.headers[id].owner { shared.append(.string("\(world.heap[id].name) is held by \(world.threadNames[owner])")) }
+            }
+            let threads: [JSON] = world.threads.indices.map { thread in
+                let status: String
+                if world.threads[thread].isFinished {
+                    status = "finished"
+                } else if engine.runnableThreads(world).contains(thread) {
+                    status = "can run"
+                } else {
+                    status = engine.waitDescription(world, thread)?.text ?? "cannot run"
+                }
+                return .array([.string(world.threadNames[thread]), .string(status)])
+            }
+            let edges: [JSON] = space.edges[index].map { edge in
+                let text = edge.events.map { "\(world.threadNames[edge.thread]) \($0.text)" }.joined(separator: "; ")
+                return .array([.int(edge.thread), .int(edge.target), .string(text)])
+            }
+            states.append(
+                .object([
+                    ("threads", .array(threads)), ("shared", .array(shared)),
+                    ("failure", space.failures[index].map(JSON.string) ?? .null), ("steps", .array(edges)),
+                ]))
+        }
+        return (.object([("complete", .bool(space.isComplete)), ("states", .array(states))]), space)
+    }
+
+    public func render() -> String {
+        let (json, space) = graph()
+        // Nothing in the embedded data can close the script element.
+        let data = json.serialized().replacingOccurrences(of: "</", with: "<\\/")
+        let note =
+            space.isComplete
+            ? "The page holds all \(space.worlds.count) states of this version: every move is here."
+            : "The page holds the \(space.worlds.count) states nearest the start (its budget is \(maxStates)); past them the moves stop. 'racelab explore' sees the rest."
+        let story = scenario.story.isEmpty ? "" : "<h2>The story</h2>\n<pre class=\"story\">\(XML.escape(scenario.story))</pre>\n"
+        let goal = scenario.challenge.map { "<p class=\"goal\">Goal: \(XML.escape($0))</p>\n" } ?? ""
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(XML.escape(scenario.name)): \(XML.escape(scenario.title))</title>
+            <style>
+            :root { color-scheme: light dark; --ink: #1b1f24; --bg: #ffffff; --box: #ddf4ff; --line: #d0d7de; --bad: #cf222e; }
+            @media (prefers-color-scheme: dark) { :root { --ink: #e6edf3; --bg: #0d1117; --box: #0c2d6b; --line: #30363d; --bad: #f85149; } }
+            body { font: 18px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--bg); margin: 1rem auto; max-width: 70rem; padding: 0 1rem; }
+            pre { font: 15px/1.35 Menlo, Consolas, monospace; overflow-x: auto; border: 1px solid var(--line); padding: .6rem; }
+            #lanes { display: flex; flex-wrap: wrap; gap: .6rem; }
+            .lane { border: 1px solid var(--line); padding: .5rem; min-width: 12rem; flex: 1; }
+            .lane button { font-size: 1rem; width: 100%; padding: .4rem; }
+            .lane .status { font-size: .9rem; min-height: 2.6em; }
+            #log li { margin: .15rem 0; } #failure { color: var(--bad); font-weight: bold; }
+            #debrief { border: 2px solid var(--bad); padding: .6rem; }
+            </style>
+            </head>
+            <body>
+            <h1>\(XML.escape(scenario.name)): \(XML.escape(scenario.title))</h1>
+            <p>\(XML.escape(version))</p>
+            \(story)<h2>Be the scheduler</h2>
+            \(goal)<p>Press a thread's button, or its number on the keyboard, to run its next step; <kbd>u</kbd> undoes, <kbd>r</kbd> restarts.</p>
+            <p class="budget">\(XML.escape(note))</p>
+            <div id="lanes"></div>
+            <p id="status"></p>
+            <p id="failure"></p>
+            <div id="debrief" hidden></div>
+            <h3>Shared state</h3>
+            <ul id="state"></ul>
+            <h3>Steps</h3>
+            <ol id="log"></ol>
+            <h2>The code</h2>
+            <pre class="code">\(XML.escape(ScenarioCode.code(of: scenario, fix: fix)))</pre>
+            <script id="graph" type="application/json">
+            \(data)
+            </script>
+            <script>
+            "use strict";
+            const graph = JSON.parse(document.getElementById("graph").textContent);
+            let path = [0];
+            let sentences = [];
+            function el(tag, text) { const e = document.createElement(tag); e.textContent = text; return e; }
+            function move(thread) {
+              const state = graph.states[path[path.length - 1]];
+              const step = state.steps.find(s => s[0] === thread);
+              if (!step) { document.getElementById("status").textContent = "That thread cannot run now."; return false; }
+              path.push(step[1]); sentences.push(step[2]); render(); return true;
+            }
+            function undo() { if (path.length > 1) { path.pop(); sentences.pop(); render(); } }
+            function restart() { path = [0]; sentences = []; render(); }
+            function render() {
+              const state = graph.states[path[path.length - 1]];
+              const lanes = document.getElementById("lanes");
+              lanes.replaceChildren();
+              state.threads.forEach((t, i) => {
+                const lane = el("div", ""); lane.className = "lane"; lane.dataset.thread = t[0];
+                const button = el("button", "[" + (i + 1) + "] " + t[0]);
+                button.disabled = !state.steps.some(s => s[0] === i);
+                button.addEventListener("click", () => move(i));
+                const status = el("div", t[1]); status.className = "status";
+                lane.append(button, status); lanes.append(lane);
+              });
+              const list = document.getElementById("state"); list.replaceChildren(...state.shared.map(s => el("li", s)));
+              const log = document.getElementById("log"); log.replaceChildren(...sentences.map(s => el("li", s)));
+              document.getElementById("failure").textContent = state.failure ? "It went wrong: " + state.failure : "";
+              const over = state.steps.length === 0;
+              document.getElementById("status").textContent = over ? (state.failure ? "The run is over." : "The run is over, and nothing went wrong.") : "Step " + (path.length) + ": pick a thread.";
+              const debrief = document.getElementById("debrief");
+              debrief.hidden = !state.failure;
+              debrief.textContent = state.failure ? "Goal reached in " + sentences.length + " steps: " + state.failure : "";
+            }
+            document.addEventListener("keydown", e => {
+              if (e.key >= "1" && e.key <= "9") move(Number(e.key) - 1);
+              else if (e.key === "u") undo();
+              else if (e.key === "r") restart();
+            });
+            render();
+            // Moves carried by the link: #moves=2,3,u
+            const moves = /moves=([0-9u,r]*)/.exec(location.hash);
+            if (moves) for (const m of moves[1].split(",")) { if (m === "u") undo(); else if (m === "r") restart(); else if (m) move(Number(m) - 1); }
+            </script>
+            </body>
+            </html>
+
+            """
+    }
+}
