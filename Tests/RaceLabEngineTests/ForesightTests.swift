@@ -88,4 +88,22 @@ struct ForesightTests {
         #expect(Foresight.look(fixed, from: fixed.initialWorld()) == .safe(states: 50))
         #expect(Foresight.look(engine, from: engine.initialWorld(), maxStates: 3) == .unknown(states: 3))
     }
+
+    /// The lesson page's graph: each state once, steps only to states it holds, none
+    /// out of a state that went wrong; a budget keeps the states nearest the start.
+    @Test func theStateSpaceHoldsEveryStateOnceWithinItsBudget() throws {
+        let engine = Engine(program: try loadShipped("singleton-race").program(fix: nil), localBudget: 10_000)
+        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: 5_000)
+        #expect(space.isComplete && space.worlds.count == 115)
+        for (index, edges) in space.edges.enumerated() {
+            #expect(edges.allSatisfy { $0.target < space.worlds.count && !$0.events.isEmpty })
+            if space.failures[index] != nil { #expect(edges.isEmpty) }
+            // Every state's answer agrees with its failure and its steps out.
+            if space.failures[index] == nil, edges.isEmpty { #expect(Foresight.look(engine, from: space.worlds[index]) == .safe(states: 1)) }
+        }
+        #expect(space.failures.compactMap { $0 }.count > 0)
+        let small = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: 10)
+        #expect(!small.isComplete && small.worlds.count == 10)
+        #expect(small.edges.allSatisfy { $0.allSatisfy { $0.target < 10 } })
+    }
 }
