@@ -67,6 +67,18 @@ debrief = re.search(r'<div id="debrief">(.*?)</div>', dom)
 assert debrief and "Goal reached in 10 steps" in debrief.group(1), "no debrief"
 print("lesson page: %d steps played, %d lanes, debrief shown" % (len(steps), len(lanes)))
 PY
+# The page's hint agrees with step mode's, from the same state (after A, B).
+chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$out/page.html#moves=2,3,h,h,h" > "$out/hint.html" 2> /dev/null
+printf '2\n3\nh\nh\nh\nq\n' | "$bin" step singleton-race --challenge > "$out/step.txt"
+python3 - "$out/hint.html" "$out/step.txt" <<'PY'
+import sys, re
+page = re.search(r'<span id="hint">([^<]*)</span>', open(sys.argv[1]).read()).group(1)
+step = " ".join(open(sys.argv[2]).read().split())
+core = re.search(r"a failure can still be reached from here: \d+ more steps? at the fewest \(run \w+ next\)", page)
+assert core, "the page gives no full hint: %r" % page
+assert core.group(0) in step, "the page says %r, step mode does not" % core.group(0)
+print("lesson page hint: %s" % core.group(0))
+PY
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,900 \
   --screenshot="$out/page.png" "file://$out/page.html#moves=2,3" > /dev/null 2>&1
 [ -s "$out/page.png" ] || { echo "no screenshot of the lesson page"; exit 1; }

@@ -97,10 +97,11 @@ public struct LessonPage {
             <h1>\(XML.escape(scenario.name)): \(XML.escape(scenario.title))</h1>
             <p>\(XML.escape(version))</p>
             \(story)<h2>Be the scheduler</h2>
-            \(goal)<p>Press a thread's button, or its number on the keyboard, to run its next step; <kbd>u</kbd> undoes, <kbd>r</kbd> restarts.</p>
+            \(goal)<p>Press a thread's button, or its number on the keyboard, to run its next step; <kbd>u</kbd> undoes, <kbd>r</kbd> restarts, <kbd>h</kbd> looks ahead.</p>
             <p class="budget">\(XML.escape(note))</p>
             <div id="lanes"></div>
             <p id="status"></p>
+            <p><button id="hintButton">Hint (h)</button> <span id="hint"></span></p>
             <p id="failure"></p>
             <div id="debrief" hidden></div>
             <h3>Shared state</h3>
@@ -124,9 +125,48 @@ public struct LessonPage {
               if (!step) { document.getElementById("status").textContent = "That thread cannot run now."; return false; }
               path.push(step[1]); sentences.push(step[2]); render(); return true;
             }
+            // The hint: breadth first over the embedded graph to the nearest failing state,
+            // as 'racelab step' does over the engine's; with a goal, one rung per press.
+            const ladder = \(scenario.challenge == nil ? "false" : "true");
+            let rung = 0, rungAt = "";
+            function lookAhead(start) {
+              if (graph.states[start].failure) return { steps: 0 };
+              const first = new Map([[start, -1]]);
+              let level = [start], depth = 0;
+              while (level.length > 0) {
+                depth += 1;
+                const next = [];
+                for (const s of level) for (const [thread, target] of graph.states[s].steps) {
+                  if (first.has(target)) continue;
+                  const way = first.get(s) < 0 ? thread : first.get(s);
+                  first.set(target, way);
+                  if (graph.states[target].failure) return { steps: depth, next: way, what: graph.states[target].failure };
+                  next.push(target);
+                }
+                level = next;
+              }
+              return { safe: first.size };
+            }
+            function hint() {
+              const here = path[path.length - 1];
+              if (rungAt !== path.join(",")) { rungAt = path.join(","); rung = 0; }
+              rung = ladder ? Math.min(rung + 1, 3) : 3;
+              const a = lookAhead(here), names = graph.states[here].threads.map(t => t[0]);
+              let text;
+              if (a.safe !== undefined) text = graph.complete ? "nothing can go wrong from here any more: every way on passes (" + a.safe + " states looked at)" : "no failure among the states this page holds (it does not hold them all)";
+              else if (a.steps === 0) text = "it has gone wrong already";
+              else {
+                text = "a failure can still be reached from here";
+                if (rung >= 2) text += ": " + a.steps + " more step" + (a.steps === 1 ? "" : "s") + " at the fewest";
+                if (rung >= 3) text += " (run " + names[a.next] + " next)";
+                text += rung >= 3 ? " — " + a.what : "; press h again for more";
+              }
+              document.getElementById("hint").textContent = text;
+            }
             function undo() { if (path.length > 1) { path.pop(); sentences.pop(); render(); } }
             function restart() { path = [0]; sentences = []; render(); }
             function render() {
+              document.getElementById("hint").textContent = "";
               const state = graph.states[path[path.length - 1]];
               const lanes = document.getElementById("lanes");
               lanes.replaceChildren();
@@ -151,11 +191,13 @@ public struct LessonPage {
               if (e.key >= "1" && e.key <= "9") move(Number(e.key) - 1);
               else if (e.key === "u") undo();
               else if (e.key === "r") restart();
+              else if (e.key === "h") hint();
             });
+            document.getElementById("hintButton").addEventListener("click", hint);
             render();
             // Moves carried by the link: #moves=2,3,u
-            const moves = /moves=([0-9u,r]*)/.exec(location.hash);
-            if (moves) for (const m of moves[1].split(",")) { if (m === "u") undo(); else if (m === "r") restart(); else if (m) move(Number(m) - 1); }
+            const moves = /moves=([0-9urh,]*)/.exec(location.hash);
+            if (moves) for (const m of moves[1].split(",")) { if (m === "u") undo(); else if (m === "r") restart(); else if (m === "h") hint(); else if (m) move(Number(m) - 1); }
             </script>
             </body>
             </html>
