@@ -27,6 +27,15 @@ public indirect enum JSON: Equatable, Sendable {
         }
     }
 
+    /// On one line, with no spaces: for data a page embeds.
+    public func compact() -> String {
+        switch self {
+        case .null, .bool, .int, .string: return serialized()
+        case .array(let items): return "[" + items.map { $0.compact() }.joined(separator: ",") + "]"
+        case .object(let pairs): return "{" + pairs.map { JSON.quote($0.0) + ":" + $0.1.compact() }.joined(separator: ",") + "}"
+        }
+    }
+
     /// A JSON string literal (RFC 8259 escaping).
     public static func quote(_ s: String) -> String {
         var out = "\""

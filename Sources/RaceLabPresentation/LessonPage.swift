@@ -24,20 +24,30 @@ public struct LessonPage {
         self.maxStates = maxStates
     }
 
-    /// The embedded graph, as JSON: thread names and lines of shared state per state,
-    /// its failure if any, and its steps out as `[thread, target, sentence]`.
+    /// The embedded graph, as JSON: every text once in `strings`, and per state its
+    /// threads (`[name, status]`), its lines of shared state, its failure if any, and
+    /// its steps out as `[thread, target, sentence]`, texts by their number.
     public func graph() -> (json: JSON, space: StateSpace) {
         let engine = Engine(program: program)
         let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates)
+        // Every text once: states refer to them by number.
+        var strings: [String] = []
+        var numbers: [String: Int] = [:]
+        func number(_ text: String) -> JSON {
+            if let known = numbers[text] { return .int(known) }
+            numbers[text] = strings.count
+            strings.append(text)
+            return .int(strings.count - 1)
+        }
         var states: [JSON] = []
         for (index, world) in space.worlds.enumerated() {
             let formatter = ValueFormatter(world: world)
             var shared: [JSON] = []
             for (g, global) in program.globals.enumerated() where global.isShown {
-                shared.append(.string("\(global.name) = \(formatter.describe(world.globals[g]))"))
+                shared.append(number("\(global.name) = \(formatter.describe(world.globals[g]))"))
             }
             for id in world.heap.indices {
-                if let owner = world.headers[id].owner { shared.append(.string("\(world.heap[id].name) is held by \(world.threadNames[owner])")) }
+                if let owner = world.headers[id].owner { shared.append(number("\(world.heap[id].name) is held by \(world.threadNames[owner])")) }
             }
             let threads: [JSON] = world.threads.indices.map { thread in
                 let status: String
@@ -48,25 +58,25 @@ public struct LessonPage {
                 } else {
                     status = engine.waitDescription(world, thread)?.text ?? "cannot run"
                 }
-                return .array([.string(world.threadNames[thread]), .string(status)])
+                return .array([number(world.threadNames[thread]), number(status)])
             }
             let edges: [JSON] = space.edges[index].map { edge in
                 let text = edge.events.map { "\(world.threadNames[edge.thread]) \($0.text)" }.joined(separator: "; ")
-                return .array([.int(edge.thread), .int(edge.target), .string(text)])
+                return .array([.int(edge.thread), .int(edge.target), number(text)])
             }
             states.append(
                 .object([
                     ("threads", .array(threads)), ("shared", .array(shared)),
-                    ("failure", space.failures[index].map(JSON.string) ?? .null), ("steps", .array(edges)),
+                    ("failure", space.failures[index].map(number) ?? .null), ("steps", .array(edges)),
                 ]))
         }
-        return (.object([("complete", .bool(space.isComplete)), ("states", .array(states))]), space)
+        return (.object([("complete", .bool(space.isComplete)), ("strings", .array(strings.map(JSON.string))), ("states", .array(states))]), space)
     }
 
     public func render() -> String {
         let (json, space) = graph()
         // Nothing in the embedded data can close the script element.
-        let data = json.serialized().replacingOccurrences(of: "</", with: "<\\/")
+        let data = json.compact().replacingOccurrences(of: "</", with: "<\\/")
         let note =
             space.isComplete
             ? "The page holds all \(space.worlds.count) states of this version: every move is here."
@@ -116,6 +126,14 @@ public struct LessonPage {
             <script>
             "use strict";
             const graph = JSON.parse(document.getElementById("graph").textContent);
+            // Texts are numbers into graph.strings: resolve them once.
+            for (const st of graph.states) {
+              const S = graph.strings;
+              st.threads = st.threads.map(t => [S[t[0]], S[t[1]]]);
+              st.shared = st.shared.map(i => S[i]);
+              st.failure = st.failure === null ? null : S[st.failure];
+              st.steps = st.steps.map(s => [s[0], s[1], S[s[2]]]);
+            }
             let path = [0];
             let sentences = [];
             function el(tag, text) { const e = document.createElement(tag); e.textContent = text; return e; }

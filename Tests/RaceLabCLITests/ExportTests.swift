@@ -94,6 +94,7 @@ struct ExportTests {
         let data = Data(html[start.upperBound..<end.lowerBound].utf8)
         let graph = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let states = try #require(graph["states"] as? [[String: Any]])
+        let strings = try #require(graph["strings"] as? [String])
         #expect(graph["complete"] as? Bool == true && states.count == 115)
         #expect(html.contains("The page holds all 115 states of this version"))
         // The story's first two steps, followed through the graph, say what run says.
@@ -102,7 +103,7 @@ struct ExportTests {
         for thread in [1, 2] {
             let steps = try #require(states[state]["steps"] as? [[Any]])
             let step = try #require(steps.first { $0[0] as? Int == thread })
-            sentences.append(step[2] as! String)
+            sentences.append(strings[step[2] as! Int])
             state = step[1] as! Int
         }
         let run = racelab.main(["run", "singleton-race", "--schedule", "A B"]).stdout
