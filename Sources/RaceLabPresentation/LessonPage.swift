@@ -58,7 +58,15 @@ public struct LessonPage {
                 } else {
                     status = engine.waitDescription(world, thread)?.text ?? "cannot run"
                 }
-                return .array([number(world.threadNames[thread]), number(status)])
+                // Where it stands: the line of its next step, as the step screen marks it.
+                var at = ""
+                if !world.threads[thread].isFinished, let top = world.threads[thread].frames.last {
+                    let ranges = program.codes[top.code].ranges
+                    if top.pc < ranges.count, let line = ranges[top.pc]?.start.line {
+                        at = "line \(line): " + program.file.line(line).trimmingCharacters(in: " \t")
+                    }
+                }
+                return .array([number(world.threadNames[thread]), number(status), number(at)])
             }
             let edges: [JSON] = space.edges[index].map { edge in
                 let text = edge.events.map { "\(world.threadNames[edge.thread]) \($0.text)" }.joined(separator: "; ")
@@ -99,6 +107,7 @@ public struct LessonPage {
             .lane { border: 1px solid var(--line); padding: .5rem; min-width: 12rem; flex: 1; }
             .lane button { font-size: 1rem; width: 100%; padding: .4rem; }
             .lane .status { font-size: .9rem; min-height: 2.6em; }
+            .lane .at { font-size: .85rem; white-space: pre-wrap; }
             #log li { margin: .15rem 0; } #failure { color: var(--bad); font-weight: bold; }
             #debrief { border: 2px solid var(--bad); padding: .6rem; }
             </style>
@@ -129,7 +138,7 @@ public struct LessonPage {
             // Texts are numbers into graph.strings: resolve them once.
             for (const st of graph.states) {
               const S = graph.strings;
-              st.threads = st.threads.map(t => [S[t[0]], S[t[1]]]);
+              st.threads = st.threads.map(t => [S[t[0]], S[t[1]], S[t[2]]]);
               st.shared = st.shared.map(i => S[i]);
               st.failure = st.failure === null ? null : S[st.failure];
               st.steps = st.steps.map(s => [s[0], s[1], S[s[2]]]);
@@ -194,7 +203,8 @@ public struct LessonPage {
                 button.disabled = !state.steps.some(s => s[0] === i);
                 button.addEventListener("click", () => move(i));
                 const status = el("div", t[1]); status.className = "status";
-                lane.append(button, status); lanes.append(lane);
+                const at = el("code", t[2]); at.className = "at";
+                lane.append(button, status, at); lanes.append(lane);
               });
               const list = document.getElementById("state"); list.replaceChildren(...state.shared.map(s => el("li", s)));
               const log = document.getElementById("log"); log.replaceChildren(...sentences.map(s => el("li", s)));
