@@ -65,7 +65,7 @@ struct ExportCommand {
             if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) {
                 return Spoilers.refusal("export --format html", scenario, kind)
             }
-            let page = LessonPage(scenario: scenario, program: program, fix: fix, version: describe(fix, in: scenario)).render()
+            let page = LessonPage(scenario: scenario, selected: fix).render()
             return write(page, parsed.values["output"])
         }
         var schedule: [String]?

@@ -1,33 +1,77 @@
 import RaceLabEngine
 import RaceLabLanguage
 
-/// A scenario as one self-contained HTML page: its story and code, and play mode, where
-/// the reader picks which thread runs next (buttons, or a thread's number; u undoes, r
-/// restarts) and sees each step's sentence, the shared state and who waits. The page
-/// embeds the reachable state graph (each state's display once, and the steps between
-/// states), so it needs no engine; past `maxStates` it holds the states nearest the
-/// start and says so. A link can carry moves: `page.html#moves=2,3,u`.
+/// A scenario as one self-contained HTML page: its story; play mode, where the reader
+/// picks which thread runs next (buttons, or a thread's number; u undoes, r restarts, h
+/// looks ahead) and sees each step's sentence, the shared state and who waits; and, for
+/// the broken version and each fix, its verdict and outcomes over every interleaving and
+/// its code, each version with its own play mode. The page embeds each version's
+/// reachable state graph (each state's display once, and the steps between states), so
+/// it needs no engine; past `maxStates` a version keeps the states nearest the start,
+/// and the page says so. A link can name a version and carry moves:
+/// `page.html#fix=mutex&moves=2,3,u`.
 public struct LessonPage {
     public let scenario: Scenario
-    public let program: Program
-    public let fix: String?
-    public let version: String
+    /// The version shown first: nil for the broken one, or a fix's name.
+    public let selected: String?
     public let maxStates: Int
 
     public static let defaultMaxStates = 5_000
 
-    public init(scenario: Scenario, program: Program, fix: String?, version: String, maxStates: Int = LessonPage.defaultMaxStates) {
+    public init(scenario: Scenario, selected: String?, maxStates: Int = LessonPage.defaultMaxStates) {
         self.scenario = scenario
-        self.program = program
-        self.fix = fix
-        self.version = version
+        self.selected = selected
         self.maxStates = maxStates
+    }
+
+    /// A version in words: "the broken version", "fix 'mutex'", "the broken variant 'x'".
+    func label(_ fix: String?) -> String {
+        guard let fix else { return "the broken version" }
+        return scenario.fix(named: fix)?.variant != nil ? "the broken variant '\(fix)'" : "fix '\(fix)'"
+    }
+
+    /// Every version (the broken one, then each fix and variant), each with its graph,
+    /// its verdict over every interleaving, its outcomes and its code.
+    public func versions() -> (json: JSON, complete: [Bool], states: [Int]) {
+        var versions: [JSON] = []
+        var complete: [Bool] = []
+        var sizes: [Int] = []
+        for fix in [nil] + scenario.fixes.map(\.name) {
+            guard let program = try? scenario.program(fix: fix) else { continue }
+            let (graph, space) = self.graph(program)
+            complete.append(space.isComplete)
+            sizes.append(space.worlds.count)
+            let explorer = Explorer(program: program)
+            let result = explorer.exploreChoosing().result
+            let verdict: String
+            switch result.verdict() {
+            case .proven: verdict = "proven: every interleaving passes"
+            case .fails, .failsAsExpected: verdict = "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
+            case .passesUnexpectedly: verdict = "passes in every interleaving, though it is marked to fail"
+            case .notExhaustive(let cut): verdict = "not exhaustive (\(cut)): no failure found"
+            }
+            let outcomes: [JSON] = result.outcomes.map { count in
+                .array([
+                    .string(count.outcome.state.isEmpty ? "(no shared variables)" : count.outcome.state), .string("\(count.interleavings)"),
+                    .bool(count.outcome.isFailure),
+                ])
+            }
+            let info = fix.flatMap { scenario.fix(named: $0) }
+            versions.append(
+                .object([
+                    ("name", fix.map(JSON.string) ?? .null), ("label", .string(label(fix))),
+                    ("summary", .string(info.map { $0.variant ?? $0.summary } ?? "")),
+                    ("code", .string(ScenarioCode.code(of: scenario, fix: fix))), ("verdict", .string(verdict)),
+                    ("outcomes", .array(outcomes)), ("graph", graph),
+                ]))
+        }
+        return (.array(versions), complete, sizes)
     }
 
     /// The embedded graph, as JSON: every text once in `strings`, and per state its
     /// threads (`[name, status]`), its lines of shared state, its failure if any, and
     /// its steps out as `[thread, target, sentence]`, texts by their number.
-    public func graph() -> (json: JSON, space: StateSpace) {
+    public func graph(_ program: Program) -> (json: JSON, space: StateSpace) {
         let engine = Engine(program: program)
         let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates)
         // Every text once: states refer to them by number.
@@ -82,13 +126,15 @@ public struct LessonPage {
     }
 
     public func render() -> String {
-        let (json, space) = graph()
+        let (versions, complete, sizes) = self.versions()
+        let first = [nil] + scenario.fixes.map(\.name)
+        let start = first.firstIndex { $0 == selected } ?? 0
         // Nothing in the embedded data can close the script element.
-        let data = json.compact().replacingOccurrences(of: "</", with: "<\\/")
+        let data = versions.compact().replacingOccurrences(of: "</", with: "<\\/")
         let note =
-            space.isComplete
-            ? "The page holds all \(space.worlds.count) states of this version: every move is here."
-            : "The page holds the \(space.worlds.count) states nearest the start (its budget is \(maxStates)); past them the moves stop. 'racelab explore' sees the rest."
+            complete.allSatisfy { $0 }
+            ? "The page holds every state of every version (\(sizes.reduce(0, +)) in all): every move is here."
+            : "Some versions have more states than the page's budget (\(maxStates) a version): for them it holds the states nearest the start, and past them the moves stop. 'racelab explore' sees the rest."
         let story = scenario.story.isEmpty ? "" : "<h2>The story</h2>\n<pre class=\"story\">\(XML.escape(scenario.story))</pre>\n"
         let goal = scenario.challenge.map { "<p class=\"goal\">Goal: \(XML.escape($0))</p>\n" } ?? ""
         return """
@@ -110,11 +156,13 @@ public struct LessonPage {
             .lane .at { font-size: .85rem; white-space: pre-wrap; }
             #log li { margin: .15rem 0; } #failure { color: var(--bad); font-weight: bold; }
             #debrief { border: 2px solid var(--bad); padding: .6rem; }
+            #versions button { margin: .15rem; } #outcomes .fail { color: var(--bad); }
             </style>
             </head>
             <body>
             <h1>\(XML.escape(scenario.name)): \(XML.escape(scenario.title))</h1>
-            <p>\(XML.escape(version))</p>
+            <p>Version: <span id="versions"></span></p>
+            <p id="summary"></p>
             \(story)<h2>Be the scheduler</h2>
             \(goal)<p>Press a thread's button, or its number on the keyboard, to run its next step; <kbd>u</kbd> undoes, <kbd>r</kbd> restarts, <kbd>h</kbd> looks ahead.</p>
             <p class="budget">\(XML.escape(note))</p>
@@ -127,24 +175,45 @@ public struct LessonPage {
             <ul id="state"></ul>
             <h3>Steps</h3>
             <ol id="log"></ol>
+            <h2>Every interleaving</h2>
+            <p id="verdict"></p>
+            <ul id="outcomes"></ul>
             <h2>The code</h2>
-            <pre class="code">\(XML.escape(ScenarioCode.code(of: scenario, fix: fix)))</pre>
+            <pre class="code" id="code"></pre>
             <script id="graph" type="application/json">
             \(data)
             </script>
             <script>
             "use strict";
-            const graph = JSON.parse(document.getElementById("graph").textContent);
-            // Texts are numbers into graph.strings: resolve them once.
-            for (const st of graph.states) {
-              const S = graph.strings;
+            const versions = JSON.parse(document.getElementById("graph").textContent);
+            // Texts are numbers into each graph's strings: resolve them once.
+            for (const v of versions) for (const st of v.graph.states) {
+              const S = v.graph.strings;
               st.threads = st.threads.map(t => [S[t[0]], S[t[1]], S[t[2]]]);
               st.shared = st.shared.map(i => S[i]);
               st.failure = st.failure === null ? null : S[st.failure];
               st.steps = st.steps.map(s => [s[0], s[1], S[s[2]]]);
             }
-            let path = [0];
-            let sentences = [];
+            let version = \(start);
+            let graph = versions[version].graph;
+            function showVersion(i) {
+              version = i; graph = versions[i].graph; path = [0]; sentences = [];
+              const v = versions[i];
+              const picker = document.getElementById("versions");
+              picker.replaceChildren(...versions.map((w, j) => {
+                const b = el("button", w.label); b.disabled = j === i; b.dataset.version = w.name || "";
+                b.addEventListener("click", () => showVersion(j)); return b;
+              }));
+              document.getElementById("summary").textContent = v.summary;
+              document.getElementById("verdict").textContent = "Explored: " + v.verdict + ".";
+              document.getElementById("outcomes").replaceChildren(...v.outcomes.map(o => {
+                const li = el("li", (o[2] ? "FAIL " : "ok ") + o[0] + " (" + o[1] + " interleavings)"); if (o[2]) li.className = "fail"; return li;
+              }));
+              document.getElementById("code").textContent = v.code;
+              render();
+            }
+            var path = [0];
+            var sentences = [];
             function el(tag, text) { const e = document.createElement(tag); e.textContent = text; return e; }
             function move(thread) {
               const state = graph.states[path[path.length - 1]];
@@ -222,7 +291,10 @@ public struct LessonPage {
               else if (e.key === "h") hint();
             });
             document.getElementById("hintButton").addEventListener("click", hint);
-            render();
+            // A version named by the link (#fix=mutex) is shown first.
+            const named = /fix=([A-Za-z0-9_]+)/.exec(location.hash);
+            const at = named ? versions.findIndex(v => v.name === named[1]) : -1;
+            showVersion(at >= 0 ? at : version);
             // Moves carried by the link: #moves=2,3,u
             const moves = /moves=([0-9urh,]*)/.exec(location.hash);
             if (moves) for (const m of moves[1].split(",")) { if (m === "u") undo(); else if (m === "r") restart(); else if (m === "h") hint(); else if (m) move(Number(m) - 1); }

@@ -92,11 +92,19 @@ struct ExportTests {
         let start = try #require(html.range(of: "<script id=\"graph\" type=\"application/json\">"))
         let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
         let data = Data(html[start.upperBound..<end.lowerBound].utf8)
-        let graph = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let versions = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        // The broken version and each fix, with its verdict.
+        #expect(versions.map { $0["label"] as? String } == ["the broken version", "fix 'mutex'", "fix 'confinement'", "fix 'operations'"])
+        #expect(
+            versions.map { $0["verdict"] as? String } == [
+                "fails in 210 of 230 interleavings", "proven: every interleaving passes", "proven: every interleaving passes",
+                "proven: every interleaving passes",
+            ])
+        let graph = try #require(versions[0]["graph"] as? [String: Any])
         let states = try #require(graph["states"] as? [[String: Any]])
         let strings = try #require(graph["strings"] as? [String])
         #expect(graph["complete"] as? Bool == true && states.count == 115)
-        #expect(html.contains("The page holds all 115 states of this version"))
+        #expect(html.contains("The page holds every state of every version"))
         // The story's first two steps, followed through the graph, say what run says.
         var state = 0
         var sentences: [String] = []
