@@ -82,4 +82,26 @@ PY
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,900 \
   --screenshot="$out/page.png" "file://$out/page.html#moves=2,3" > /dev/null 2>&1
 [ -s "$out/page.png" ] || { echo "no screenshot of the lesson page"; exit 1; }
+# Every scenario's page and timeline open in the browser: the page's script runs (the
+# lanes and the status line are filled in) and the SVG is drawn (not blank).
+for file in Scenarios/*.race; do
+  name=$(basename "$file" .race)
+  "$bin" export "$name" --format html -o "$out/$name.html" > /dev/null
+  chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$out/$name.html" > "$out/$name.dom" 2> /dev/null
+  python3 - "$out/$name.dom" "$name" <<'PY'
+import sys, re
+dom = open(sys.argv[1]).read()
+lanes = re.findall(r'class="lane" data-thread="([^"]*)"', dom)
+status = re.search(r'<p id="status">([^<]+)</p>', dom)
+versions = re.findall(r'data-version="([^"]*)"', dom)
+assert lanes and lanes[0] == "main", "%s: no lanes after the page's script ran" % sys.argv[2]
+assert status, "%s: the page's script did not fill in the status" % sys.argv[2]
+assert len(versions) >= 3, "%s: the page shows %d versions" % (sys.argv[2], len(versions))
+PY
+  "$bin" export "$name" --format svg -o "$out/$name.svg" > /dev/null
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=800,600 \
+    --screenshot="$out/$name.png" "file://$out/$name.svg" > /dev/null 2>&1
+  [ -s "$out/$name.png" ] || { echo "$name: no screenshot of its timeline"; exit 1; }
+done
+echo "every scenario's page and timeline opened in the browser"
 rm -rf "$out"
