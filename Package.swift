@@ -25,6 +25,7 @@ let package = Package(
         ),
         .testTarget(name: "RaceLabLanguageTests", dependencies: ["RaceLabLanguage"]),
         .testTarget(name: "RaceLabEngineTests", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
+        .testTarget(name: "RaceLabPresentationTests", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
         .testTarget(
             name: "RaceLabCLITests",
             dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabCLI"],

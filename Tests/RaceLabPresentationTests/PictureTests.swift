@@ -1,0 +1,82 @@
+import RaceLabEngine
+import RaceLabLanguage
+import Testing
+
+@testable import RaceLabPresentation
+
+/// The renderers of runs, by themselves (issue 21, part 5): what each writes for a
+/// known run, to the byte where it matters, and how each escapes what it cannot take.
+struct PictureTests {
+    static func run(_ source: String, _ schedule: String) throws -> Run {
+        let program = try Scenario.load(name: "test", file: SourceFile(name: "test.race", text: source)).program(fix: nil)
+        var scheduler = try FixedScheduler(schedule, limit: 1_000)
+        return try Runner(program: program).run(&scheduler)
+    }
+
+    static let deadlock = """
+        let lock1 = Lock()
+        let lock2 = Lock()
+        thread A { lock1.lock(); lock2.lock() }
+        thread B { lock2.lock(); lock1.lock() }
+        """
+
+    @Test func theWaitForGraphOfADeadlock() throws {
+        let graph = try #require(WaitForGraph(run: try Self.run(Self.deadlock, "A B A B"), title: "t").render())
+        #expect(
+            graph == """
+                digraph waitfor {
+                  label="t";
+                  labelloc=t;
+                  rankdir=LR;
+                  node [fontname="Helvetica"];
+                  t1 [shape=box, label="A"];
+                  t2 [shape=box, label="B"];
+                  l1 [shape=ellipse, label="lock2"];
+                  l0 [shape=ellipse, label="lock1"];
+                  t1 -> l1 [label="waits for", color=red, fontcolor=red, penwidth=2];
+                  l1 -> t2 [label="held by", color=red, fontcolor=red, penwidth=2];
+                  t2 -> l0 [label="waits for", color=red, fontcolor=red, penwidth=2];
+                  l0 -> t1 [label="held by", color=red, fontcolor=red, penwidth=2];
+                }
+
+                """)
+        #expect(WaitForGraph(run: try Self.run("let l = Lock()\nthread A { l.lock(); l.unlock() }", "A A"), title: "t").render() == nil)
+        #expect(WaitForGraph.quoted("a \"b\"\\c\nd") == "\"a \\\"b\\\"\\\\c d\"")
+    }
+
+    @Test func theSequenceDiagramOfARun() throws {
+        let diagram = MermaidSequence(run: try Self.run("var x = 0\nthread A { x = 1 }", "A"), title: "one; step").render()
+        #expect(
+            diagram == """
+                sequenceDiagram
+                    title one#59; step
+                    participant t0 as main
+                    participant t1 as A
+                    participant s0 as x
+                    t1->>s0: 1. writes x = 1
+                    Note over t1: 1. finishes
+
+                """)
+        #expect(MermaidSequence.clean("a->>b: #1;\nc") == "a-#gt;#gt;b#58; #35;1#59; c")
+    }
+
+    @Test func theTimelineCutsLabelsAndCompactJSONHasNoSpaces() throws {
+        #expect(SVGTimeline.fit("short", 100) == "short")
+        #expect(SVGTimeline.fit(String(repeating: "x", count: 40), 70) == String(repeating: "x", count: 9) + "…")
+        let svg = SVGTimeline(run: try Self.run(Self.deadlock, "A B A B"), title: "a <b> & c").render()
+        #expect(svg.contains("<title>a &lt;b&gt; &amp; c</title>"))
+        #expect(svg.components(separatedBy: "<g>").count - 1 == 4)
+        let json = JSON.object([("a", .array([.int(1), .string("x y"), .null])), ("b", .bool(true))])
+        #expect(json.compact() == "{\"a\":[1,\"x y\",null],\"b\":true}")
+    }
+
+    @Test func aVersionsCodeLeavesOutMetadataSchedulesAndOtherFixes() throws {
+        let scenario = try Scenario.load(
+            name: "t",
+            file: SourceFile(
+                name: "t.race",
+                text: "title \"T\"\nvar x = 0\nthread A { x = 1 }\nschedule story \"A\"\nfix f {\n    summary \"s\"\n    thread A { x = 2 }\n}\n"))
+        #expect(ScenarioCode.code(of: scenario, fix: nil) == "var x = 0\nthread A { x = 1 }")
+        #expect(ScenarioCode.code(of: scenario, fix: "f") == "var x = 0\nthread A { x = 2 }")
+    }
+}
