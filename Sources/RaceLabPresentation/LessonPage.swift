@@ -149,6 +149,7 @@ public struct LessonPage {
             @media (prefers-color-scheme: dark) { :root { --ink: #e6edf3; --bg: #0d1117; --box: #0c2d6b; --line: #30363d; --bad: #f85149; } }
             body { font: 18px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--bg); margin: 1rem auto; max-width: 70rem; padding: 0 1rem; }
             pre { font: 15px/1.35 Menlo, Consolas, monospace; overflow-x: auto; border: 1px solid var(--line); padding: .6rem; }
+            pre.story { white-space: pre-wrap; }
             #lanes { display: flex; flex-wrap: wrap; gap: .6rem; }
             .lane { border: 1px solid var(--line); padding: .5rem; min-width: 12rem; flex: 1; }
             .lane button { font-size: 1rem; width: 100%; padding: .4rem; }
