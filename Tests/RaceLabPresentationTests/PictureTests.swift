@@ -79,4 +79,11 @@ struct PictureTests {
         #expect(ScenarioCode.code(of: scenario, fix: nil) == "var x = 0\nthread A { x = 1 }")
         #expect(ScenarioCode.code(of: scenario, fix: "f") == "var x = 0\nthread A { x = 2 }")
     }
+
+    @Test func theVerifyTableAlignsItsCountsRight() {
+        #expect(VerifyTable.table([["version", "search", "n"], ["broken", "dpor", "12"]]) == "version  search   n\nbroken   dpor    12\n")
+        #expect(VerifyTable.words(.failsAsExpected, .broken) == "fails (broken)")
+        #expect(VerifyTable.words(.failsAsExpected, .expectedToFail) == "fails, as expected")
+        #expect(VerifyTable.words(.passesUnexpectedly, .expectedToFail) == "passes, though marked as failing")
+    }
 }

@@ -1,0 +1,105 @@
+import RaceLabEngine
+
+/// `verify`'s report: the broken version and every fix side by side, as a text table
+/// or as JSON, from their explorations. The command explores and decides the exit
+/// status; this only renders.
+public struct VerifyTable {
+    /// One version: its fix (nil: broken), its role, and its exploration.
+    public struct Version {
+        public var fix: String?
+        public var role: VersionRole
+        public var result: Exploration
+
+        public init(fix: String?, role: VersionRole, result: Exploration) {
+            self.fix = fix
+            self.role = role
+            self.result = result
+        }
+    }
+
+    public let scenario: Scenario
+    public let reduction: ExploreConfig.Reduction
+    public let versions: [Version]
+
+    public init(scenario: Scenario, reduction: ExploreConfig.Reduction, versions: [Version]) {
+        self.scenario = scenario
+        self.reduction = reduction
+        self.versions = versions
+    }
+
+    /// A version's verdict in the table's words.
+    public static func words(_ verdict: Verdict, _ role: VersionRole) -> String {
+        switch (verdict, role) {
+        case (.notExhaustive, _): return "not exhaustive"
+        case (.proven, _): return "proven"
+        case (.fails, _): return "FAILS"
+        case (.failsAsExpected, .expectedToFail): return "fails, as expected"
+        case (.failsAsExpected, _): return "fails (broken)"
+        case (.passesUnexpectedly, .expectedToFail): return "passes, though marked as failing"
+        case (.passesUnexpectedly, _): return "passes, but it is the broken version"
+        }
+    }
+
+    /// The text report: a title, what the counts mean, and the table.
+    public func text() -> String {
+        var rows: [[String]] = [["version", "search", "interleavings", "executions", "failing", "outcomes", "races", "findings", "verdict"]]
+        var statesCounted = false
+        for version in versions {
+            let result = version.result
+            let kinds = result.findingKinds.map(\.rawValue)
+            // Where runs go on forever the stateful search counts final states.
+            let unit = result.countsInterleavings ? "" : " states"
+            statesCounted = statesCounted || !result.countsInterleavings
+            rows.append([
+                version.fix.map { version.role == .variant ? "\($0) (variant)" : $0 } ?? "broken",
+                result.search == .stateful ? "stateful" : "dpor", result.interleavings.description + unit, String(result.executions),
+                result.failingInterleavings.description + unit, String(result.outcomes.count), String(result.dataRaces.count),
+                kinds.isEmpty ? "-" : kinds.joined(separator: ", "), Self.words(result.verdict(as: version.role), version.role),
+            ])
+        }
+        var out = "\(scenario.name): \(scenario.title)\n"
+        out += "Every version explored (\(reduction == .dpor ? "DPOR" : "no reduction") or stateful, as the search column says); "
+        out += statesCounted ? "counts are interleavings, or final states where runs can go on forever.\n\n" : "counts are interleavings.\n\n"
+        return out + Self.table(rows)
+    }
+
+    /// The JSON report; `verdict` is the exit status in words.
+    public func json(verdict: String) -> String {
+        let items: [JSON] = versions.map { version in
+            let result = version.result
+            let counts =
+                ExplorationJSON.fields("interleavings", result.interleavings) + [("executions", .int(result.executions))]
+                + ExplorationJSON.fields("failingInterleavings", result.failingInterleavings)
+            return .object(
+                [("version", .string(version.fix ?? "broken")), ("role", .string(version.role.rawValue))] + counts + [
+                    ("outcomes", .int(result.outcomes.count)),
+                    ("dataRaces", .int(result.dataRaces.count)),
+                    ("findings", .array(result.findingKinds.map { JSON.string($0.rawValue) })),
+                    ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
+                    ("exhaustive", .bool(result.isExhaustive)),
+                    ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
+                    ("verdict", .string(Self.words(result.verdict(as: version.role), version.role))),
+                ])
+        }
+        let json = JSON.object([
+            ("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
+            ("reduction", .string(reduction.rawValue)),
+            ("verdict", .string(verdict)),
+            ("versions", .array(items)),
+        ])
+        return json.serialized() + "\n"
+    }
+
+    /// Columns padded to their widest cell; the counts (columns 2 to 6) right-aligned.
+    static func table(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }
+        return rows.map { row in
+            var line = row.enumerated().map { column, cell in
+                let fill = String(repeating: " ", count: widths[column] - cell.count)
+                return (2...6).contains(column) ? fill + cell : cell + fill
+            }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }.joined(separator: "\n") + "\n"
+    }
+}
