@@ -22,17 +22,20 @@ extension Machine {
         return program.classes[classIndex].fieldNames.firstIndex(of: field)
     }
 
-    /// Reading a weak reference reads its object's lifetime too: whether it is still
-    /// there depends on every thread that releases it.
-    func lifetime(of value: Value) -> [Access] {
-        guard case .weak(let id) = value else { return [] }
-        return [Access(.object(id), .read)]
+    /// A read of a shared place ("reads …"). Reading a weak reference reads its
+    /// object's lifetime too: whether it is still there depends on every thread that
+    /// releases it. (One access needs no array: reads are the commonest step.)
+    func emitRead(_ what: @autoclosure () -> String, _ access: Access, _ value: Value) {
+        if case .weak(let id) = value {
+            emit("reads " + what(), [access, Access(.object(id), .read)])
+        } else {
+            emit("reads " + what(), access)
+        }
     }
 
-    /// The value a place stores: a weak one holds an object as a weak reference (or
-    /// nil), and holds nothing else.
-    mutating func storable(_ value: Value, weak: Bool, _ what: String) -> Value? {
-        guard weak else { return value }
+    /// What a weak place (`what`) stores for a value: the object as a weak reference,
+    /// or nil; anything else is a finding.
+    mutating func weakReference(to value: Value, _ what: String) -> Value? {
         switch world.resolve(value) {
         case .object(let id): return .weak(id)
         case .none: return Value.none
@@ -83,7 +86,7 @@ extension Machine {
             advance()
             if !program.globals[g].isLet {
                 let access = globalAccess(g, .read)
-                emit("reads \(program.globals[g].name)\(access.isAtomic ? " atomically" : ""): \(describe(value))", [access] + lifetime(of: value))
+                emitRead("\(program.globals[g].name)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access, value)
             }
         case .field(let nameIndex):
             let field = program.names[nameIndex]
@@ -104,7 +107,7 @@ extension Machine {
             push(world.resolve(value))
             advance()
             let access = fieldAccess(id, slot, .read)
-            emit("reads \(name).\(field)\(access.isAtomic ? " atomically" : ""): \(describe(value))", [access] + lifetime(of: value))
+            emitRead("\(name).\(field)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access, value)
         }
     }
 
@@ -113,7 +116,11 @@ extension Machine {
         case .local(let slot):
             execute(.storeLocal(slot))
         case .global(let g):
-            guard let value = storable(pop(), weak: program.globals[g].isWeak, program.globals[g].name) else { return }
+            var value = pop()
+            if program.globals[g].isWeak {
+                guard let weak = weakReference(to: value, program.globals[g].name) else { return }
+                value = weak
+            }
             let old = world.globals[g]
             retain(value)
             world.globals[g] = value
@@ -135,8 +142,11 @@ extension Machine {
                     fail(.type("cannot assign to '\(field)': it is a 'let' field"))
                     return
                 }
-                let info = program.classes[world.heap[id].classIndex!]
-                guard let value = storable(value, weak: info.fieldIsWeak[index], "\(world.heap[id].name).\(field)") else { return }
+                var value = value
+                if program.classes[world.heap[id].classIndex!].fieldIsWeak[index] {
+                    guard let weak = weakReference(to: value, "\(world.heap[id].name).\(field)") else { return }
+                    value = weak
+                }
                 let old = world.heap[id].fields[index]
                 retain(value)
                 world.heap[id].fields[index] = value
