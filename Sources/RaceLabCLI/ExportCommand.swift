@@ -25,15 +25,22 @@ struct ExportCommand {
                 name: "format", value: "format",
                 help: "svg (a timeline), mermaid (a sequence diagram), dot (a wait-for graph)\nor html (a lesson page where the reader is the scheduler)."),
             .init(name: "output", value: "file", help: "Write to this file instead of standard output (also -o)."),
+            .init(
+                name: "max-states", value: "n",
+                help:
+                    "The lesson page's budget: states a version may hold (default 5000,\nat most 200000). Past it the page holds the states nearest the\nstart, the story and the shortest failing run, and says so."
+            ),
             Spoilers.option, ScenarioLocator.exercisesOption,
         ],
         discussion: """
             Without --schedule, --counterexample or --story, the story is drawn, or the
             round-robin run if the scenario has none. A run is drawn to its end; one that
-            does not end within 1000 steps, as far as its schedule goes. The SVG
-            grows downward, one row per step. A DOT wait-for graph needs a run that deadlocks. Exit status: 0 written,
-            64 usage error, 65 script error or nothing to draw (no deadlock, no failing run),
-            73 the output cannot be created.
+            does not end within 1000 steps, as far as its schedule goes. The SVG grows
+            downward, one row per step. A DOT wait-for graph needs a run that deadlocks.
+            The HTML page embeds every reachable state of every version, within its
+            budget (--max-states).
+            Exit status: 0 written, 64 usage error, 65 script error or nothing to draw
+            (no deadlock, no failing run), 73 the output cannot be created.
             """
     )
 
@@ -45,6 +52,9 @@ struct ExportCommand {
         let format = parsed.values["format"] ?? "svg"
         guard Self.formats.contains(format) else {
             throw UsageError("unknown format '\(format)'; use svg, mermaid, dot or html" + suggestion(format, Self.formats), command: spec)
+        }
+        if parsed.values["max-states"] != nil && format != "html" {
+            throw UsageError("--max-states is the lesson page's budget: it goes with --format html", command: spec)
         }
         let choices = [parsed.values["schedule"] != nil, parsed.flags.contains("counterexample"), parsed.flags.contains("story")]
         if choices.filter({ $0 }).count > 1 {
@@ -65,7 +75,14 @@ struct ExportCommand {
             if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) {
                 return Spoilers.refusal("export --format html", scenario, kind)
             }
-            let page = LessonPage(scenario: scenario, selected: fix).render()
+            var budget = LessonPage.defaultMaxStates
+            if let text = parsed.values["max-states"] {
+                guard let n = Int(text), (1...200_000).contains(n) else {
+                    throw UsageError("--max-states takes a whole number from 1 to 200000, not '\(text)'", command: spec)
+                }
+                budget = n
+            }
+            let page = LessonPage(scenario: scenario, selected: fix, maxStates: budget, argument: parsed.positionals[0]).render()
             return write(page, parsed.values["output"])
         }
         var schedule: [String]?

@@ -3,15 +3,20 @@ import RaceLabEngine
 /// Why each kind of finding matters, in a sentence or two for learners.
 public enum FindingExplainer {
     public static func explanation(_ finding: Finding) -> String {
-        if finding.kind == .deadlock && finding.message.contains(" spins ") {
+        explanation(finding.kind, message: finding.message)
+    }
+
+    /// A finding's kind explained, in the words its message calls for.
+    public static func explanation(_ kind: Finding.Kind, message: String) -> String {
+        if kind == .deadlock && message.contains(" spins ") {
             return
                 "A thread that spins waits for another thread to change what it reads; here no thread left can ever change it, so it would spin forever."
         }
-        if finding.kind == .expectation && finding.message.hasPrefix(Finding.workNotDone) {
+        if kind == .expectation && message.contains(Finding.workNotDone) {
             return
                 "The exercise requires this work in every run, on the thread and under the locks it names: skipping it, moving it to another thread or doing it with fewer locks is not a fix."
         }
-        return explanation(finding.kind)
+        return explanation(kind)
     }
 
     public static func explanation(_ kind: Finding.Kind) -> String {

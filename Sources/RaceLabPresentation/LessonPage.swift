@@ -15,14 +15,30 @@ public struct LessonPage {
     /// The version shown first: nil for the broken one, or a fix's name.
     public let selected: String?
     public let maxStates: Int
+    /// How the reader names the scenario to `racelab run` (its name, or its file's path).
+    public let argument: String
 
     public static let defaultMaxStates = 5_000
 
-    public init(scenario: Scenario, selected: String?, maxStates: Int = LessonPage.defaultMaxStates) {
+    public init(scenario: Scenario, selected: String?, maxStates: Int = LessonPage.defaultMaxStates, argument: String? = nil) {
         self.scenario = scenario
         self.selected = selected
         self.maxStates = maxStates
+        self.argument = argument ?? scenario.name
     }
+
+    /// A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._/-+:@".unicodeScalars.contains($0))
+            }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The challenge, as step mode states it.
+    var goal: String { scenario.challenge ?? "make the run go wrong: break a check, crash it, or deadlock it" }
 
     /// A version in words: "the broken version", "fix 'mutex'", "the broken variant 'x'".
     func label(_ fix: String?) -> String {
@@ -31,16 +47,14 @@ public struct LessonPage {
     }
 
     /// Every version (the broken one, then each fix and variant), each with its graph,
-    /// its verdict over every interleaving, its outcomes and its code.
+    /// its verdict over every interleaving, its outcomes, its code, and the runs the
+    /// reader can watch (its story, a counterexample) as moves.
     public func versions() -> (json: JSON, complete: [Bool], states: [Int]) {
         var versions: [JSON] = []
         var complete: [Bool] = []
         var sizes: [Int] = []
         for fix in [nil] + scenario.fixes.map(\.name) {
             guard let program = try? scenario.program(fix: fix) else { continue }
-            let (graph, space) = self.graph(program)
-            complete.append(space.isComplete)
-            sizes.append(space.worlds.count)
             let explorer = Explorer(program: program)
             let result = explorer.exploreChoosing().result
             let verdict: String
@@ -50,11 +64,31 @@ public struct LessonPage {
             case .passesUnexpectedly: verdict = "passes in every interleaving, though it is marked to fail"
             case .notExhaustive(let cut): verdict = "not exhaustive (\(cut)): no failure found"
             }
+            // The runs worth watching, kept whole however many states the version has.
+            var runs: [(label: String, schedule: [String])] = []
+            if let story = scenario.schedules(fix: fix).first(where: { $0.name == "story" }),
+                let steps = try? Schedule(parsing: story.steps, limit: 10_000).steps
+            {
+                runs.append(("the story", steps))
+            }
+            if result.failingExecutions > 0, let example = explorer.counterexample(for: result) {
+                runs.append(("the shortest failing run", example.schedule))
+            }
+            let (graph, space) = self.graph(program, keeping: runs.map(\.schedule))
+            complete.append(space.isComplete)
+            sizes.append(space.worlds.count)
             let outcomes: [JSON] = result.outcomes.map { count in
                 .array([
                     .string(count.outcome.state.isEmpty ? "(no shared variables)" : count.outcome.state), .string("\(count.interleavings)"),
                     .bool(count.outcome.isFailure),
                 ])
+            }
+            // A run the version cannot follow to its end or its failure (a story
+            // written for another version) is not offered.
+            let watch: [JSON] = runs.compactMap { run in
+                let moves = Self.moves(run.schedule, in: space)
+                guard moves.count == run.schedule.count || space.failures[Self.state(after: moves, in: space)] != nil else { return nil }
+                return .array([.string(run.label), .array(moves.map { .int($0 + 1) })])
             }
             let info = fix.flatMap { scenario.fix(named: $0) }
             versions.append(
@@ -62,18 +96,41 @@ public struct LessonPage {
                     ("name", fix.map(JSON.string) ?? .null), ("label", .string(label(fix))),
                     ("summary", .string(info.map { $0.variant ?? $0.summary } ?? "")),
                     ("code", .string(ScenarioCode.code(of: scenario, fix: fix))), ("verdict", .string(verdict)),
-                    ("outcomes", .array(outcomes)), ("graph", graph),
+                    ("proven", .bool(result.verdict() == .proven)), ("outcomes", .array(outcomes)), ("watch", .array(watch)),
+                    ("graph", graph),
                 ]))
         }
         return (.array(versions), complete, sizes)
     }
 
-    /// The embedded graph, as JSON: every text once in `strings`, and per state its
-    /// threads (`[name, status]`), its lines of shared state, its failure if any, and
-    /// its steps out as `[thread, target, sentence]`, texts by their number.
-    public func graph(_ program: Program) -> (json: JSON, space: StateSpace) {
+    /// A schedule of thread names as the threads' numbers in the space, from the start
+    /// as far as the space has its steps.
+    static func moves(_ schedule: [String], in space: StateSpace) -> [ThreadID] {
+        var state = 0
+        var moves: [ThreadID] = []
+        for name in schedule {
+            guard let thread = space.worlds[state].thread(named: name),
+                let edge = space.edges[state].first(where: { $0.thread == thread })
+            else { break }
+            moves.append(thread)
+            state = edge.target
+        }
+        return moves
+    }
+
+    /// The state a run of moves from the start reaches.
+    static func state(after moves: [ThreadID], in space: StateSpace) -> Int {
+        moves.reduce(0) { state, thread in space.edges[state].first { $0.thread == thread }?.target ?? state }
+    }
+
+    /// The embedded graph, as JSON: every text once in `strings`; the code each thread
+    /// can stand in (`codes`: its name, first line and lines); per state its threads
+    /// (`[name, status, code, line]`, code -1 when finished), its lines of shared state,
+    /// its failure (`[text, why]`) if any, and its steps out as `[thread, target,
+    /// sentence]`, texts by their number.
+    public func graph(_ program: Program, keeping runs: [[String]] = []) -> (json: JSON, space: StateSpace) {
         let engine = Engine(program: program)
-        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates)
+        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates, keeping: runs)
         // Every text once: states refer to them by number.
         var strings: [String] = []
         var numbers: [String: Int] = [:]
@@ -82,6 +139,19 @@ public struct LessonPage {
             numbers[text] = strings.count
             strings.append(text)
             return .int(strings.count - 1)
+        }
+        // Each code a thread stands in, once: its name, and its lines.
+        var codes: [JSON] = []
+        var codeNumbers: [Int: Int] = [:]
+        func codeNumber(_ code: Int) -> Int {
+            if let known = codeNumbers[code] { return known }
+            let lines = program.codes[code].ranges.compactMap { $0?.start.line }
+            let first = lines.min() ?? 0
+            let last = lines.max() ?? -1
+            let texts: [JSON] = first <= last ? (first...last).map { number(program.file.line($0)) } : []
+            codeNumbers[code] = codes.count
+            codes.append(.array([number(program.codes[code].name), .int(first), .array(texts)]))
+            return codes.count - 1
         }
         var states: [JSON] = []
         for (index, world) in space.worlds.enumerated() {
@@ -103,40 +173,51 @@ public struct LessonPage {
                     status = engine.waitDescription(world, thread)?.text ?? "cannot run"
                 }
                 // Where it stands: the line of its next step, as the step screen marks it.
-                var at = ""
+                var code = -1
+                var line = 0
                 if !world.threads[thread].isFinished, let top = world.threads[thread].frames.last {
+                    code = codeNumber(top.code)
                     let ranges = program.codes[top.code].ranges
-                    if top.pc < ranges.count, let line = ranges[top.pc]?.start.line {
-                        at = "line \(line): " + program.file.line(line).trimmingCharacters(in: " \t")
-                    }
+                    if top.pc < ranges.count, let at = ranges[top.pc]?.start.line { line = at }
                 }
-                return .array([number(world.threadNames[thread]), number(status), number(at)])
+                return .array([number(world.threadNames[thread]), number(status), .int(code), .int(line)])
             }
             let edges: [JSON] = space.edges[index].map { edge in
                 let text = edge.events.map { "\(world.threadNames[edge.thread]) \($0.text)" }.joined(separator: "; ")
                 return .array([.int(edge.thread), .int(edge.target), number(text)])
             }
-            states.append(
-                .object([
-                    ("threads", .array(threads)), ("shared", .array(shared)),
-                    ("failure", space.failures[index].map(number) ?? .null), ("steps", .array(edges)),
-                ]))
+            let failure: JSON =
+                space.failures[index].map { failure in
+                    .array([number(failure.text), number(FindingExplainer.explanation(failure.kind, message: failure.text))])
+                } ?? .null
+            var fields: [(String, JSON)] = [("threads", .array(threads)), ("shared", .array(shared)), ("failure", failure), ("steps", .array(edges))]
+            // Past the budget: this state has steps the page does not hold.
+            if space.cut[index] { fields.append(("cut", .bool(true))) }
+            states.append(.object(fields))
         }
-        return (.object([("complete", .bool(space.isComplete)), ("strings", .array(strings.map(JSON.string))), ("states", .array(states))]), space)
+        return (
+            .object([
+                ("complete", .bool(space.isComplete)), ("strings", .array(strings.map(JSON.string))), ("codes", .array(codes)),
+                ("states", .array(states)),
+            ]), space
+        )
     }
 
     public func render() -> String {
         let (versions, complete, sizes) = self.versions()
         let first = [nil] + scenario.fixes.map(\.name)
         let start = first.firstIndex { $0 == selected } ?? 0
+        let header = JSON.object([
+            ("run", .string("racelab run " + Self.shellWord(argument))), ("ladder", .bool(scenario.challenge != nil)),
+            ("start", .int(start)), ("versions", versions),
+        ])
         // Nothing in the embedded data can close the script element.
-        let data = versions.compact().replacingOccurrences(of: "</", with: "<\\/")
+        let data = header.compact().replacingOccurrences(of: "</", with: "<\\/")
         let note =
             complete.allSatisfy { $0 }
             ? "The page holds every state of every version (\(sizes.reduce(0, +)) in all): every move is here."
-            : "Some versions have more states than the page's budget (\(maxStates) a version): for them it holds the states nearest the start, and past them the moves stop. 'racelab explore' sees the rest."
+            : "Some versions have more states than the page's budget (\(maxStates) a version): for them it holds the states nearest the start and those of the runs you can watch, and past them the moves stop. 'racelab explore' sees the rest."
         let story = scenario.story.isEmpty ? "" : "<h2>The story</h2>\n<pre class=\"story\">\(XML.escape(scenario.story))</pre>\n"
-        let goal = scenario.challenge.map { "<p class=\"goal\">Goal: \(XML.escape($0))</p>\n" } ?? ""
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -145,19 +226,22 @@ public struct LessonPage {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(XML.escape(scenario.name)): \(XML.escape(scenario.title))</title>
             <style>
-            :root { color-scheme: light dark; --ink: #1b1f24; --bg: #ffffff; --box: #ddf4ff; --line: #d0d7de; --bad: #cf222e; }
-            @media (prefers-color-scheme: dark) { :root { --ink: #e6edf3; --bg: #0d1117; --box: #0c2d6b; --line: #30363d; --bad: #f85149; } }
-            body { font: 18px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--bg); margin: 1rem auto; max-width: 70rem; padding: 0 1rem; }
+            :root { color-scheme: light dark; --ink: #1b1f24; --bg: #ffffff; --box: #ddf4ff; --line: #d0d7de; --bad: #cf222e; --good: #1a7f37; }
+            @media (prefers-color-scheme: dark) { :root { --ink: #e6edf3; --bg: #0d1117; --box: #0c2d6b; --line: #30363d; --bad: #f85149; --good: #3fb950; } }
+            body { font: 18px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--bg); margin: 1rem auto; max-width: 80rem; padding: 0 1rem; }
             pre { font: 15px/1.35 Menlo, Consolas, monospace; overflow-x: auto; border: 1px solid var(--line); padding: .6rem; }
             pre.story { white-space: pre-wrap; }
             #lanes { display: flex; flex-wrap: wrap; gap: .6rem; }
-            .lane { border: 1px solid var(--line); padding: .5rem; min-width: 12rem; flex: 1; }
+            .lane { border: 1px solid var(--line); padding: .5rem; min-width: 14rem; flex: 1; }
             .lane button { font-size: 1rem; width: 100%; padding: .4rem; }
             .lane .status { font-size: .9rem; min-height: 2.6em; }
-            .lane .at { font-size: .85rem; white-space: pre-wrap; }
+            .lane .in { font-size: .85rem; margin-top: .3rem; }
+            .lane pre { font-size: 13px; margin: .2rem 0 0; padding: .3rem; }
+            .lane pre span { display: block; white-space: pre; }
+            .lane pre .now { background: var(--box); font-weight: bold; }
             #log li { margin: .15rem 0; } #failure { color: var(--bad); font-weight: bold; }
-            #debrief { border: 2px solid var(--bad); padding: .6rem; }
-            #versions button { margin: .15rem; } #outcomes .fail { color: var(--bad); }
+            #debrief { border: 2px solid var(--bad); padding: .6rem; } #debrief.safe { border-color: var(--good); }
+            #versions button, #watch button { margin: .15rem; } #outcomes .fail { color: var(--bad); }
             </style>
             </head>
             <body>
@@ -165,8 +249,10 @@ public struct LessonPage {
             <p>Version: <span id="versions"></span></p>
             <p id="summary"></p>
             \(story)<h2>Be the scheduler</h2>
-            \(goal)<p>Press a thread's button, or its number on the keyboard, to run its next step; <kbd>u</kbd> undoes, <kbd>r</kbd> restarts, <kbd>h</kbd> looks ahead.</p>
+            <p class="goal">Goal: \(XML.escape(goal))</p>
+            <p>Press a thread's button, or its number on the keyboard, to run its next step; <kbd>u</kbd> undoes, <kbd>r</kbd> restarts, <kbd>h</kbd> looks ahead.</p>
             <p class="budget">\(XML.escape(note))</p>
+            <p id="watch"></p>
             <div id="lanes"></div>
             <p id="status"></p>
             <p><button id="hintButton">Hint (h)</button> <span id="hint"></span></p>
@@ -186,24 +272,35 @@ public struct LessonPage {
             </script>
             <script>
             "use strict";
-            const versions = JSON.parse(document.getElementById("graph").textContent);
+            const page = JSON.parse(document.getElementById("graph").textContent);
+            const versions = page.versions;
             // Texts are numbers into each graph's strings: resolve them once.
-            for (const v of versions) for (const st of v.graph.states) {
+            for (const v of versions) {
               const S = v.graph.strings;
-              st.threads = st.threads.map(t => [S[t[0]], S[t[1]], S[t[2]]]);
-              st.shared = st.shared.map(i => S[i]);
-              st.failure = st.failure === null ? null : S[st.failure];
-              st.steps = st.steps.map(s => [s[0], s[1], S[s[2]]]);
+              v.graph.codes = v.graph.codes.map(c => [S[c[0]], c[1], c[2].map(i => S[i])]);
+              for (const st of v.graph.states) {
+                st.threads = st.threads.map(t => [S[t[0]], S[t[1]], t[2], t[3]]);
+                st.shared = st.shared.map(i => S[i]);
+                st.failure = st.failure === null ? null : [S[st.failure[0]], S[st.failure[1]]];
+                st.steps = st.steps.map(s => [s[0], s[1], S[s[2]]]);
+              }
             }
-            let version = \(start);
+            let version = page.start;
             let graph = versions[version].graph;
+            // The run so far: the states visited, the thread picked at each, its sentence.
+            var path = [0], picks = [], sentences = [];
+            function el(tag, text) { const e = document.createElement(tag); e.textContent = text; return e; }
             function showVersion(i) {
-              version = i; graph = versions[i].graph; path = [0]; sentences = [];
+              version = i; graph = versions[i].graph; path = [0]; picks = []; sentences = [];
               const v = versions[i];
               const picker = document.getElementById("versions");
               picker.replaceChildren(...versions.map((w, j) => {
                 const b = el("button", w.label); b.disabled = j === i; b.dataset.version = w.name || "";
                 b.addEventListener("click", () => showVersion(j)); return b;
+              }));
+              document.getElementById("watch").replaceChildren(...(v.watch.length ? [el("span", "Watch: ")] : []), ...v.watch.map(w => {
+                const b = el("button", w[0] + " (" + w[1].length + (w[1].length === 1 ? " step)" : " steps)"));
+                b.addEventListener("click", () => { restart(); for (const m of w[1]) move(m - 1); }); return b;
               }));
               document.getElementById("summary").textContent = v.summary;
               document.getElementById("verdict").textContent = "Explored: " + v.verdict + ".";
@@ -213,18 +310,17 @@ public struct LessonPage {
               document.getElementById("code").textContent = v.code;
               render();
             }
-            var path = [0];
-            var sentences = [];
-            function el(tag, text) { const e = document.createElement(tag); e.textContent = text; return e; }
             function move(thread) {
               const state = graph.states[path[path.length - 1]];
               const step = state.steps.find(s => s[0] === thread);
-              if (!step) { document.getElementById("status").textContent = "That thread cannot run now."; return false; }
-              path.push(step[1]); sentences.push(step[2]); render(); return true;
+              if (!step) {
+                document.getElementById("status").textContent = state.steps.length || state.cut ? "That thread cannot run now." : "The run is over: u undoes a step, r restarts.";
+                return false;
+              }
+              path.push(step[1]); picks.push(thread); sentences.push(step[2]); render(); return true;
             }
             // The hint: breadth first over the embedded graph to the nearest failing state,
             // as 'racelab step' does over the engine's; with a goal, one rung per press.
-            const ladder = \(scenario.challenge == nil ? "false" : "true");
             let rung = 0, rungAt = "";
             function lookAhead(start) {
               if (graph.states[start].failure) return { steps: 0 };
@@ -237,7 +333,7 @@ public struct LessonPage {
                   if (first.has(target)) continue;
                   const way = first.get(s) < 0 ? thread : first.get(s);
                   first.set(target, way);
-                  if (graph.states[target].failure) return { steps: depth, next: way, what: graph.states[target].failure };
+                  if (graph.states[target].failure) return { steps: depth, next: way, what: graph.states[target].failure[0] };
                   next.push(target);
                 }
                 level = next;
@@ -247,7 +343,7 @@ public struct LessonPage {
             function hint() {
               const here = path[path.length - 1];
               if (rungAt !== path.join(",")) { rungAt = path.join(","); rung = 0; }
-              rung = ladder ? Math.min(rung + 1, 3) : 3;
+              rung = page.ladder ? Math.min(rung + 1, 3) : 3;
               const a = lookAhead(here), names = graph.states[here].threads.map(t => t[0]);
               let text;
               if (a.safe !== undefined) text = graph.complete ? "nothing can go wrong from here any more: every way on passes (" + a.safe + " states looked at)" : "no failure among the states this page holds (it does not hold them all)";
@@ -260,8 +356,36 @@ public struct LessonPage {
               }
               document.getElementById("hint").textContent = text;
             }
-            function undo() { if (path.length > 1) { path.pop(); sentences.pop(); render(); } }
-            function restart() { path = [0]; sentences = []; render(); }
+            function undo() { if (path.length > 1) { path.pop(); picks.pop(); sentences.pop(); render(); } }
+            function restart() { path = [0]; picks = []; sentences = []; render(); }
+            // A thread's code, its next line marked.
+            function codeOf(t) {
+              const pre = el("pre", "");
+              if (t[2] < 0) return [];
+              const [name, first, lines] = graph.codes[t[2]];
+              pre.append(...lines.map((text, k) => {
+                const n = first + k, span = el("span", (n === t[3] ? "> " : "  ") + String(n).padStart(3) + " " + text);
+                if (n === t[3]) span.className = "now"; return span;
+              }));
+              return [el("div", "in " + name), pre].map((e, k) => { if (k === 0) e.className = "in"; return e; });
+            }
+            // The threads picked so far, as a schedule 'racelab run' replays.
+            function schedule() { return picks.map((p, k) => graph.states[path[k]].threads[p][0]).join(" "); }
+            function debrief(state) {
+              const box = document.getElementById("debrief"), v = versions[version];
+              box.className = "";
+              if (state.failure) {
+                box.replaceChildren(el("p", "Goal reached in " + sentences.length + " steps: " + state.failure[0]), el("p", state.failure[1]),
+                  el("p", "The threads you picked: " + schedule()),
+                  el("p", "Replay it in a terminal: " + page.run + (v.name ? " --fix " + v.name : "") + ' --schedule "' + schedule() + '"'));
+              } else if (v.proven) {
+                box.className = "safe";
+                box.replaceChildren(el("p", "This is " + v.label + ": " + v.summary),
+                  el("p", "No order of steps can reach the goal here: every interleaving was explored, and every one passes."));
+              } else {
+                box.replaceChildren(el("p", "Finished without reaching the goal: every check passed this time. Undo a few steps (u) and try another order."));
+              }
+            }
             function render() {
               document.getElementById("hint").textContent = "";
               const state = graph.states[path[path.length - 1]];
@@ -273,17 +397,17 @@ public struct LessonPage {
                 button.disabled = !state.steps.some(s => s[0] === i);
                 button.addEventListener("click", () => move(i));
                 const status = el("div", t[1]); status.className = "status";
-                const at = el("code", t[2]); at.className = "at";
-                lane.append(button, status, at); lanes.append(lane);
+                lane.append(button, status, ...codeOf(t)); lanes.append(lane);
               });
               const list = document.getElementById("state"); list.replaceChildren(...state.shared.map(s => el("li", s)));
               const log = document.getElementById("log"); log.replaceChildren(...sentences.map(s => el("li", s)));
-              document.getElementById("failure").textContent = state.failure ? "It went wrong: " + state.failure : "";
-              const over = state.steps.length === 0;
-              document.getElementById("status").textContent = over ? (state.failure ? "The run is over." : "The run is over, and nothing went wrong.") : "Step " + (path.length) + ": pick a thread.";
-              const debrief = document.getElementById("debrief");
-              debrief.hidden = !state.failure;
-              debrief.textContent = state.failure ? "Goal reached in " + sentences.length + " steps: " + state.failure : "";
+              document.getElementById("failure").textContent = state.failure ? "It went wrong: " + state.failure[0] : "";
+              const over = state.steps.length === 0 && !state.cut;
+              document.getElementById("status").textContent = over ? (state.failure ? "The run is over." : "The run is over, and nothing went wrong.")
+                : state.cut ? "The page holds no more states on this way (its budget): undo, or go on in 'racelab step'." : "Step " + (path.length) + ": pick a thread.";
+              const box = document.getElementById("debrief");
+              box.hidden = !over;
+              if (!box.hidden) debrief(state); else box.replaceChildren();
             }
             document.addEventListener("keydown", e => {
               if (e.key >= "1" && e.key <= "9") move(Number(e.key) - 1);

@@ -78,6 +78,14 @@ struct ExportTests {
         #expect(racelab.main(["export", "deadlock", "--format", "png"]).exitCode == 64)
         #expect(racelab.main(["export", "deadlock", "--story", "--counterexample"]).exitCode == 64)
         #expect(racelab.main(["export", "deadlock", "--schedule", "A A Q"]).exitCode == 64)
+        // The page's budget: a whole number in range, and only for the page.
+        for budget in ["0", "200001", "many", "-5"] {
+            let wrong = racelab.main(["export", "deadlock", "--format", "html", "--max-states", budget])
+            #expect(wrong.exitCode == 64 && wrong.stderr.contains("--max-states takes a whole number from 1 to 200000, not '\(budget)'"))
+        }
+        #expect(racelab.main(["export", "deadlock", "--format", "svg", "--max-states", "10"]).stderr.contains("it goes with --format html"))
+        let small = racelab.main(["export", "deadlock", "--format", "html", "--max-states", "3"])
+        #expect(small.exitCode == 0 && small.stdout.contains("budget (3 a version)"))
         // A student gets no picture of a break-it exercise's answer.
         let guarded = racelab.main(["export", "singleton-break", "--counterexample"])
         #expect(guarded.exitCode == 64 && guarded.stderr.contains("would show its answer"))
@@ -86,13 +94,15 @@ struct ExportTests {
     /// The lesson page embeds the state graph: every state once, every step between
     /// states, and the sentence of each step as `run` prints it.
     @Test func theLessonPageEmbedsTheStateGraph() throws {
-        let page = racelab.main(["export", "singleton-race", "--format", "html"])
-        #expect(page.exitCode == 0)
-        let html = page.stdout
+        let output = racelab.main(["export", "singleton-race", "--format", "html"])
+        #expect(output.exitCode == 0)
+        let html = output.stdout
         let start = try #require(html.range(of: "<script id=\"graph\" type=\"application/json\">"))
         let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
         let data = Data(html[start.upperBound..<end.lowerBound].utf8)
-        let versions = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let page = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(page["run"] as? String == "racelab run singleton-race" && page["ladder"] as? Bool == true && page["start"] as? Int == 0)
+        let versions = try #require(page["versions"] as? [[String: Any]])
         // The broken version and each fix, with its verdict.
         #expect(versions.map { $0["label"] as? String } == ["the broken version", "fix 'mutex'", "fix 'confinement'", "fix 'operations'"])
         #expect(

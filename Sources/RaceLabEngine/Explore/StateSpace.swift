@@ -1,6 +1,8 @@
 /// The reachable states of a program from a world, each once, with the steps between
 /// them: what a page needs to let a reader be the scheduler with no engine of its own.
-/// Breadth first, so a budget keeps the states nearest the start.
+/// Breadth first, so a budget keeps the states nearest the start; runs named by their
+/// schedules (a story, a counterexample) are kept whole, and the budget then keeps the
+/// states nearest the start and those runs.
 public struct StateSpace: Sendable {
     public struct Edge: Sendable {
         public var thread: ThreadID
@@ -13,23 +15,39 @@ public struct StateSpace: Sendable {
     public var worlds: [World] = []
     /// Each state's steps out, by thread.
     public var edges: [[Edge]] = []
-    /// What went wrong in a state, if anything: a finding, a deadlock, a failed check.
-    public var failures: [String?] = []
-    /// False when the budget stopped the search: some states' steps lead nowhere known.
-    public var isComplete = true
+    /// What went wrong in a state: a finding, a deadlock, a failed check.
+    public struct Failure: Sendable, Equatable {
+        public var kind: Finding.Kind
+        /// "deadlock: main waits for …", "expectation failed: one instance".
+        public var text: String
+    }
 
-    public static func explore(_ engine: Engine, from world: World, maxStates: Int) -> StateSpace {
+    /// What went wrong in each state, if anything.
+    public var failures: [Failure?] = []
+    /// True for a state some of whose steps the budget left out.
+    public var cut: [Bool] = []
+    /// False when the budget stopped the search: some states' steps lead nowhere known.
+    public var isComplete: Bool { !cut.contains(true) }
+
+    /// The states from `world`; past `maxStates` the search stops adding states, but
+    /// every state along `keeping` (schedules of thread names, followed from `world` as
+    /// far as they go) is in.
+    public static func explore(_ engine: Engine, from world: World, maxStates: Int, keeping paths: [[String]] = []) -> StateSpace {
         var space = StateSpace()
         let explorer = Explorer(engine: engine, config: ExploreConfig())
         let known = world.findings.count
-        func failure(_ world: World) -> String? {
-            if world.findings.count > known { return world.findings[known].kind.rawValue + ": " + world.findings[known].message }
+        func failure(_ world: World) -> Failure? {
+            if world.findings.count > known {
+                let finding = world.findings[known]
+                return Failure(kind: finding.kind, text: finding.kind.rawValue + ": " + finding.message)
+            }
             guard engine.runnableMask(world) == 0 else { return nil }
-            if let deadlock = engine.deadlock(world) { return "deadlock: " + deadlock.message }
+            if let deadlock = engine.deadlock(world) { return Failure(kind: .deadlock, text: "deadlock: " + deadlock.message) }
             let ending = explorer.ending(of: world)
             guard ending.isFailure else { return nil }
             let failed = ending.failedChecks.map { "expectation failed: " + engine.program.expectations[$0].message }
-            return failed.isEmpty ? ending.kinds.map(\.rawValue).joined(separator: ", ") : failed.joined(separator: "; ")
+            if !failed.isEmpty { return Failure(kind: .expectation, text: failed.joined(separator: "; ")) }
+            return Failure(kind: ending.kinds.first ?? .expectation, text: ending.kinds.map(\.rawValue).joined(separator: ", "))
         }
         var encoder = StateEncoder(program: engine.program, initial: world)
         var store = StateStore()
@@ -37,7 +55,26 @@ public struct StateSpace: Sendable {
         _ = store.insert(encoder.bytes.raw)
         space.worlds = [world]
         space.edges = [[]]
+        space.cut = [false]
         space.failures = [failure(world)]
+        // The kept runs' states come first after the start, so the breadth-first search
+        // below grows from all of them at once.
+        for path in paths {
+            var current = world
+            for name in path {
+                guard !current.halted, failure(current) == nil, let thread = current.thread(named: name),
+                    engine.runnableMask(current) & (1 << UInt64(thread)) != 0
+                else { break }
+                current = engine.step(current, thread: thread).0
+                encoder.encode(current)
+                if store.insert(encoder.bytes.raw).isNew {
+                    space.worlds.append(current)
+                    space.edges.append([])
+                    space.cut.append(false)
+                    space.failures.append(failure(current))
+                }
+            }
+        }
         var next = 0
         while next < space.worlds.count {
             let current = space.worlds[next]
@@ -49,13 +86,14 @@ public struct StateSpace: Sendable {
                 encoder.encode(successor)
                 let (index, isNew) = store.insert(encoder.bytes.raw)
                 // Past the budget a new state is left out, and so is every step to it.
-                if isNew && space.worlds.count >= maxStates || index >= space.worlds.count && !isNew {
-                    space.isComplete = false
+                if isNew && space.worlds.count >= max(maxStates, 1) || index >= space.worlds.count && !isNew {
+                    space.cut[next] = true
                     continue
                 }
                 if isNew {
                     space.worlds.append(successor)
                     space.edges.append([])
+                    space.cut.append(false)
                     space.failures.append(failure(successor))
                 }
                 space.edges[next].append(Edge(thread: thread, target: index, events: events))
