@@ -23,7 +23,11 @@ for version in "deadlock" "deadlock --fix mainSync" "queue-sync-deadlock" "dispa
   "$bin" export $version --format dot -o "$out/graph.dot" > /dev/null
   dot -Tsvg "$out/graph.dot" -o "$out/graph.svg" || { echo "dot rejects the wait-for graph of $version"; exit 1; }
 done
-# A graph of a run that does not deadlock is refused (exit 65).
+# A run that takes two locks in opposite orders without deadlocking: its lock order.
+"$bin" export deadlock --schedule "A*6 B*6" --format dot -o "$out/order.dot" > /dev/null
+grep -q "digraph lockorder" "$out/order.dot" || { echo "no lock-order graph of the inversion"; exit 1; }
+dot -Tsvg "$out/order.dot" -o "$out/order.svg" || { echo "dot rejects the lock-order graph"; exit 1; }
+# A graph of a run that neither deadlocks nor inverts a lock order is refused (exit 65).
 set +e
 "$bin" export deadlock --fix mutex --format dot > /dev/null 2>&1; [ $? -eq 65 ] || { echo "a graph of no deadlock should exit 65"; exit 1; }
 set -e
@@ -46,6 +50,19 @@ raw = zlib.decompress(idat)
 assert len(set(raw)) > 8, "the screenshot is blank"
 print("timeline screenshot: %d bytes, %d distinct values" % (len(data), len(set(raw))))
 PY
+# Mermaid itself reads every scenario's sequence diagram: the streamlit-mermaid wheel
+# from PyPI bundles Mermaid in a page (no npm needed); mermaid.py has it draw each one.
+mkdir -p "$out/mermaid"
+if python3 -m pip download --quiet --no-deps --dest "$out/wheel" streamlit-mermaid==0.3.0 > /dev/null 2>&1; then
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$out"/wheel/*.whl "$out/wheel"
+  for file in Scenarios/*.race; do
+    "$bin" export "$(basename "$file" .race)" --format mermaid -o "$out/mermaid/$(basename "$file" .race).mmd" > /dev/null
+  done
+  "$bin" export async-operation --counterexample --format mermaid -o "$out/mermaid/async-operation-counterexample.mmd" > /dev/null
+  python3 "$(dirname "$0")/mermaid.py" "$out/wheel/streamlit_mermaid/frontend/build" "$out"/mermaid/*.mmd
+else
+  echo "WARNING: could not fetch streamlit-mermaid from PyPI: Mermaid's own reading of the diagrams is SKIPPED"
+fi
 # The lesson page in a browser, played with real key presses (press-keys.py drives
 # Chromium over the DevTools protocol): every key's step, every undo and the end are
 # checked against 'racelab run' for the same threads (check-play.py); reaching the goal

@@ -23,7 +23,9 @@ struct ExportCommand {
             .init(name: "story", value: nil, help: "Draw the scenario's story (the default, when it has one)."),
             .init(
                 name: "format", value: "format",
-                help: "svg (a timeline), mermaid (a sequence diagram), dot (a wait-for graph)\nor html (a lesson page where the reader is the scheduler)."),
+                help:
+                    "svg (a timeline), mermaid (a sequence diagram), dot (a wait-for or\nlock-order graph) or html (a lesson page where the reader is the scheduler)."
+            ),
             .init(name: "output", value: "file", help: "Write to this file instead of standard output (also -o)."),
             .init(
                 name: "max-states", value: "n",
@@ -36,7 +38,8 @@ struct ExportCommand {
             Without --schedule, --counterexample or --story, the story is drawn, or the
             round-robin run if the scenario has none. A run is drawn to its end; one that
             does not end within 1000 steps, as far as its schedule goes. The SVG grows
-            downward, one row per step. A DOT wait-for graph needs a run that deadlocks.
+            downward, one row per step. DOT draws a run that deadlocks as a wait-for graph,
+            or one that takes two locks in opposite orders as a lock-order graph.
             The HTML page embeds every reachable state of every version, within its
             budget (--max-states).
             Exit status: 0 written, 64 usage error, 65 script error or nothing to draw
@@ -140,12 +143,16 @@ struct ExportCommand {
         case "svg": text = SVGTimeline(run: result, title: title, decisive: decisive).render()
         case "mermaid": text = MermaidSequence(run: result, title: title).render()
         default:
-            guard let graph = WaitForGraph(run: result, title: title).render() else {
+            // A deadlock's wait-for graph; else the lock order of a run that took two
+            // locks in opposite orders, which can deadlock in another interleaving.
+            let graph = DOTGraph(run: result, title: title)
+            guard let drawn = graph.waitFor() ?? graph.lockOrder() else {
                 return CommandOutput(
-                    stderr: "error: \(what) of \(scenario.name) does not deadlock (it \(result.end.rawValue)): a wait-for graph needs a deadlock\n",
+                    stderr:
+                        "error: \(what) of \(scenario.name) does not deadlock (it \(result.end.rawValue)) and takes no two locks in opposite orders: a DOT graph needs a deadlock or a lock-order inversion\n",
                     exitCode: ExitCode.scriptError)
             }
-            text = graph
+            text = drawn
         }
         return write(text, parsed.values["output"])
     }

@@ -16,7 +16,9 @@ public struct MermaidSequence {
     public func render() -> String {
         let engine = Engine(program: run.program)
         let names = run.world.threadNames
-        var targets: [String] = []
+        // What the steps touch, by name (an operation is the same participant whether a
+        // step touches it as an object or as an operation), in the order first touched.
+        var targets: [(kind: String, name: String)] = []
         var lines: [String] = []
         for event in run.events {
             let step = "\(event.step). \(Self.clean(event.text))"
@@ -25,17 +27,25 @@ public struct MermaidSequence {
                 lines.append("    Note over \(thread): \(step)")
                 continue
             }
-            let name = engine.name(of: target, in: run.world)
-            var index = targets.firstIndex(of: name)
+            let touched = (Self.kind(target), engine.name(of: target, in: run.world))
+            var index = targets.firstIndex { $0.name == touched.1 }
             if index == nil {
-                targets.append(name)
+                targets.append(touched)
                 index = targets.count - 1
+            } else if targets[index!].kind == "object" {
+                // An object used as an operation, a queue or a lock is named as that.
+                targets[index!].kind = touched.0
             }
             lines.append("    \(thread)->>s\(index!): \(step)")
         }
         var out = "sequenceDiagram\n    title \(Self.clean(title))\n"
         for (index, name) in names.enumerated() { out += "    participant t\(index) as \(Self.clean(name))\n" }
-        for (index, name) in targets.enumerated() { out += "    participant s\(index) as \(Self.clean(name))\n" }
+        for (index, target) in targets.enumerated() {
+            // A name a thread also has (an operation runs on a thread of its name) says
+            // what it is.
+            let clash = names.contains(target.name)
+            out += "    participant s\(index) as \(Self.clean(clash ? "\(target.name) (\(target.kind))" : target.name))\n"
+        }
         for line in lines { out += line + "\n" }
         for finding in run.findings { out += "    Note over t\(finding.thread ?? 0): \(Self.clean(finding.kind.rawValue + ": " + finding.message))\n" }
         return out
@@ -46,6 +56,20 @@ public struct MermaidSequence {
         switch access.target {
         case .global, .field, .lock, .object, .operation, .queue, .mainQueue: return true
         case .allocator, .output, .count, .observer, .section: return false
+        }
+    }
+
+    /// What a participant is, when its name alone could be another's.
+    static func kind(_ target: Access.Target) -> String {
+        switch target {
+        case .global: return "variable"
+        case .field: return "field"
+        case .object: return "object"
+        case .lock: return "lock"
+        case .operation: return "operation"
+        case .queue: return "queue"
+        case .mainQueue: return "main queue"
+        default: return "state"
         }
     }
 

@@ -70,7 +70,12 @@ struct ExportTests {
     @Test func wrongRequestsSayWhyWithTheirExitCodes() throws {
         let noDeadlock = racelab.main(["export", "deadlock", "--fix", "mutex", "--format", "dot"])
         #expect(noDeadlock.exitCode == 65)
-        #expect(noDeadlock.stderr.contains("does not deadlock (it completed): a wait-for graph needs a deadlock"))
+        #expect(
+            noDeadlock.stderr.contains(
+                "does not deadlock (it completed) and takes no two locks in opposite orders: a DOT graph needs a deadlock or a lock-order inversion"))
+        // A run that takes the locks in opposite orders but does not deadlock: its lock order.
+        let inversion = racelab.main(["export", "deadlock", "--schedule", "A*6 B*6", "--format", "dot"])
+        #expect(inversion.exitCode == 0 && inversion.stdout.hasPrefix("digraph lockorder {"))
         let proven = racelab.main(["export", "singleton-race", "--fix", "mutex", "--counterexample"])
         #expect(proven.exitCode == 65 && proven.stderr == "error: no failing run to draw: every interleaving passes\n")
         let unwritable = racelab.main(["export", "deadlock", "-o", "/no/such/folder/x.svg"])

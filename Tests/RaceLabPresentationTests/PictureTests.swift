@@ -21,7 +21,7 @@ struct PictureTests {
         """
 
     @Test func theWaitForGraphOfADeadlock() throws {
-        let graph = try #require(WaitForGraph(run: try Self.run(Self.deadlock, "A B A B"), title: "t").render())
+        let graph = try #require(DOTGraph(run: try Self.run(Self.deadlock, "A B A B"), title: "t").waitFor())
         #expect(
             graph == """
                 digraph waitfor {
@@ -40,8 +40,48 @@ struct PictureTests {
                 }
 
                 """)
-        #expect(WaitForGraph(run: try Self.run("let l = Lock()\nthread A { l.lock(); l.unlock() }", "A A"), title: "t").render() == nil)
-        #expect(WaitForGraph.quoted("a \"b\"\\c\nd") == "\"a \\\"b\\\"\\\\c d\"")
+        #expect(DOTGraph(run: try Self.run("let l = Lock()\nthread A { l.lock(); l.unlock() }", "A A"), title: "t").waitFor() == nil)
+        #expect(DOTGraph.quoted("a \"b\"\\c\nd") == "\"a \\\"b\\\"\\\\c d\"")
+    }
+
+    /// Locks taken in opposite orders, in a run that does not deadlock: the order is
+    /// drawn, the inversion in red; a run with one order draws nothing.
+    @Test func theLockOrderGraphOfAnInversion() throws {
+        let source = """
+            let lock1 = Lock()
+            let lock2 = Lock()
+            let lock3 = Lock()
+            thread A {
+                lock1.lock(); lock2.lock(); lock3.lock()
+                lock3.unlock(); lock2.unlock(); lock1.unlock()
+            }
+            thread B {
+                lock2.lock(); lock1.lock()
+                lock1.unlock(); lock2.unlock()
+            }
+            """
+        let run = try Self.run(source, "A A A A A A B B B B")
+        #expect(run.end == .completed)
+        let graph = try #require(DOTGraph(run: run, title: "t").lockOrder())
+        #expect(
+            graph == """
+                digraph lockorder {
+                  label="t";
+                  labelloc=t;
+                  node [fontname="Helvetica", shape=ellipse];
+                  l0 [label="lock1"];
+                  l1 [label="lock2"];
+                  l2 [label="lock3"];
+                  l0 -> l1 [label="A holds lock1, takes lock2, line 5", color=red, fontcolor=red, penwidth=2];
+                  l0 -> l2 [label="A holds lock1, takes lock3, line 5"];
+                  l1 -> l2 [label="A holds lock2, takes lock3, line 5"];
+                  l1 -> l0 [label="B holds lock2, takes lock1, line 9", color=red, fontcolor=red, penwidth=2];
+                }
+
+                """)
+        let oneOrder = source.replacingOccurrences(of: "lock2.lock(); lock1.lock()", with: "lock1.lock(); lock2.lock()")
+        #expect(DOTGraph(run: try Self.run(oneOrder, "A A A A A A B B B B"), title: "t").lockOrder() == nil)
+        #expect(DOTGraph(run: run, title: "t").waitFor() == nil)
     }
 
     @Test func theSequenceDiagramOfARun() throws {
@@ -58,6 +98,9 @@ struct PictureTests {
 
                 """)
         #expect(MermaidSequence.clean("a->>b: #1;\nc") == "a-#gt;#gt;b#58; #35;1#59; c")
+        // A participant named like a thread says what it is.
+        let clash = MermaidSequence(run: try Self.run("var A = 0\nthread A { A = 1 }", "A"), title: "t").render()
+        #expect(clash.contains("    participant t1 as A\n    participant s0 as A (variable)\n    t1->>s0: 1. writes A = 1\n"))
     }
 
     @Test func theTimelineCutsLabelsAndCompactJSONHasNoSpaces() throws {

@@ -14,31 +14,69 @@ public struct LockInversion: Hashable, Sendable {
     public var edges: [LockOrderEdge]
 }
 
+extension LockOrderEdge {
+    /// The lock-order edges of one step: the locks `thread` held before it (by the
+    /// objects' headers then), each before a lock the step took (a re-entrant take is
+    /// not an edge).
+    static func edges(heldBefore headers: [ObjectHeader], after: World, thread: ThreadID, accesses: [Access], line: Int?) -> [LockOrderEdge] {
+        var edges: [LockOrderEdge] = []
+        for access in accesses where access.kind == .acquire {
+            guard case .lock(let taken) = access.target, headers[taken].owner != thread else { continue }
+            for held in headers.indices where headers[held].owner == thread && held != taken {
+                edges.append(LockOrderEdge(held: after.heap[held].name, taken: after.heap[taken].name, thread: after.threadNames[thread], line: line))
+            }
+        }
+        return edges
+    }
+
+    /// Adds an edge unless the same thread already took the same two locks in this order.
+    static func add(_ new: [LockOrderEdge], to edges: inout [LockOrderEdge]) {
+        for edge in new where !edges.contains(where: { $0.held == edge.held && $0.taken == edge.taken && $0.thread == edge.thread }) {
+            edges.append(edge)
+        }
+    }
+}
+
 extension Explorer {
-    /// Records the lock-order edges of one step: the locks `thread` held before it
-    /// (by the objects' headers then), each before a lock the step took (a re-entrant
-    /// take is not an edge).
+    /// Records the lock-order edges of one step.
     func recordLockOrder(
         heldBefore headers: [ObjectHeader], after: World, thread: ThreadID, accesses: [Access], line: Int?,
         into result: inout Exploration
     ) {
-        for access in accesses where access.kind == .acquire {
-            guard case .lock(let taken) = access.target, headers[taken].owner != thread else { continue }
-            for held in headers.indices where headers[held].owner == thread && held != taken {
-                let edge = LockOrderEdge(
-                    held: after.heap[held].name, taken: after.heap[taken].name,
-                    thread: after.threadNames[thread], line: line)
-                if !result.lockOrder.contains(where: { $0.held == edge.held && $0.taken == edge.taken && $0.thread == edge.thread }) {
-                    result.lockOrder.append(edge)
-                }
+        LockOrderEdge.add(
+            LockOrderEdge.edges(heldBefore: headers, after: after, thread: thread, accesses: accesses, line: line), to: &result.lockOrder)
+    }
+}
+
+extension Run {
+    /// The lock order this run took, replayed step by step: each edge once, in the
+    /// order the run first took it.
+    public var lockOrder: [LockOrderEdge] {
+        let engine = Engine(program: program)
+        var world = engine.initialWorld()
+        var edges: [LockOrderEdge] = []
+        for name in schedule {
+            guard let thread = world.thread(named: name) else { break }
+            let before = world.headers
+            let events = engine.step(&world, thread: thread)
+            for event in events {
+                LockOrderEdge.add(
+                    LockOrderEdge.edges(heldBefore: before, after: world, thread: thread, accesses: event.accesses, line: event.range?.start.line),
+                    to: &edges)
             }
         }
+        return edges
     }
 }
 
 extension Exploration {
     /// The cycles of the lock order, each once, shortest first; each is a potential deadlock.
-    public var lockInversions: [LockInversion] {
+    public var lockInversions: [LockInversion] { LockInversion.cycles(of: lockOrder) }
+}
+
+extension LockInversion {
+    /// The cycles among lock-order edges, each once, shortest first.
+    public static func cycles(of lockOrder: [LockOrderEdge]) -> [LockInversion] {
         var found: [LockInversion] = []
         var seen: Set<[String]> = []
         for start in lockOrder {

@@ -1,10 +1,8 @@
 import RaceLabEngine
 
-/// A deadlock as a Graphviz (DOT) wait-for graph: threads are boxes, the locks they
-/// hold and wait for are ellipses; "waits for" and "held by" edges, and a thread's
-/// other waits (an operation, a queue, a semaphore) as an edge to the thread it waits
-/// on, labelled with why. The edges of the wait-for cycle, if there is one, are red.
-public struct WaitForGraph {
+/// A run as a Graphviz (DOT) graph: a deadlock's wait-for graph, or the lock order of
+/// a run that took two locks in opposite orders.
+public struct DOTGraph {
     public let run: Run
     public let title: String
 
@@ -13,8 +11,12 @@ public struct WaitForGraph {
         self.title = title
     }
 
-    /// Nil when the run did not end in a deadlock: there is nothing to draw.
-    public func render() -> String? {
+    /// A deadlock's wait-for graph: threads are boxes, the locks they hold and wait for
+    /// are ellipses; "waits for" and "held by" edges, and a thread's other waits (an
+    /// operation, a queue, a semaphore) as an edge to the thread it waits on, labelled
+    /// with why. The edges of the wait-for cycle, if there is one, are red. Nil when
+    /// the run did not end in a deadlock: there is nothing to draw.
+    public func waitFor() -> String? {
         guard run.end == .deadlocked else { return nil }
         let world = run.world
         let engine = Engine(program: run.program)
@@ -62,5 +64,31 @@ public struct WaitForGraph {
 
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: " ") + "\""
+    }
+}
+
+extension DOTGraph {
+    /// A lock-order inversion: the locks the run took are ellipses, an edge from a
+    /// lock to one a thread took while holding it, labelled with the thread and the
+    /// line; the edges of the inversion (lock1 before lock2 here, lock2 before lock1
+    /// there) are red. The run need not deadlock: the order alone can. Nil when the
+    /// run took no two locks in opposite orders.
+    public func lockOrder() -> String? {
+        let edges = run.lockOrder
+        guard let inversion = LockInversion.cycles(of: edges).first else { return nil }
+        var locks: [String] = []
+        for edge in edges {
+            for lock in [edge.held, edge.taken] where !locks.contains(lock) { locks.append(lock) }
+        }
+        var out = "digraph lockorder {\n  label=\(Self.quoted(title));\n  labelloc=t;\n  node [fontname=\"Helvetica\", shape=ellipse];\n"
+        for (index, lock) in locks.enumerated() { out += "  l\(index) [label=\(Self.quoted(lock))];\n" }
+        for edge in edges {
+            let line = edge.line.map { ", line \($0)" } ?? ""
+            let label = "\(edge.thread) holds \(edge.held), takes \(edge.taken)\(line)"
+            let onCycle = inversion.edges.contains(edge)
+            out += "  l\(locks.firstIndex(of: edge.held)!) -> l\(locks.firstIndex(of: edge.taken)!) [label=\(Self.quoted(label))"
+            out += (onCycle ? ", color=red, fontcolor=red, penwidth=2" : "") + "];\n"
+        }
+        return out + "}\n"
     }
 }
