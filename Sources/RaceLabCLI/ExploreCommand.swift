@@ -118,8 +118,8 @@ struct ExploreCommand {
             out += "\nExploring \(describe(fix, in: scenario)) (\(how)).\n"
             if program.strictPriority { out += Self.strictPriorityNote }
             if let reason { out += "Search chosen: \(reason)\n" }
-            let replay = "racelab run \(parsed.positionals[0])" + (fix.map { " --fix \($0)" } ?? "")
-            out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replayCommand: replay)
+            let replay = ReplayCommand(parsed.positionals[0], fix: fix)
+            out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replay: replay)
             if guarded == .breakIt && result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample }
             let code: Int32
             switch result.verdict() {

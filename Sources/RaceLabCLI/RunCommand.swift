@@ -122,7 +122,7 @@ struct RunCommand {
         if let fixName, let reason = scenario.fix(named: fixName)?.expectedFailure {
             title += "\nThis fix is meant to fail: \(reason)"
         }
-        let replay = "racelab run \(parsed.positionals[0])" + (fixName.map { " --fix \($0)" } ?? "")
-        return CommandOutput(stdout: TextRenderer(title: title, replayCommand: replay).render(result), exitCode: exit)
+        let replay = ReplayCommand(parsed.positionals[0], fix: fixName)
+        return CommandOutput(stdout: TextRenderer(title: title, replay: replay).render(result), exitCode: exit)
     }
 }

@@ -185,7 +185,7 @@ struct StepController {
             return lines
         }
         lines.append("Schedule: \(run.scheduleText)")
-        lines.append("Replay:   racelab run \(argument)\(fixFlag) --schedule \"\(run.scheduleText)\"")
+        lines.append("Replay:   \(ReplayCommand(argument, fix: fix).schedule(run.scheduleText))")
         return lines
     }
 
@@ -266,8 +266,8 @@ struct StepController {
         let text = session.scheduleNames.joined(separator: " ")
         return """
             Schedule so far (\(session.schedule.count) step\(session.schedule.count == 1 ? "" : "s")): \(text)
-            Replay it:   racelab run \(argument)\(fixFlag) --schedule "\(text)"
-            Continue it: racelab step \(argument)\(fixFlag) --schedule "\(text)"
+            Replay it:   \(ReplayCommand(argument, fix: fix).schedule(text))
+            Continue it: \(ReplayCommand(argument, fix: fix, verb: "step").schedule(text))
             """
     }
 

@@ -31,7 +31,7 @@ extension Grader {
                 return (true, "right: \(deadlock == nil ? "no" : "some") interleaving deadlocks (\(result.interleavings) explored)", "")
             }
             if let deadlock {
-                let details = "This schedule deadlocks: racelab run \(file.name) --schedule \"\(deadlock.schedule.joined(separator: " "))\"\n"
+                let details = "This schedule deadlocks: \(ReplayCommand(file.name).schedule(deadlock.schedule.joined(separator: " ")))\n"
                 return (false, "wrong: it can deadlock", revealsAnswers ? details : "")
             }
             return (false, "wrong: none of its \(result.interleavings) interleavings deadlocks", "")
@@ -56,7 +56,7 @@ extension Grader {
             }
             if !missing.isEmpty { reasons.append("\(missing.count) value\(missing.count == 1 ? " is" : "s are") missing") }
             let details = missing.map {
-                "\(variable) = \($0.value) after: racelab run \(file.name) --schedule \"\($0.schedule.joined(separator: " "))\"\n"
+                "\(variable) = \($0.value) after: \(ReplayCommand(file.name).schedule($0.schedule.joined(separator: " ")))\n"
             }.joined()
             return (false, "wrong: " + reasons.joined(separator: ", and "), revealsAnswers ? details : "")
         case nil:

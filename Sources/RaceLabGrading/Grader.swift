@@ -140,7 +140,7 @@ public struct Grader: Sendable {
                 ? "fails in its one interleaving" : "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
             guard let example = explored.counterexample, let run = replay(program, example.schedule) else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
-                return (false, ways, "Replay: racelab run \(file.name) --schedule \"\(first.schedule.joined(separator: " "))\"\n", result)
+                return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule.joined(separator: " ")))\n", result)
             }
             return (false, "\(ways): \(headline(run))", counterexample(run, example.why, file), result)
         }
@@ -148,7 +148,7 @@ public struct Grader: Sendable {
             if let endless = result.outcomes.first(where: { $0.outcome.end == .stepLimit }) {
                 return (
                     false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
-                    "Replay: racelab run \(file.name) --schedule \"\(Schedule(endless.schedule).text)\"\n", result
+                    "Replay: \(ReplayCommand(file.name).schedule(Schedule(endless.schedule).text))\n", result
                 )
             }
             return (
@@ -219,7 +219,7 @@ public struct Grader: Sendable {
         } catch {
             return (false, "the schedule cannot be followed: \(error.message)", "")
         }
-        let trace = ColumnTrace(run: run).render() + "\nReplay: racelab run \(file.name) --schedule answer\n"
+        let trace = ColumnTrace(run: run).render() + "\nReplay: \(ReplayCommand(file.name).schedule("answer"))\n"
         let goal = exercise.goal
         let hits = run.findings.filter { goal == nil || $0.kind == goal }
         if !hits.isEmpty {
@@ -259,7 +259,7 @@ public struct Grader: Sendable {
             out += ColumnTrace(run: run).render(highlight: why.map { [$0.first, $0.second] } ?? [])
         }
         if let why { out += "Why: \(why.what)\n     \(why.otherwise)\n" }
-        out += "Replay: racelab run \(file.name)" + (run.schedule.isEmpty ? "\n" : " --schedule \"\(run.scheduleText)\"\n")
+        out += "Replay: " + (run.schedule.isEmpty ? ReplayCommand(file.name).text : ReplayCommand(file.name).schedule(run.scheduleText)) + "\n"
         return out
     }
 

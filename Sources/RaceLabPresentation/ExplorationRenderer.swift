@@ -10,7 +10,7 @@ public struct ExplorationRenderer: Sendable {
         self.program = program
     }
 
-    public func render(_ result: Exploration, counterexample: (Counterexample, Run)?, replayCommand: String) -> String {
+    public func render(_ result: Exploration, counterexample: (Counterexample, Run)?, replay: ReplayCommand) -> String {
         var out = ""
         if result.search == .stateful {
             out += "States: \(result.states) distinct worlds, \(result.transitions) steps between them; "
@@ -97,7 +97,7 @@ public struct ExplorationRenderer: Sendable {
                 livelock.progressMarked
                 ? "none of them reaches a 'progress' statement\n" : "no thread ever finishes (mark a server's work with 'progress')\n"
             let repeated = livelock.prefix + livelock.cycle + livelock.cycle
-            out += "  replay (the cycle twice): \(replayCommand) --schedule \"\(repeated.joined(separator: " "))\"\n"
+            out += "  replay (the cycle twice): \(replay.schedule(repeated.joined(separator: " ")))\n"
         }
         if result.sleepSets && result.hasCycle {
             out += "\nLivelock\n  not checked: the graph has a cycle, and sleep sets skip steps a fair cycle needs (search without --reduction)\n"
@@ -142,7 +142,7 @@ public struct ExplorationRenderer: Sendable {
                 out += "\nIt fails: \(finding.kind.rawValue): \(finding.message)\n"
             }
             if let why = example.why { out += "\nWhy: \(why.what)\n     \(why.otherwise)\n" }
-            out += "\nReplay: \(replayCommand) --schedule \"\(run.scheduleText)\"\n"
+            out += "\nReplay: \(replay.schedule(run.scheduleText))\n"
         }
         return out
     }

@@ -27,16 +27,6 @@ public struct LessonPage {
         self.argument = argument ?? scenario.name
     }
 
-    /// A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes.
-    static func shellWord(_ word: String) -> String {
-        let plain =
-            !word.isEmpty
-            && word.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._/-+:@".unicodeScalars.contains($0))
-            }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
     /// The challenge, as step mode states it.
     var goal: String { scenario.challenge ?? "make the run go wrong: break a check, crash it, or deadlock it" }
 
@@ -208,7 +198,7 @@ public struct LessonPage {
         let first = [nil] + scenario.fixes.map(\.name)
         let start = first.firstIndex { $0 == selected } ?? 0
         let header = JSON.object([
-            ("run", .string("racelab run " + Self.shellWord(argument))), ("ladder", .bool(scenario.challenge != nil)),
+            ("run", .string(ReplayCommand(argument).text)), ("ladder", .bool(scenario.challenge != nil)),
             ("start", .int(start)), ("versions", versions),
         ])
         // Nothing in the embedded data can close the script element.

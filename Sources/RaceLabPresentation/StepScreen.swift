@@ -99,18 +99,15 @@ public struct StepScreen: Sendable {
             return cells
         }
         var nextLine: Int?
-        if engine.isSchedulable(world, id) {
-            let (_, events) = engine.step(world, thread: id)
-            let next = events.first
+        if let preview = session.preview(id) {
             // Under strict priority, who may run depends on it.
-            let priority = engine.program.strictPriority ? " (priority \(engine.effectivePriority(world, id)))" : ""
+            let priority = preview.priority.map { " (priority \($0))" } ?? ""
             cells.append(Cell("runnable" + priority, .runnable))
-            cells += Cell.wrapped("next: " + (next?.text ?? "a step"), width, .runnable)
-            nextLine = next?.range?.start.line
-        } else if let wait = engine.waitDescription(world, id) {
+            cells += Cell.wrapped("next: " + (preview.event?.text ?? "a step"), width, .runnable)
+            nextLine = preview.event?.range?.start.line
+        } else if let wait = session.wait(id) {
             // Idle, or outranked under strict priority: not blocked, so no "blocked:".
-            let plain = thread.frames.isEmpty || engine.isRunnable(world, id)
-            let text = plain ? String(wait.text.dropFirst(wait.text.hasPrefix("is ") ? 3 : 0)) : "blocked: \(wait.text)"
+            let text = wait.blocked ? "blocked: \(wait.text)" : String(wait.text.dropFirst(wait.text.hasPrefix("is ") ? 3 : 0))
             cells += Cell.wrapped(text, width, .blocked)
         }
         guard let top = thread.frames.last else { return cells }

@@ -5,11 +5,11 @@ import RaceLabLanguage
 /// each finding explained, and the schedule to replay it.
 public struct TextRenderer: Sendable {
     public var title: String
-    public var replayCommand: String?
+    public var replay: ReplayCommand?
 
-    public init(title: String, replayCommand: String? = nil) {
+    public init(title: String, replay: ReplayCommand? = nil) {
         self.title = title
-        self.replayCommand = replayCommand
+        self.replay = replay
     }
 
     public func render(_ run: Run) -> String {
@@ -59,7 +59,7 @@ public struct TextRenderer: Sendable {
             }
         }
         out += "\nSchedule: \(run.scheduleText)\n"
-        if let replayCommand { out += "Replay:   \(replayCommand) --schedule \"\(run.scheduleText)\"\n" }
+        if let replay { out += "Replay:   \(replay.schedule(run.scheduleText))\n" }
         return out
     }
 

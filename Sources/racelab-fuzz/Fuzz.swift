@@ -29,7 +29,7 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let program = try? scenario.program(fix: fix) else { continue }
         var scheduler = RoundRobinScheduler()
         if let run = try? Runner(program: program, maxSteps: 200).run(&scheduler) {
-            check(TextRenderer(title: scenario.title, replayCommand: "racelab run fuzz").render(run))
+            check(TextRenderer(title: scenario.title, replay: ReplayCommand("fuzz")).render(run))
         }
         for seed in 0..<2 {
             var random = RandomScheduler(seed: UInt64(seed))
@@ -49,7 +49,7 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
                 var scheduler = FixedScheduler(names: example.schedule)
                 if let run = try? Runner(program: program, maxSteps: bounded.maxSteps).run(&scheduler) { replayed = (example, run) }
             }
-            check(ExplorationRenderer(program: program).render(result, counterexample: replayed, replayCommand: "racelab run fuzz"))
+            check(ExplorationRenderer(program: program).render(result, counterexample: replayed, replay: ReplayCommand("fuzz")))
             check(ExplorationJSON(program: program).render(result, version: fix, counterexample: example).serialized())
         }
         // The stateful search, against DPOR where both were exhaustive: the same outcomes.
@@ -67,7 +67,7 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
             fatalError("a failing final state without a shortest failure")
         }
         let example = explorer.counterexample(for: result)
-        check(ExplorationRenderer(program: program).render(result, counterexample: nil, replayCommand: "racelab run fuzz"))
+        check(ExplorationRenderer(program: program).render(result, counterexample: nil, replay: ReplayCommand("fuzz")))
         check(ExplorationJSON(program: program).render(result, version: fix, counterexample: example).serialized())
         // Sleep sets: the same final outcomes, and a cycle exactly when the full graph has one.
         var reduced = stateful
@@ -82,7 +82,7 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
             let reducedCycle = sleeping.sleepSetsRetried != nil || (sleeping.sleepSets && sleeping.hasCycle)
             if reduced && reducedCycle != result.hasCycle { fatalError("sleep sets changed whether the state graph has a cycle") }
         }
-        check(ExplorationRenderer(program: program).render(sleeping, counterexample: nil, replayCommand: "racelab run fuzz"))
+        check(ExplorationRenderer(program: program).render(sleeping, counterexample: nil, replay: ReplayCommand("fuzz")))
         if let livelock = result.livelock {
             var scheduler = FixedScheduler(names: livelock.prefix + livelock.cycle)
             guard (try? Runner(program: program, maxSteps: 10_000).run(&scheduler)) != nil else { fatalError("a livelock that does not replay") }

@@ -95,4 +95,23 @@ struct StepSessionTests {
         try session.step(1)
         #expect(session.defaultChoice == 1)
     }
+
+    /// What the step screen shows of a thread comes from the session: the next step
+    /// taken on a copy (the session's world does not move), or why it cannot run.
+    @Test func aThreadsNextStepIsPreviewedWithoutTakingIt() throws {
+        let program = try loadShipped("deadlock").program(fix: nil)
+        var session = StepSession(program: program)
+        let a = session.world.thread(named: "A")!, b = session.world.thread(named: "B")!
+        let next = try #require(session.preview(a))
+        #expect(next.event?.text == "enters synchronized(lock1)" && next.event?.range?.start.line == 17 && next.priority == nil)
+        #expect(session.schedule.isEmpty && session.world.stepCount == 0)
+        #expect(session.preview(0) == nil)
+        #expect(session.wait(0).map { "\($0.text) \($0.blocked)" } == "is idle: the main queue is empty false")
+        #expect(session.wait(a) == nil && session.preview(7) == nil && session.wait(7) == nil)
+        try session.step(a)
+        try session.step(b)
+        try session.step(b)
+        #expect(session.preview(b) == nil)
+        #expect(session.wait(b).map { "\($0.text) \($0.blocked)" } == "holds lock2 and waits for lock1, held by A true")
+    }
 }

@@ -118,10 +118,12 @@ struct LessonPageTests {
     }
 
     @Test func theReplayCommandQuotesWhatAShellWouldSplit() {
-        #expect(LessonPage.shellWord("singleton-race") == "singleton-race")
-        #expect(LessonPage.shellWord("my lessons/a.race") == "'my lessons/a.race'")
-        #expect(LessonPage.shellWord("it's.race") == "'it'\\''s.race'")
-        #expect(LessonPage.shellWord("$(rm -rf ~)") == "'$(rm -rf ~)'")
-        #expect(LessonPage.shellWord("") == "''")
+        #expect(ReplayCommand.shellWord("singleton-race") == "singleton-race")
+        #expect(ReplayCommand.shellWord("my lessons/a.race") == "'my lessons/a.race'")
+        #expect(ReplayCommand.shellWord("it's.race") == "'it'\\''s.race'")
+        #expect(ReplayCommand.shellWord("$(rm -rf ~)") == "'$(rm -rf ~)'")
+        #expect(ReplayCommand.shellWord("") == "''")
+        #expect(ReplayCommand("my lessons/a.race", fix: "mutex").schedule("A B*2") == "racelab run 'my lessons/a.race' --fix mutex --schedule \"A B*2\"")
+        #expect(ReplayCommand("deadlock", verb: "step").text == "racelab step deadlock")
     }
 }

@@ -129,4 +129,32 @@ struct PictureTests {
         #expect(VerifyTable.words(.failsAsExpected, .expectedToFail) == "fails, as expected")
         #expect(VerifyTable.words(.passesUnexpectedly, .expectedToFail) == "passes, though marked as failing")
     }
+
+    /// `show`'s diff of a fix: the longest common run of lines kept, the rest removed
+    /// and added.
+    @Test func theOverviewDiffsAFixAgainstTheBrokenCode() throws {
+        #expect(ScenarioOverview.diff(old: "a\nb\nc", new: "a\nx\nc") == "    a\n  - b\n  + x\n    c\n")
+        #expect(ScenarioOverview.diff(old: "", new: "n") == "  + n\n")
+        #expect(ScenarioOverview.diff(old: "o", new: "") == "  - o\n")
+        let scenario = try Scenario.load(
+            name: "t",
+            file: SourceFile(
+                name: "t.race",
+                text: "title \"T\"\nvar x = 0\nthread A { x = 1 }\nfix f {\n    summary \"s\"\n    thread A { x = 2 }\n}\n"))
+        #expect(
+            ScenarioOverview.render(scenario) == """
+                t: T
+
+                Code (the broken version)
+                  var x = 0
+                  thread A { x = 1 }
+
+                Fix 'f': s
+                  - thread A { x = 1 }
+                  + thread A { x = 2 }
+
+                Step through it: racelab step t
+
+                """)
+    }
 }

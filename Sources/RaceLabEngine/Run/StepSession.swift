@@ -87,4 +87,31 @@ public struct StepSession: Sendable {
         var scheduler = FixedScheduler(names: scheduleNames)
         return try? Runner(program: engine.program, maxSteps: maxSteps).run(&scheduler)
     }
+
+    // MARK: - What the screen shows of each thread
+
+    /// A thread's next step, seen before it is taken.
+    public struct Preview: Sendable {
+        /// The first thing the step would do (nil for a step that emits nothing).
+        public var event: Event?
+        /// Its priority, when a strict-priority scheduler decides who runs.
+        public var priority: Int?
+    }
+
+    /// What `thread` would do if it ran next; nil when it cannot run now. The world
+    /// is a value: the step is taken on a copy and thrown away.
+    public func preview(_ thread: ThreadID) -> Preview? {
+        guard world.threads.indices.contains(thread), engine.isSchedulable(world, thread) else { return nil }
+        let (_, events) = engine.step(world, thread: thread)
+        return Preview(event: events.first, priority: engine.program.strictPriority ? engine.effectivePriority(world, thread) : nil)
+    }
+
+    /// Why `thread` cannot run now ("waits for lock1, held by A"), and whether it is
+    /// blocked, rather than idle (a main thread with nothing queued) or outranked
+    /// under strict priority; nil when it can run or has finished.
+    public func wait(_ thread: ThreadID) -> (text: String, blocked: Bool)? {
+        guard world.threads.indices.contains(thread), let wait = engine.waitDescription(world, thread) else { return nil }
+        let idle = world.threads[thread].frames.isEmpty || engine.isRunnable(world, thread)
+        return (wait.text, !idle)
+    }
 }
