@@ -290,13 +290,15 @@ struct StepController {
         hintRung = challenge ? min(hintRung + 1, 3) : 3
         switch answer {
         case .safe(let states):
-            let looked = "\(states) state\(states == 1 ? "" : "s") looked at"
-            guard !session.engine.program.marksProgress else {
-                // A livelock shows in no single state: the hint cannot rule one out.
-                return
-                    "no state from here goes wrong (\(looked)); whether the threads can go round forever without progress, a livelock, 'racelab explore' says"
-            }
-            return "nothing can go wrong from here any more: every way on passes (\(looked))"
+            return "nothing can go wrong from here any more: every way on passes (\(states) state\(states == 1 ? "" : "s") looked at)"
+        case .livelock(let steps, let next, let cycle):
+            let loop = "the threads can go round a loop of \(cycle) step\(cycle == 1 ? "" : "s") forever, each taking its turn, without progress (a livelock)"
+            guard steps > 0 else { return "from here \(loop)" + (hintRung >= 3 ? "; run \(names[next]) to go round it" : "") }
+            var text = "a failure can still be reached from here"
+            if hintRung >= 2 { text += ": \(steps) more step\(steps == 1 ? "" : "s") at the fewest" }
+            if hintRung >= 3 { text += " (run \(names[next]) next)" }
+            text += hintRung >= 3 ? " — there \(loop)" : "; press h again for more"
+            return text
         case .unknown(let states):
             return "too many ways on to look at them all (\(states) states): no hint from here"
         case .failure(let steps, let next, let what):

@@ -183,6 +183,8 @@ public struct LessonPage {
             var fields: [(String, JSON)] = [("threads", .array(threads)), ("shared", .array(shared)), ("failure", failure), ("steps", .array(edges))]
             // Past the budget: this state has steps the page does not hold.
             if space.cut[index] { fields.append(("cut", .bool(true))) }
+            // A livelock from here: the thread that goes round the loop first, and its steps.
+            if let loop = space.loops[index] { fields.append(("loop", .array([.int(loop.next), .int(loop.length)]))) }
             states.append(.object(fields))
         }
         return (
@@ -312,37 +314,50 @@ public struct LessonPage {
             // The hint: breadth first over the embedded graph to the nearest failing state,
             // as 'racelab step' does over the engine's; with a goal, one rung per press.
             let rung = 0, rungAt = "";
-            function lookAhead(start) {
-              if (graph.states[start].failure) return { steps: 0 };
+            // Breadth first from a state to the nearest one `target` accepts: how far,
+            // and the thread that leads there (for 0 steps, `here` names it).
+            function nearest(start, target, here) {
+              if (target(graph.states[start])) return { steps: 0, next: here(graph.states[start]), at: start };
               const first = new Map([[start, -1]]);
               let level = [start], depth = 0;
               while (level.length > 0) {
                 depth += 1;
                 const next = [];
-                for (const s of level) for (const [thread, target] of graph.states[s].steps) {
-                  if (first.has(target)) continue;
+                for (const s of level) for (const [thread, target_] of graph.states[s].steps) {
+                  if (first.has(target_)) continue;
                   const way = first.get(s) < 0 ? thread : first.get(s);
-                  first.set(target, way);
-                  if (graph.states[target].failure) return { steps: depth, next: way, what: graph.states[target].failure[0] };
-                  next.push(target);
+                  first.set(target_, way);
+                  if (target(graph.states[target_])) return { steps: depth, next: way, at: target_ };
+                  next.push(target_);
                 }
                 level = next;
               }
               return { safe: first.size };
+            }
+            // The nearest failing state, as 'racelab step' looks: else, the nearest state
+            // where the threads can go round a loop forever without progress (a livelock).
+            function lookAhead(start) {
+              const failing = nearest(start, st => st.failure !== null, () => -1);
+              if (failing.safe === undefined) return { steps: failing.steps, next: failing.next, what: graph.states[failing.at].failure[0] };
+              const loop = nearest(start, st => st.loop !== undefined, st => st.loop[0]);
+              if (loop.safe === undefined) return { steps: loop.steps, next: loop.next, loop: graph.states[loop.at].loop[1] };
+              return { safe: failing.safe };
             }
             function hint() {
               const here = path[path.length - 1];
               if (rungAt !== path.join(",")) { rungAt = path.join(","); rung = 0; }
               rung = page.ladder ? Math.min(rung + 1, 3) : 3;
               const a = lookAhead(here), names = graph.states[here].threads.map(t => t[0]);
+              const loop = "the threads can go round a loop of " + a.loop + " step" + (a.loop === 1 ? "" : "s") + " forever, each taking its turn, without progress (a livelock)";
               let text;
               if (a.safe !== undefined) text = graph.complete ? "nothing can go wrong from here any more: every way on passes (" + a.safe + " states looked at)" : "no failure among the states this page holds (it does not hold them all)";
-              else if (a.steps === 0) text = "it has gone wrong already";
+              else if (a.steps === 0 && a.loop) text = "from here " + loop + (rung >= 3 ? "; run " + names[a.next] + " to go round it" : "");
+              else if (a.steps === 0) text = "it has gone wrong already: " + a.what;
               else {
                 text = "a failure can still be reached from here";
                 if (rung >= 2) text += ": " + a.steps + " more step" + (a.steps === 1 ? "" : "s") + " at the fewest";
                 if (rung >= 3) text += " (run " + names[a.next] + " next)";
-                text += rung >= 3 ? " — " + a.what : "; press h again for more";
+                text += rung >= 3 ? " — " + (a.loop ? "there " + loop : a.what) : "; press h again for more";
               }
               document.getElementById("hint").textContent = text;
             }

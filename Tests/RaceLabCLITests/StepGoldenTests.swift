@@ -37,6 +37,9 @@ struct StepGoldenTests {
         // The hint that looks ahead: a ladder in a challenge, again after a step; a proven fix.
         Session(name: "singleton-hints", arguments: ["singleton-race", "--challenge"], input: ["h", "h", "h", "h", "A", "h", "hint", "q"]),
         Session(name: "singleton-mutex-hint", arguments: ["singleton-race", "--fix", "mutex"], input: ["h", "q"]),
+        // A livelock ahead (no state fails, a loop does), then here; Dekker's fix has none.
+        Session(name: "livelock-hints", arguments: ["polite-livelock", "--challenge"], input: ["h", "h", "h", "A", "B", "h", "h", "h", "q"]),
+        Session(name: "livelock-turn-hint", arguments: ["polite-livelock", "--fix", "turn"], input: ["h", "q"]),
         // A student on a break-it exercise gets no hint that would show the way.
         Session(name: "singleton-break-hint", arguments: ["singleton-break"], input: ["h", "q"]),
         // Under a strict-priority scheduler: an outranked thread is refused, and says who runs first.

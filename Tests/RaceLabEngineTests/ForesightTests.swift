@@ -20,9 +20,13 @@ struct ForesightTests {
             let engine = Engine(program: program, localBudget: 10_000)
             let answer = Foresight.look(engine, from: engine.initialWorld())
             let label = "\(name) \(fix ?? "broken")"
-            // A livelock is a failure `explore` counts that no single state shows.
-            if result.livelock != nil { continue }
-            if result.failingExecutions > 0 {
+            // A livelock no single state shows (when no final state fails): the same
+            // loop, reached the same way.
+            if let livelock = result.livelock, !result.outcomes.contains(where: \.outcome.isFailure) {
+                #expect(answer == .livelock(steps: livelock.prefix.count, next: answerNext(answer), cycle: livelock.cycle.count), "\(label): \(answer)")
+                continue
+            }
+            if result.failingExecutions > 0 || result.livelock != nil {
                 guard case .failure(let steps, _, _) = answer else {
                     Issue.record("\(label): \(answer)")
                     continue
@@ -54,6 +58,17 @@ struct ForesightTests {
                 (thread, Foresight.look(engine, from: engine.step(world, thread: thread).0))
             }
             switch answer {
+            case .livelock(let steps, let next, _) where steps > 0:
+                // No state fails from here: the nearest loop is one step nearer the named way.
+                let chosen = successors.first { $0.0 == next }?.1
+                if case .livelock(let d, _, _)? = chosen {
+                    #expect(d == steps - 1, "\(name) at step \(checked)")
+                } else {
+                    Issue.record("\(name) at step \(checked): the named thread does not lead nearer the loop: \(String(describing: chosen))")
+                }
+                for (_, later) in successors {
+                    if case .livelock(let d, _, _) = later { #expect(d >= steps - 1, "\(name) at step \(checked)") }
+                }
             case .failure(let steps, let next, _) where steps > 0:
                 let distances = successors.map { (thread, later) -> Int? in
                     if case .failure(let d, _, _) = later { return d }
@@ -83,10 +98,40 @@ struct ForesightTests {
 
     @Test func theSingletonRaceAnswersInWordsAndNumbers() throws {
         let engine = Engine(program: try loadShipped("singleton-race").program(fix: nil), localBudget: 10_000)
-        #expect(Foresight.look(engine, from: engine.initialWorld()) == .failure(steps: 10, next: 1, what: "expectation failed"))
+        #expect(
+            Foresight.look(engine, from: engine.initialWorld())
+                == .failure(
+                    steps: 10, next: 1,
+                    what: "expectation failed: exactly one MySingle is ever created; expectation failed: A and B end up with the same MySingle"))
         let fixed = Engine(program: try loadShipped("singleton-race").program(fix: "mutex"), localBudget: 10_000)
         #expect(Foresight.look(fixed, from: fixed.initialWorld()) == .safe(states: 50))
         #expect(Foresight.look(engine, from: engine.initialWorld(), maxStates: 3) == .unknown(states: 3))
+    }
+
+    /// Polite threads that back off forever: no state fails, but two steps on the
+    /// threads can go round a loop of six steps forever; Dekker's turn takes it away.
+    /// The page's graph marks exactly the states where the hint says "from here".
+    @Test func aLivelockIsALoopAheadNotAState() throws {
+        let scenario = try loadShipped("polite-livelock")
+        let engine = Engine(program: try scenario.program(fix: nil), localBudget: 10_000)
+        let start = engine.initialWorld()
+        let a = try #require(start.thread(named: "A"))
+        #expect(Foresight.look(engine, from: start) == .livelock(steps: 2, next: a, cycle: 6))
+        let fixed = Engine(program: try scenario.program(fix: "turn"), localBudget: 10_000)
+        guard case .safe = Foresight.look(fixed, from: fixed.initialWorld()) else {
+            Issue.record("Dekker's fix: \(Foresight.look(fixed, from: fixed.initialWorld()))")
+            return
+        }
+        let space = StateSpace.explore(engine, from: start, maxStates: 5_000)
+        #expect(space.isComplete && space.loops.contains { $0 != nil })
+        for (index, world) in space.worlds.enumerated() {
+            let answer = Foresight.look(engine, from: world)
+            if case .livelock(0, let next, let cycle) = answer {
+                #expect(space.loops[index] == StateSpace.Loop(next: next, length: cycle), "state \(index)")
+            } else {
+                #expect(space.loops[index] == nil, "state \(index): \(answer)")
+            }
+        }
     }
 
     /// The lesson page's graph: each state once, steps only to states it holds, none
@@ -106,4 +151,10 @@ struct ForesightTests {
         #expect(!small.isComplete && small.worlds.count == 10)
         #expect(small.edges.allSatisfy { $0.allSatisfy { $0.target < 10 } })
     }
+}
+
+/// The thread a livelock answer names (to compare the rest of it exactly).
+private func answerNext(_ answer: Foresight) -> ThreadID {
+    if case .livelock(_, let next, _) = answer { return next }
+    return -1
 }

@@ -161,6 +161,11 @@ public struct Engine: Sendable {
     /// world no one else holds are not copied (a run that keeps no old worlds copies
     /// no heap per step).
     public func step(_ world: inout World, thread: ThreadID) -> [Event] {
+        narratedStep(&world, thread: thread).events
+    }
+
+    /// `step`, also saying whether the step ran a `progress` statement.
+    func narratedStep(_ world: inout World, thread: ThreadID) -> (events: [Event], progressed: Bool) {
         let log = EventLog(narrate: true)
         let halted = world.halted
         let spins = advance(&world, thread, log: log)
@@ -173,7 +178,7 @@ public struct Engine: Sendable {
         if !halted, world.halted, let finding = world.findings.last, finding.kind == .invariant {
             events.append(Event(step: world.stepCount, thread: thread, range: finding.range, text: "breaks the invariant: \(finding.message)", accesses: []))
         }
-        return events
+        return (events, log.progressed)
     }
 
     /// The same step without sentences: the next world and every access the step

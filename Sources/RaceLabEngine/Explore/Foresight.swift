@@ -5,11 +5,17 @@
 ///
 /// A failing state is one with a new finding (a crash, a main-thread violation, a
 /// broken invariant…) or a final state that deadlocked or breaks a check: the same
-/// failures `explore` counts, from here on.
+/// failures `explore` counts, from here on. A livelock shows in no single state: when
+/// no state fails, the graph of every state reachable from here is checked for a
+/// cycle a fair scheduler can keep going round without progress, as `explore` does.
 public enum Foresight: Equatable, Sendable {
     /// A failure is `steps` steps away at the nearest; running `next` now is the
     /// first step of such a way; `what` says what goes wrong there.
     case failure(steps: Int, next: ThreadID, what: String)
+    /// No state fails, but `steps` steps away at the nearest (0: here) the threads can
+    /// go round a loop of `cycle` steps forever without progress, every one taking
+    /// its turn; running `next` now is the first step of the way there, or of the loop.
+    case livelock(steps: Int, next: ThreadID, cycle: Int)
     /// No way on fails: every reachable state (`states` of them) is fine.
     case safe(states: Int)
     /// The search met `states` states without deciding: too many to look at all.
@@ -22,13 +28,8 @@ public enum Foresight: Equatable, Sendable {
     public static func look(_ engine: Engine, from world: World, maxStates: Int = Foresight.stateBudget) -> Foresight {
         let explorer = Explorer(engine: engine, config: ExploreConfig())
         let known = world.findings.count
-        // What goes wrong in a state, if anything does.
-        func failure(_ world: World) -> String? {
-            if world.findings.count > known { return world.findings[known].kind.rawValue }
-            guard engine.runnableMask(world) == 0 else { return nil }
-            let ending = explorer.ending(of: world)
-            return ending.isFailure ? ending.kinds.map(\.rawValue).joined(separator: ", ") : nil
-        }
+        // What goes wrong in a state, if anything does: the page's words for it.
+        func failure(_ world: World) -> String? { StateSpace.Failure.of(world, engine, explorer, known: known)?.text }
         if world.threads.count > 64 { return .unknown(states: 0) }
         if let what = failure(world) { return .failure(steps: 0, next: -1, what: what) }
         var encoder = StateEncoder(program: engine.program, initial: world)
@@ -36,13 +37,17 @@ public enum Foresight: Equatable, Sendable {
         encoder.encode(world)
         _ = store.insert(encoder.bytes.raw)
         let log = EventLog(narrate: false)
-        // Level by level: each world with the thread that began its way here.
-        var level: [(world: World, first: ThreadID)] = [(world, -1)]
+        // The steps between states, kept for the livelock check: each state's steps
+        // are added when it is expanded, breadth first, so states are numbered in order.
+        var graph = StateGraph()
+        graph.addState()
+        var level: [(world: World, state: Int, first: ThreadID)] = [(world, 0, -1)]
         var depth = 0
         while !level.isEmpty {
             depth += 1
-            var next: [(world: World, first: ThreadID)] = []
-            for (current, first) in level {
+            var next: [(world: World, state: Int, first: ThreadID)] = []
+            for (current, state, first) in level {
+                graph.beginEdges(of: state)
                 var bits = current.halted ? 0 : engine.runnableMask(current)
                 while bits != 0 {
                     let thread = bits.trailingZeroBitCount
@@ -51,14 +56,22 @@ public enum Foresight: Equatable, Sendable {
                     engine.quietStep(&successor, thread: thread, log: log)
                     if successor.threads.count > 64 { return .unknown(states: store.count) }
                     encoder.encode(successor)
-                    guard store.insert(encoder.bytes.raw).isNew else { continue }
+                    let (target, isNew) = store.insert(encoder.bytes.raw)
+                    graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
+                    guard isNew else { continue }
+                    graph.addState()
                     let way = first < 0 ? thread : first
                     if let what = failure(successor) { return .failure(steps: depth, next: way, what: what) }
                     if store.count >= maxStates { return .unknown(states: store.count) }
-                    next.append((successor, way))
+                    next.append((successor, target, way))
                 }
             }
             level = next
+        }
+        let tree = graph.breadthFirst()
+        if let (start, cycle) = graph.livelock(tree: tree) {
+            let path = tree.path(to: start, in: graph)
+            return .livelock(steps: path.count, next: (path + cycle)[0], cycle: cycle.count)
         }
         return .safe(states: store.count)
     }

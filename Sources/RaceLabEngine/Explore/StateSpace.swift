@@ -20,23 +20,10 @@ public struct StateSpace: Sendable {
         public var kind: Finding.Kind
         /// "deadlock: main waits for …", "expectation failed: one instance".
         public var text: String
-    }
 
-    /// What went wrong in each state, if anything.
-    public var failures: [Failure?] = []
-    /// True for a state some of whose steps the budget left out.
-    public var cut: [Bool] = []
-    /// False when the budget stopped the search: some states' steps lead nowhere known.
-    public var isComplete: Bool { !cut.contains(true) }
-
-    /// The states from `world`; past `maxStates` the search stops adding states, but
-    /// every state along `keeping` (schedules of thread names, followed from `world` as
-    /// far as they go) is in.
-    public static func explore(_ engine: Engine, from world: World, maxStates: Int, keeping paths: [[String]] = []) -> StateSpace {
-        var space = StateSpace()
-        let explorer = Explorer(engine: engine, config: ExploreConfig())
-        let known = world.findings.count
-        func failure(_ world: World) -> Failure? {
+        /// What went wrong in `world` since a world with `known` findings: a new
+        /// finding, or, once no thread can run, a deadlock or a check that fails.
+        static func of(_ world: World, _ engine: Engine, _ explorer: Explorer, known: Int) -> Failure? {
             if world.findings.count > known {
                 let finding = world.findings[known]
                 return Failure(kind: finding.kind, text: finding.kind.rawValue + ": " + finding.message)
@@ -49,6 +36,33 @@ public struct StateSpace: Sendable {
             if !failed.isEmpty { return Failure(kind: .expectation, text: failed.joined(separator: "; ")) }
             return Failure(kind: ending.kinds.first ?? .expectation, text: ending.kinds.map(\.rawValue).joined(separator: ", "))
         }
+    }
+
+    /// What went wrong in each state, if anything.
+    public var failures: [Failure?] = []
+    /// A loop the threads can go round forever, each taking its turn, without
+    /// progress (a livelock): the thread that goes first, and its steps.
+    public struct Loop: Sendable, Equatable {
+        public var next: ThreadID
+        public var length: Int
+    }
+
+    /// Per state, when the space is complete: the loop from it, as the step-mode
+    /// hint would find it there; nil where there is none.
+    public var loops: [Loop?] = []
+    /// True for a state some of whose steps the budget left out.
+    public var cut: [Bool] = []
+    /// False when the budget stopped the search: some states' steps lead nowhere known.
+    public var isComplete: Bool { !cut.contains(true) }
+
+    /// The states from `world`; past `maxStates` the search stops adding states, but
+    /// every state along `keeping` (schedules of thread names, followed from `world` as
+    /// far as they go) is in.
+    public static func explore(_ engine: Engine, from world: World, maxStates: Int, keeping paths: [[String]] = []) -> StateSpace {
+        var space = StateSpace()
+        let explorer = Explorer(engine: engine, config: ExploreConfig())
+        let known = world.findings.count
+        func failure(_ world: World) -> Failure? { Failure.of(world, engine, explorer, known: known) }
         var encoder = StateEncoder(program: engine.program, initial: world)
         var store = StateStore()
         encoder.encode(world)
@@ -75,14 +89,19 @@ public struct StateSpace: Sendable {
                 }
             }
         }
+        // The steps between states, numbers only, for the livelock check.
+        var graph = StateGraph()
+        for _ in space.worlds { graph.addState() }
         var next = 0
         while next < space.worlds.count {
+            graph.beginEdges(of: next)
             let current = space.worlds[next]
             var bits = current.halted || space.failures[next] != nil ? 0 : engine.runnableMask(current)
             while bits != 0 {
                 let thread = bits.trailingZeroBitCount
                 bits &= bits - 1
-                let (successor, events) = engine.step(current, thread: thread)
+                var successor = current
+                let (events, progressed) = engine.narratedStep(&successor, thread: thread)
                 encoder.encode(successor)
                 let (index, isNew) = store.insert(encoder.bytes.raw)
                 // Past the budget a new state is left out, and so is every step to it.
@@ -95,11 +114,16 @@ public struct StateSpace: Sendable {
                     space.edges.append([])
                     space.cut.append(false)
                     space.failures.append(failure(successor))
+                    graph.addState()
                 }
                 space.edges[next].append(Edge(thread: thread, target: index, events: events))
+                graph.addEdge(from: next, to: index, thread: thread, progress: progressed)
             }
             next += 1
         }
+        space.loops =
+            space.isComplete
+            ? graph.livelockLoops().map { $0.map { Loop(next: $0.next, length: $0.length) } } : Array(repeating: nil, count: space.worlds.count)
         return space
     }
 }

@@ -18,44 +18,17 @@ extension StateGraph {
     /// start, one excursion to the nearest step of each thread the cycle would
     /// otherwise leave out, until none is.
     func livelock(tree: Tree) -> (start: Int, cycle: [ThreadID])? {
-        var rank = [Int](repeating: 0, count: stateCount)
-        for (position, state) in tree.order.enumerated() { rank[state] = position }
-        var alive = [Bool](repeating: true, count: stateCount)
-        var best: (start: Int, component: Int32, of: [Int32])?
-        while true {
-            let component = components(alive: alive)
-            var count = 0
-            for c in component where c >= 0 { count = max(count, Int(c) + 1) }
-            var enabled = [UInt64](repeating: 0, count: count)
-            var inside = [UInt64](repeating: 0, count: count)
-            var nearest = [Int](repeating: -1, count: count)
-            for state in 0..<stateCount where component[state] >= 0 {
-                let c = Int(component[state])
-                enabled[c] |= enabledMask(state)
-                for edge in edges(of: state) where !isProgress(edge) && component[target(edge)] == component[state] {
-                    inside[c] |= 1 << UInt64(thread(edge))
-                }
-                if nearest[c] < 0 || rank[state] < rank[nearest[c]] { nearest[c] = state }
-            }
-            var removed = false
-            for state in 0..<stateCount where component[state] >= 0 {
-                let c = Int(component[state])
-                guard inside[c] != 0 else { continue }
-                if enabledMask(state) & ~inside[c] != 0 {
-                    alive[state] = false
-                    removed = true
-                }
-            }
-            if !removed {
-                for c in 0..<count where inside[c] != 0 && (best == nil || rank[nearest[c]] < rank[best!.start]) {
-                    best = (nearest[c], Int32(c), component)
-                }
-                break
-            }
-        }
-        guard let (start, chosen, component) = best else { return nil }
-        let within = { (edge: Int, from: Int) in !self.isProgress(edge) && component[self.target(edge)] == chosen && component[from] == chosen }
+        let (component, fair) = fairComponents()
+        // The state nearest the start of all those in fair components.
+        guard let start = tree.order.first(where: { component[$0] >= 0 && fair[Int(component[$0])] }) else { return nil }
+        return (start, loop(from: start, component: component))
+    }
 
+    /// The loop a fair scheduler can run from `start`, a state of a fair component,
+    /// without progress: the threads of its steps, back to `start`.
+    func loop(from start: Int, component: [Int32]) -> [ThreadID] {
+        let chosen = component[start]
+        let within = { (edge: Int, from: Int) in !self.isProgress(edge) && component[self.target(edge)] == chosen && component[from] == chosen }
         var cycle: [Int] = []
         while true {
             var states = [start]
@@ -73,7 +46,51 @@ extension StateGraph {
             let here = cycle.isEmpty ? start : target(cycle.last!)
             cycle += shortestPath(from: here, within: within) { state in state == start ? -1 : nil }
         }
-        return (start, cycle.map { thread($0) })
+        return cycle.map { thread($0) }
+    }
+
+    /// The strongly connected components of the steps that make no progress, pruned
+    /// until each left is fair (Emerson and Lei): each state's component (-1 for a
+    /// state in none), and per component whether a fair scheduler can stay in it
+    /// forever (it has a step of every thread that can run anywhere in it).
+    func fairComponents() -> (component: [Int32], fair: [Bool]) {
+        var alive = [Bool](repeating: true, count: stateCount)
+        while true {
+            let component = components(alive: alive)
+            var count = 0
+            for c in component where c >= 0 { count = max(count, Int(c) + 1) }
+            var enabled = [UInt64](repeating: 0, count: count)
+            var inside = [UInt64](repeating: 0, count: count)
+            for state in 0..<stateCount where component[state] >= 0 {
+                let c = Int(component[state])
+                enabled[c] |= enabledMask(state)
+                for edge in edges(of: state) where !isProgress(edge) && component[target(edge)] == component[state] {
+                    inside[c] |= 1 << UInt64(thread(edge))
+                }
+            }
+            var removed = false
+            for state in 0..<stateCount where component[state] >= 0 {
+                let c = Int(component[state])
+                guard inside[c] != 0 else { continue }
+                if enabledMask(state) & ~inside[c] != 0 {
+                    alive[state] = false
+                    removed = true
+                }
+            }
+            if !removed { return (component, inside.map { $0 != 0 }) }
+        }
+    }
+
+    /// Per state, the loop a fair scheduler can run from it forever without progress
+    /// (a livelock from there), as `livelock` would report it from that state: its
+    /// first thread and its length; nil where there is none.
+    func livelockLoops() -> [(next: ThreadID, length: Int)?] {
+        let (component, fair) = fairComponents()
+        return (0..<stateCount).map { state in
+            guard component[state] >= 0, fair[Int(component[state])] else { return nil }
+            let cycle = loop(from: state, component: component)
+            return (cycle[0], cycle.count)
+        }
     }
 
     /// The threads that can run in `state`, as a bit set.
