@@ -99,6 +99,23 @@ PY
 hint_agrees singleton-race 2 3 h h h
 hint_agrees polite-livelock h h h
 hint_agrees polite-livelock 2 3 h h h
+# A livelock never ends: its goal is reached by going round its loop, every thread
+# taking a step; the page's debrief says what step mode's challenge says.
+"$bin" export polite-livelock --format html -o "$out/loop.html" > /dev/null
+python3 "$here/press-keys.py" "$out/loop.html" 2 3 2 2 2 3 3 3 > "$out/loop.json"
+printf '%s\n' A B A A A B B B q | COLUMNS=400 "$bin" step polite-livelock --challenge > "$out/loop.txt"
+python3 - "$out/loop.json" "$out/loop.txt" <<'PY'
+import sys, json
+moments = json.load(open(sys.argv[1]))
+step = " ".join(open(sys.argv[2]).read().split())
+assert all(m["debrief"] is None for m in moments[:-1]), "the debrief showed before the loop was gone round"
+debrief = moments[-1]["debrief"] or []
+assert debrief and debrief[0].startswith("Goal reached in 8 steps"), "no debrief: %r" % debrief
+said = debrief[0].split(": ", 1)[1]
+assert "Challenge won" in step and said[0].upper() + said[1:] in step, "the page says %r, step mode does not" % said
+assert debrief[1] in step, "the page says %r, step mode does not" % debrief[1]
+print("lesson page livelock goal: %s" % said)
+PY
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,900 \
   --screenshot="$out/page.png" "file://$out/page.html#moves=2,3" > /dev/null 2>&1
 [ -s "$out/page.png" ] || { echo "no screenshot of the lesson page"; exit 1; }

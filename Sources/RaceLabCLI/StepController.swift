@@ -120,8 +120,36 @@ struct StepController {
         } catch {
             return Reaction(message: error.message)
         }
-        guard session.isOver else { return Reaction(redraw: true) }
+        guard session.isOver else {
+            // A livelock never ends: the goal is reached by going round its loop.
+            if challenge, !isSoundFix, let loop = wentRound() { return Reaction(message: loop, redraw: true) }
+            return Reaction(redraw: true)
+        }
         return Reaction(message: finish(), redraw: true)
+    }
+
+    /// In a challenge: the threads are back where they were, with no progress on the
+    /// way, in a state from which a fair scheduler can keep them going round forever
+    /// (the explorer's loop, checked from here): the goal of a livelock, reached.
+    mutating func wentRound() -> String? {
+        // The reader's own loop must be fair: every thread that could run in it ran.
+        let fair = session.loopsBack().first { back in
+            Set(session.worlds.suffix(back + 1).flatMap { session.engine.runnableThreads($0) }).isSubset(of: session.schedule.suffix(back))
+        }
+        guard let back = fair, case .livelock(0, _, let cycle) = Foresight.look(session.engine, from: session.world) else { return nil }
+        var lines = [
+            "Challenge won: \(goal).",
+            "The threads are back in the state they were in \(back) step\(back == 1 ? "" : "s") ago: every thread that could run took a step, and nothing made progress.",
+            "From here a fair scheduler, one that gives every thread its turn, could keep them going round a loop of \(cycle) step\(cycle == 1 ? "" : "s") forever: no thread is blocked, yet none gets anywhere (a livelock).",
+        ]
+        if guarded {
+            lines.append("The threads you picked, in order, are an answer: write them in 'schedule answer \"…\"' and grade it.")
+        } else {
+            lines.append("Schedule: \(session.scheduleNames.joined(separator: " "))")
+        }
+        lines.append("Press u to undo, r to restart, or q to quit.")
+        debrief = lines.dropLast().joined(separator: "\n")
+        return lines.joined(separator: "\n")
     }
 
     /// The end of a run: what it showed, remembering a won challenge's debrief for

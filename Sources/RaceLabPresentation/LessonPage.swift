@@ -174,7 +174,8 @@ public struct LessonPage {
             }
             let edges: [JSON] = space.edges[index].map { edge in
                 let text = edge.events.map { "\(world.threadNames[edge.thread]) \($0.text)" }.joined(separator: "; ")
-                return .array([.int(edge.thread), .int(edge.target), number(text)])
+                // A step that runs a `progress` statement says so: a loop through it is no livelock.
+                return .array([.int(edge.thread), .int(edge.target), number(text)] + (edge.progressed ? [.bool(true)] : []))
             }
             let failure: JSON =
                 space.failures[index].map { failure in
@@ -200,7 +201,8 @@ public struct LessonPage {
         let first = [nil] + scenario.fixes.map(\.name)
         let start = first.firstIndex { $0 == selected } ?? 0
         let header = JSON.object([
-            ("run", .string(ReplayCommand(argument).text)), ("ladder", .bool(scenario.challenge != nil)),
+            ("run", .string(ReplayCommand(argument).text)), ("step", .string(ReplayCommand(argument, verb: "step").text)),
+            ("ladder", .bool(scenario.challenge != nil)),
             ("start", .int(start)), ("versions", versions),
         ])
         // Nothing in the embedded data can close the script element.
@@ -274,16 +276,16 @@ public struct LessonPage {
                 st.threads = st.threads.map(t => [S[t[0]], S[t[1]], t[2], t[3]]);
                 st.shared = st.shared.map(i => S[i]);
                 st.failure = st.failure === null ? null : [S[st.failure[0]], S[st.failure[1]]];
-                st.steps = st.steps.map(s => [s[0], s[1], S[s[2]]]);
+                st.steps = st.steps.map(s => [s[0], s[1], S[s[2]], s.length > 3]);
               }
             }
             let version = page.start;
             let graph = versions[version].graph;
             // The run so far: the states visited, the thread picked at each, its sentence.
-            var path = [0], picks = [], sentences = [];
+            var path = [0], picks = [], sentences = [], progress = [];
             function el(tag, text) { const e = document.createElement(tag); e.textContent = text; return e; }
             function showVersion(i) {
-              version = i; graph = versions[i].graph; path = [0]; picks = []; sentences = [];
+              version = i; graph = versions[i].graph; path = [0]; picks = []; sentences = []; progress = [];
               const v = versions[i];
               const picker = document.getElementById("versions");
               picker.replaceChildren(...versions.map((w, j) => {
@@ -309,7 +311,7 @@ public struct LessonPage {
                 document.getElementById("status").textContent = state.steps.length || state.cut ? "That thread cannot run now." : "The run is over: u undoes a step, r restarts.";
                 return false;
               }
-              path.push(step[1]); picks.push(thread); sentences.push(step[2]); render(); return true;
+              path.push(step[1]); picks.push(thread); sentences.push(step[2]); progress.push(step[3]); render(); return true;
             }
             // The hint: breadth first over the embedded graph to the nearest failing state,
             // as 'racelab step' does over the engine's; with a goal, one rung per press.
@@ -361,8 +363,22 @@ public struct LessonPage {
               }
               document.getElementById("hint").textContent = text;
             }
-            function undo() { if (path.length > 1) { path.pop(); picks.pop(); sentences.pop(); render(); } }
-            function restart() { path = [0]; picks = []; sentences = []; render(); }
+            function undo() { if (path.length > 1) { path.pop(); picks.pop(); sentences.pop(); progress.pop(); render(); } }
+            function restart() { path = [0]; picks = []; sentences = []; progress = []; render(); }
+            // A livelock never ends: its goal is reached by going round its loop. How many
+            // steps ago the run was in this state, with no progress since, every thread that
+            // could run in between having run, in a state a fair scheduler can loop from.
+            function wentRound() {
+              const here = path.length - 1, state = graph.states[path[here]];
+              if (state.loop === undefined) return 0;
+              for (let k = here - 1; k >= 0; k--) {
+                if (progress[k]) return 0;
+                if (path[k] !== path[here]) continue;
+                const ran = new Set(picks.slice(k));
+                if (path.slice(k).every(s => graph.states[s].steps.every(step => ran.has(step[0])))) return here - k;
+              }
+              return 0;
+            }
             // A thread's code, its next line marked.
             function codeOf(t) {
               const pre = el("pre", "");
@@ -376,13 +392,18 @@ public struct LessonPage {
             }
             // The threads picked so far, as a schedule 'racelab run' replays.
             function schedule() { return picks.map((p, k) => graph.states[path[k]].threads[p][0]).join(" "); }
-            function debrief(state) {
+            function debrief(state, back) {
               const box = document.getElementById("debrief"), v = versions[version];
+              const fix = (v.name ? " --fix " + v.name : "") + ' --schedule "' + schedule() + '"';
+              const replay = el("p", "Replay it in a terminal: " + page.run + fix);
               box.className = "";
               if (state.failure) {
                 box.replaceChildren(el("p", "Goal reached in " + sentences.length + " steps: " + state.failure[0]), el("p", state.failure[1]),
-                  el("p", "The threads you picked: " + schedule()),
-                  el("p", "Replay it in a terminal: " + page.run + (v.name ? " --fix " + v.name : "") + ' --schedule "' + schedule() + '"'));
+                  el("p", "The threads you picked: " + schedule()), replay);
+              } else if (back) {
+                box.replaceChildren(el("p", "Goal reached in " + sentences.length + " steps: the threads are back in the state they were in " + back + " steps ago: every thread that could run took a step, and nothing made progress."),
+                  el("p", "From here a fair scheduler, one that gives every thread its turn, could keep them going round a loop of " + state.loop[1] + " steps forever: no thread is blocked, yet none gets anywhere (a livelock)."),
+                  el("p", "The threads you picked: " + schedule()), el("p", "Go on from there in a terminal: " + page.step + fix));
               } else if (v.proven) {
                 box.className = "safe";
                 box.replaceChildren(el("p", "This is " + v.label + ": " + v.summary),
@@ -410,9 +431,9 @@ public struct LessonPage {
               const over = state.steps.length === 0 && !state.cut;
               document.getElementById("status").textContent = over ? (state.failure ? "The run is over." : "The run is over, and nothing went wrong.")
                 : state.cut ? "The page holds no more states on this way (its budget): undo, or go on in 'racelab step'." : "Step " + (path.length) + ": pick a thread.";
-              const box = document.getElementById("debrief");
-              box.hidden = !over;
-              if (!box.hidden) debrief(state); else box.replaceChildren();
+              const box = document.getElementById("debrief"), back = over || versions[version].proven ? 0 : wentRound();
+              box.hidden = !over && !back;
+              if (!box.hidden) debrief(state, back); else box.replaceChildren();
             }
             document.addEventListener("keydown", e => {
               if (e.key >= "1" && e.key <= "9") move(Number(e.key) - 1);

@@ -40,6 +40,8 @@ struct StepGoldenTests {
         // A livelock ahead (no state fails, a loop does), then here; Dekker's fix has none.
         Session(name: "livelock-hints", arguments: ["polite-livelock", "--challenge"], input: ["h", "h", "h", "A", "B", "h", "h", "h", "q"]),
         Session(name: "livelock-turn-hint", arguments: ["polite-livelock", "--fix", "turn"], input: ["h", "q"]),
+        // A livelock's challenge is won by going round its loop, every thread taking a step.
+        Session(name: "livelock-challenge", arguments: ["polite-livelock", "--challenge"], input: ["A", "B", "A", "A", "A", "B", "B", "B", "q"]),
         // A student on a break-it exercise gets no hint that would show the way.
         Session(name: "singleton-break-hint", arguments: ["singleton-break"], input: ["h", "q"]),
         // Under a strict-priority scheduler: an outranked thread is refused, and says who runs first.

@@ -126,4 +126,36 @@ struct LessonPageTests {
         #expect(ReplayCommand("my lessons/a.race", fix: "mutex").schedule("A B*2") == "racelab run 'my lessons/a.race' --fix mutex --schedule \"A B*2\"")
         #expect(ReplayCommand("deadlock", verb: "step").text == "racelab step deadlock")
     }
+
+    /// Two threads taking turns forever, each turn marked `progress`: the steps that
+    /// pass it say so, and no state is in a livelock's loop; without the marks, the
+    /// same program loops without progress from nearly every state.
+    @Test func stepsThatMakeProgressAreMarkedAndBreakLoops() throws {
+        let source = """
+            var turn = 0
+            thread A { while true { while turn != 0 { }
+                critical { progress }
+                turn = 1 } }
+            thread B { while true { while turn != 1 { }
+                critical { progress }
+                turn = 0 } }
+            """
+        func states(_ text: String) throws -> [[String: Any]] {
+            let scenario = try Scenario.load(name: "turns", file: SourceFile(name: "turns.race", text: text))
+            let json = LessonPage(scenario: scenario, selected: nil).versions().json.compact()
+            let versions = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+            let graph = try #require(versions[0]["graph"] as? [String: Any])
+            return try #require(graph["states"] as? [[String: Any]])
+        }
+        let marked = try states(source)
+        let steps = marked.flatMap { ($0["steps"] as? [[Any]]) ?? [] }
+        #expect(steps.contains { $0.count == 4 && $0[3] as? Bool == true })
+        #expect(steps.allSatisfy { $0.count == 3 || $0[3] as? Bool == true })
+        #expect(!marked.contains { $0["loop"] != nil })
+        let unmarked = try states(source.replacingOccurrences(of: "critical { progress }", with: "critical { }"))
+        #expect(unmarked.allSatisfy { ($0["steps"] as? [[Any]])?.allSatisfy { $0.count == 3 } == true })
+        // 42 of its 48 states are on such loops: the 6 others come before both threads
+        // have entered their own, and no run comes back to them.
+        #expect(unmarked.count == 48 && unmarked.filter { $0["loop"] != nil }.count == 42)
+    }
 }

@@ -9,6 +9,8 @@ public struct StateSpace: Sendable {
         public var target: Int
         /// What the step did, in the trace's sentences.
         public var events: [Event]
+        /// Whether it ran a `progress` statement.
+        public var progressed: Bool
     }
 
     /// The states, the start first.
@@ -116,7 +118,7 @@ public struct StateSpace: Sendable {
                     space.failures.append(failure(successor))
                     graph.addState()
                 }
-                space.edges[next].append(Edge(thread: thread, target: index, events: events))
+                space.edges[next].append(Edge(thread: thread, target: index, events: events, progressed: progressed))
                 graph.addEdge(from: next, to: index, thread: thread, progress: progressed)
             }
             next += 1

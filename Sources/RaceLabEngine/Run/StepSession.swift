@@ -14,6 +14,8 @@ public struct StepSession: Sendable {
     public private(set) var schedule: [ThreadID] = []
     /// The events of each step.
     public private(set) var steps: [[Event]] = []
+    /// Whether each step ran a `progress` statement.
+    public private(set) var progressed: [Bool] = []
 
     /// Why a thread cannot take a step now.
     public struct Refusal: Error, Equatable, Sendable {
@@ -49,10 +51,12 @@ public struct StepSession: Sendable {
             let reason = engine.waitDescription(world, thread)?.text ?? "cannot run"
             throw Refusal(message: "\(name) can't run now: it \(reason)")
         }
-        let (next, events) = engine.step(world, thread: thread)
+        var next = world
+        let (events, progress) = engine.narratedStep(&next, thread: thread)
         worlds.append(next)
         schedule.append(thread)
         steps.append(events)
+        progressed.append(progress)
     }
 
     /// Takes back the last step; false when there is none.
@@ -62,6 +66,7 @@ public struct StepSession: Sendable {
         worlds.removeLast()
         schedule.removeLast()
         steps.removeLast()
+        progressed.removeLast()
         return true
     }
 
@@ -70,6 +75,7 @@ public struct StepSession: Sendable {
         worlds.removeSubrange(1...)
         schedule = []
         steps = []
+        progressed = []
     }
 
     /// The thread Enter runs: the one that ran last if it still can (no preemption),
@@ -86,6 +92,22 @@ public struct StepSession: Sendable {
         guard isOver else { return nil }
         var scheduler = FixedScheduler(names: scheduleNames)
         return try? Runner(program: engine.program, maxSteps: maxSteps).run(&scheduler)
+    }
+
+    /// How many steps ago the session was in the state it is in now, nearest first,
+    /// with no step since running a `progress` statement: each a loop the threads
+    /// went round and got nowhere. Empty when there is none.
+    public func loopsBack() -> [Int] {
+        var encoder = StateEncoder(program: engine.program, initial: worlds[0])
+        encoder.encode(world)
+        let now = Array(encoder.bytes.raw)
+        var loops: [Int] = []
+        for back in 1..<worlds.count {
+            if progressed[schedule.count - back] { break }
+            encoder.encode(worlds[worlds.count - 1 - back])
+            if encoder.bytes.raw.elementsEqual(now) { loops.append(back) }
+        }
+        return loops
     }
 
     // MARK: - What the screen shows of each thread
