@@ -35,10 +35,12 @@ set -e
 "$bin" export singleton-race --counterexample --format svg -o "$out/timeline.svg" > /dev/null
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=900,500 \
   --screenshot="$out/timeline.png" "file://$out/timeline.svg" > /dev/null 2>&1
-python3 - "$out/timeline.png" <<'PY'
+# A PNG that is not blank: its image data has more than a handful of byte values.
+not_blank() {  # not_blank PNG WHAT
+  python3 - "$1" "$2" <<'PY'
 import sys, zlib, struct
 data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "%s: not a PNG" % sys.argv[2]
 # Decompress the image data and count distinct byte values: a blank page has one or two.
 pos, idat = 8, b""
 while pos < len(data):
@@ -47,9 +49,11 @@ while pos < len(data):
         idat += data[pos + 8:pos + 8 + length]
     pos += 12 + length
 raw = zlib.decompress(idat)
-assert len(set(raw)) > 8, "the screenshot is blank"
-print("timeline screenshot: %d bytes, %d distinct values" % (len(data), len(set(raw))))
+assert len(set(raw)) > 8, "%s: the screenshot is blank" % sys.argv[2]
+print("%s screenshot: %d bytes, %d distinct values" % (sys.argv[2], len(data), len(set(raw))))
 PY
+}
+not_blank "$out/timeline.png" timeline
 # Mermaid itself reads every scenario's sequence diagram: the streamlit-mermaid wheel
 # from PyPI bundles Mermaid in a page (no npm needed); mermaid.py has it draw each one.
 mkdir -p "$out/mermaid"
@@ -116,9 +120,10 @@ assert "Challenge won" in step and said[0].upper() + said[1:] in step, "the page
 assert debrief[1] in step, "the page says %r, step mode does not" % debrief[1]
 print("lesson page livelock goal: %s" % said)
 PY
+"$bin" export singleton-race --format html -o "$out/page.html" > /dev/null
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,900 \
   --screenshot="$out/page.png" "file://$out/page.html#moves=2,3" > /dev/null 2>&1
-[ -s "$out/page.png" ] || { echo "no screenshot of the lesson page"; exit 1; }
+not_blank "$out/page.png" "lesson page"
 # Every scenario's page and timeline open in the browser: the page's script runs (the
 # lanes and the status line are filled in) and the SVG is drawn (not blank).
 for file in Scenarios/*.race; do
@@ -138,7 +143,7 @@ PY
   "$bin" export "$name" --format svg -o "$out/$name.svg" > /dev/null
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=800,600 \
     --screenshot="$out/$name.png" "file://$out/$name.svg" > /dev/null 2>&1
-  [ -s "$out/$name.png" ] || { echo "$name: no screenshot of its timeline"; exit 1; }
+  not_blank "$out/$name.png" "$name timeline" > /dev/null
 done
 echo "every scenario's page and timeline opened in the browser"
 rm -rf "$out"
