@@ -9,9 +9,9 @@ output) against the engine, as 'racelab run' tells it.
 - u takes the last step back, and the page shows again the shared state it showed
   when the list was that long;
 - at the end, the steps listed are the sentences 'racelab run --schedule' prints for
-  the same threads, the shared state is its final state, and the debrief says what
-  the run says: the goal reached and the command to replay it, or, on a proven fix,
-  that no order can reach it.
+  the same threads, the variables and objects shown are those of its final state, and
+  the debrief says what the run says: the goal reached and the command to replay
+  it, or, on a proven fix, that no order can reach it.
 """
 import json
 import subprocess
@@ -47,7 +47,8 @@ for step in last["log"]:
         assert part.split(" ", 1)[1] in run.stdout, "the page says %r, which the run does not" % part
 final = run.stdout.split("\nFinal state\n", 1)[1].split("\n\n", 1)[0]
 for line in last["state"]:
-    if " = " in line:
+    # A variable, or the objects alive: as the run's final state says them.
+    if " = " in line or line.startswith("objects: "):
         assert "  " + line + "\n" in final + "\n", "the page shows %r, the run's final state is\n%s" % (line, final)
 debrief = " ".join(last["debrief"] or [])
 if run.returncode == 1:

@@ -145,14 +145,8 @@ public struct LessonPage {
         }
         var states: [JSON] = []
         for (index, world) in space.worlds.enumerated() {
-            let formatter = ValueFormatter(world: world)
-            var shared: [JSON] = []
-            for (g, global) in program.globals.enumerated() where global.isShown {
-                shared.append(number("\(global.name) = \(formatter.describe(world.globals[g]))"))
-            }
-            for id in world.heap.indices {
-                if let owner = world.headers[id].owner { shared.append(number("\(world.heap[id].name) is held by \(world.threadNames[owner])")) }
-            }
+            // As step mode shows it, a variable a line.
+            let shared: [JSON] = SharedState.lines(world, program).flatMap { $0.label.isEmpty ? $0.items : [$0.text] }.map(number)
             let threads: [JSON] = world.threads.indices.map { thread in
                 let status: String
                 if world.threads[thread].isFinished {

@@ -39,6 +39,7 @@ struct GoldenTests {
             ["help", "export"], ["export", "deadlock", "--format", "svg"], ["export", "deadlock", "--format", "mermaid"],
             ["export", "deadlock", "--format", "dot"], ["export", "singleton-race", "--counterexample", "--format", "svg"],
             ["export", "deadlock", "--fix", "mutex", "--format", "dot"], ["export", "deadlock", "--format", "png"],
+            ["export", "deadlock", "--schedule", "A*6 B*6", "--format", "dot"], ["export", "deadlock", "--format", "html"],
             // Exploration.
             ["help", "explore"], ["help", "verify"],
             ["explore", "singleton-race", "--reduction", "none"], ["explore", "singleton-race", "--fix", "mutex"],

@@ -1,0 +1,126 @@
+import RaceLabEngine
+
+/// The shared state of a world in lines, as step mode and the lesson page show it:
+/// the variables, the objects, each lock (who holds it, who waits), semaphores,
+/// groups, queues, the main queue, who is inside each critical section, and what was
+/// printed. Each line is a label and its items, which a screen wraps as it can.
+public enum SharedState {
+    public struct Line: Equatable, Sendable {
+        /// "objects: ", "main queue: ", or "" for a line of variables or one item.
+        public var label: String
+        public var items: [String]
+
+        init(_ label: String, _ items: [String]) {
+            self.label = label
+            self.items = items
+        }
+
+        /// A line of one item and no label.
+        init(_ text: String) {
+            self.init("", [text])
+        }
+
+        /// The line as one text: the label, then the items joined by commas.
+        public var text: String { label + items.joined(separator: ", ") }
+    }
+
+    public static func lines(_ world: World, _ program: Program) -> [Line] {
+        var lines: [Line] = []
+        let formatter = ValueFormatter(world: world)
+        let variables = program.globals.indices.filter { index in
+            if case .object(let id) = world.globals[index], world.heap[id].classIndex == nil, world.heap[id].kind != .atomic { return false }
+            return true
+        }
+        if !variables.isEmpty {
+            lines.append(Line("", variables.map { "\(program.globals[$0].name) = \(formatter.describe(world.globals[$0]))" }))
+        }
+        let objects = world.heap.indices.filter { world.heap[$0].classIndex != nil }
+        if !objects.isEmpty {
+            lines.append(Line("objects: ", objects.map(formatter.describeObject)))
+        }
+        for id in world.heap.indices where Self.isLock(world, id) {
+            let object = world.heap[id]
+            var kind = "lock"
+            if case .condition = object.kind { kind = "condition" }
+            var text = "\(kind) \(object.name): "
+            let monitor = world.headers[id]
+            if let owner = monitor.owner {
+                text += "held by \(world.threadNames[owner])" + (monitor.depth > 1 ? " (\(monitor.depth) times)" : "")
+            } else {
+                text += "free"
+            }
+            let waiters = world.threads.indices.filter { thread in
+                if case .lock(id, _) = world.threads[thread].waiting, !world.threads[thread].isFinished { return true }
+                return false
+            }
+            if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
+            if case .condition(let signalled) = object.kind, !signalled.isEmpty {
+                text += "; waiting for a signal: " + signalled.map { world.threadNames[$0] }.joined(separator: ", ")
+            }
+            lines.append(Line(text))
+        }
+        for id in world.heap.indices where world.headers[id].isAlive {
+            switch world.heap[id].kind {
+            case .semaphore(let count):
+                var text = "semaphore \(world.heap[id].name): count \(count)"
+                let waiters = world.threads.indices.filter { world.threads[$0].waiting == .semaphore(id) }
+                if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
+                lines.append(Line(text))
+            case .group(let group):
+                var text = "group \(world.heap[id].name): \(group.entered) in it"
+                let waiters = world.threads.indices.filter { world.threads[$0].waiting == .group(id) }
+                if !waiters.isEmpty { text += "; waiting: " + waiters.map { world.threadNames[$0] }.joined(separator: ", ") }
+                if !group.notifications.isEmpty { text += "; \(group.notifications.count) to notify" }
+                lines.append(Line(text))
+            default:
+                continue
+            }
+        }
+        for queue in world.queues {
+            guard case .queue(let state) = world.heap[queue].kind else { continue }
+            let limit = state.maxConcurrent < 0 ? "no limit" : "max \(state.maxConcurrent) at a time"
+            var text = "queue \(world.heap[queue].name) (\(limit)\(state.isSuspended ? ", suspended" : "")): "
+            text += state.operations.isEmpty ? "empty" : state.operations.map { Self.operationText(world, $0) }.joined(separator: ", ")
+            lines.append(Line(text))
+        }
+        if world.mainQueue.isEmpty {
+            lines.append(Line("main queue: empty"))
+        } else {
+            let blocks = world.mainQueue.map { block -> String in
+                let sync = world.threads[block.sender].waiting == .mainBlock(block.id)
+                return "block \(block.id) from \(world.threadNames[block.sender]) (\(sync ? "main.sync" : "main.async"))"
+            }
+            lines.append(Line("main queue: ", blocks))
+        }
+        // Who is inside each critical section (a section no one has entered is left out).
+        for (index, inside) in world.criticalInside.enumerated() where index < program.criticalSections.count {
+            let who = inside.isEmpty ? "no one" : inside.map { world.threadNames[$0] }.joined(separator: ", ")
+            lines.append(Line("\(program.sectionName(index)): \(who) inside"))
+        }
+        if !world.output.isEmpty {
+            lines.append(Line("printed: " + world.output.suffix(3).joined(separator: " | ")))
+        }
+        return lines
+    }
+
+    static func isLock(_ world: World, _ id: ObjectID) -> Bool {
+        switch world.heap[id].kind {
+        case .lock, .condition: return world.headers[id].isAlive
+        default: break
+        }
+        return world.headers[id].owner != nil
+    }
+
+    static func operationText(_ world: World, _ id: ObjectID) -> String {
+        guard case .operation(let op) = world.heap[id].kind else { return world.heap[id].name }
+        var phase: String
+        switch op.phase {
+        case .created: phase = "created"
+        case .pending: phase = "waiting"
+        case .executing: phase = "executing"
+        case .finished: phase = "finished"
+        }
+        if op.isCancelled { phase += ", cancelled" }
+        return "\(world.heap[id].name) (\(phase))"
+    }
+}
