@@ -328,6 +328,7 @@ struct StepController {
             text += hintRung >= 3 ? " — there \(loop)" : "; press h again for more"
             return text
         case .unknown(let states):
+            guard states > 0 else { return "more than 64 threads: the look-ahead cannot follow them, so no hint from here" }
             return "too many ways on to look at them all (\(states) states): no hint from here"
         case .failure(let steps, let next, let what):
             guard steps > 0 else { return "it has gone wrong already: \(what)" }

@@ -424,7 +424,7 @@ public struct LessonPage {
               document.getElementById("failure").textContent = state.failure ? "It went wrong: " + state.failure[0] : "";
               const over = state.steps.length === 0 && !state.cut;
               document.getElementById("status").textContent = over ? (state.failure ? "The run is over." : "The run is over, and nothing went wrong.")
-                : state.cut ? "The page holds no more states on this way (its budget): undo, or go on in 'racelab step'." : "Step " + (path.length) + ": pick a thread.";
+                : state.cut ? "The page holds no more states on this way (past its budget, or more than 64 threads): undo, or go on in 'racelab step'." : "Step " + (path.length) + ": pick a thread.";
               const box = document.getElementById("debrief"), back = over || versions[version].proven ? 0 : wentRound();
               box.hidden = !over && !back;
               if (!box.hidden) debrief(state, back); else box.replaceChildren();

@@ -158,4 +158,17 @@ struct LessonPageTests {
         // have entered their own, and no run comes back to them.
         #expect(unmarked.count == 48 && unmarked.filter { $0["loop"] != nil }.count == 42)
     }
+
+    /// Past 64 threads no search can follow who may run: the page holds the start,
+    /// marked as cut, and no steps, rather than steps of some threads only.
+    @Test func pastSixtyFourThreadsThePageStops() throws {
+        let source = "var x = 0\n" + (0..<70).map { "thread T\($0) { x = \($0) }" }.joined(separator: "\n")
+        let scenario = try Scenario.load(name: "many", file: SourceFile(name: "many.race", text: source))
+        let json = LessonPage(scenario: scenario, selected: nil).versions().json.compact()
+        let versions = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let graph = try #require(versions[0]["graph"] as? [String: Any])
+        let states = try #require(graph["states"] as? [[String: Any]])
+        #expect(states.count == 1 && states[0]["cut"] as? Bool == true && (states[0]["steps"] as? [Any])?.isEmpty == true)
+        #expect(graph["complete"] as? Bool == false)
+    }
 }

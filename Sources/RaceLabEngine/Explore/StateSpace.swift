@@ -98,6 +98,12 @@ public struct StateSpace: Sendable {
         while next < space.worlds.count {
             graph.beginEdges(of: next)
             let current = space.worlds[next]
+            // Past 64 threads the searches cannot follow who may run: the page stops here.
+            if current.threads.count > 64 {
+                space.cut[next] = true
+                next += 1
+                continue
+            }
             var bits = current.halted || space.failures[next] != nil ? 0 : engine.runnableMask(current)
             while bits != 0 {
                 let thread = bits.trailingZeroBitCount
