@@ -140,10 +140,15 @@ assert lanes and lanes[0] == "main", "%s: no lanes after the page's script ran" 
 assert status, "%s: the page's script did not fill in the status" % sys.argv[2]
 assert len(versions) >= 3, "%s: the page shows %d versions" % (sys.argv[2], len(versions))
 PY
+  # Its story, watched: the page's own button plays it, and it says what the run says.
+  if grep -q '^schedule story' "$file"; then
+    python3 "$here/press-keys.py" "$out/$name.html" "click:#watch button" > "$out/$name.json"
+    python3 "$here/check-play.py" "$out/$name.json" "$bin" "$name" --unfinished > /dev/null
+  fi
   "$bin" export "$name" --format svg -o "$out/$name.svg" > /dev/null
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=800,600 \
     --screenshot="$out/$name.png" "file://$out/$name.svg" > /dev/null 2>&1
   not_blank "$out/$name.png" "$name timeline" > /dev/null
 done
-echo "every scenario's page and timeline opened in the browser"
+echo "every scenario's page and timeline opened in the browser, and its story watched on the page as the run tells it"
 rm -rf "$out"

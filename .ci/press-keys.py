@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Opens a lesson page in headless Chromium and presses keys on it, as a reader would.
 
-    press-keys.py PAGE.html KEY...   (for example: 2 3 u h)
+    press-keys.py PAGE.html KEY...   (for example: 2 3 u h, or click:#watch button)
 
 Drives the browser over the DevTools protocol (browser.py), so it needs nothing but
 Python and Chromium. After loading the page and after each key it reads what the page
@@ -37,7 +37,12 @@ def main():
         browser.open("file://" + os.path.abspath(page), ready="document.getElementById('status').textContent !== ''")
         moments = [dict(key=None, **json.loads(browser.evaluate(READ)))]
         for key in keys:
-            browser.press(key)
+            if key.startswith("click:"):
+                # A button, by a selector: the first that matches is clicked.
+                found = browser.evaluate("(e => e ? (e.click(), true) : false)(document.querySelector(%s))" % json.dumps(key[6:]))
+                assert found, "nothing on the page matches %r" % key[6:]
+            else:
+                browser.press(key)
             moments.append(dict(key=key, **json.loads(browser.evaluate(READ))))
         print(json.dumps(moments, indent=1))
     finally:
