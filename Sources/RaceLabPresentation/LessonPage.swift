@@ -205,7 +205,8 @@ public struct LessonPage {
             complete.allSatisfy { $0 }
             ? "The page holds every state of every version (\(sizes.reduce(0, +)) in all): every move is here."
             : "Some versions have more states than the page's budget (\(maxStates) a version): for them it holds the states nearest the start and those of the runs you can watch, and past them the moves stop. 'racelab explore' sees the rest."
-        let story = scenario.story.isEmpty ? "" : "<h2>The story</h2>\n<pre class=\"story\">\(XML.escape(scenario.story))</pre>\n"
+        var story = scenario.story.isEmpty ? "" : "<h2>The story</h2>\n<pre class=\"story\">\(XML.escape(scenario.story))</pre>\n"
+        if !scenario.source.isEmpty { story += "<p class=\"source\">Source: \(XML.escape(scenario.source))</p>\n" }
         return """
             <!DOCTYPE html>
             <html lang="en">
