@@ -45,7 +45,9 @@ enum Spoilers {
             : kind == .predictIt ? "its outcomes are the answer you are asked to predict" : "a schedule that breaks it is the answer"
         let instead =
             own
-            ? "Run a schedule of your own (racelab run \(scenario.name) --schedule 'A B …'), or step through it with 'racelab step \(scenario.name)'."
+            ? (command.hasPrefix("export")
+                ? "Draw a schedule of your own (racelab export \(scenario.name) --schedule 'A B …'), or step through it with 'racelab step \(scenario.name)'."
+                : "Run a schedule of your own (racelab run \(scenario.name) --schedule 'A B …'), or step through it with 'racelab step \(scenario.name)'.")
             : "Work it out with 'racelab step \(scenario.name)', then check it with 'racelab grade FILE'."
         return CommandOutput(
             stderr: """
