@@ -1,14 +1,17 @@
 import RaceLabEngine
 import RaceLabLanguage
 
-/// A scenario as one self-contained HTML page: its story; play mode, where the reader
-/// picks which thread runs next (buttons, or a thread's number; u undoes, r restarts, h
-/// looks ahead) and sees each step's sentence, the shared state and who waits; and, for
-/// the broken version and each fix, its verdict and outcomes over every interleaving and
-/// its code, each version with its own play mode. The page embeds each version's
-/// reachable state graph (each state's display once, and the steps between states), so
-/// it needs no engine; past `maxStates` a version keeps the states nearest the start,
-/// and the page says so. A link can name a version and carry moves:
+/// A scenario as one self-contained HTML page: its story and source; play mode, where
+/// the reader picks which thread runs next (buttons, or a thread's number; u undoes, r
+/// restarts, h looks ahead as step mode does) and sees each thread's code with its next
+/// line marked, each step's sentence, the shared state as step mode shows it, and a
+/// debrief when the goal is reached (a failure, or a livelock's loop gone round); the
+/// story and the shortest failing run to watch; and, for the broken version and each
+/// fix, its verdict and outcomes over every interleaving and its code, each version
+/// with its own play mode. The page embeds each version's reachable state graph (each
+/// state's display once, and the steps between states), so it needs no engine; past
+/// `maxStates` a version keeps the states of the runs to watch and those nearest the
+/// start and them, and the page says so. A link can name a version and carry moves:
 /// `page.html#fix=mutex&moves=2,3,u`.
 public struct LessonPage {
     public let scenario: Scenario
@@ -116,8 +119,10 @@ public struct LessonPage {
     /// The embedded graph, as JSON: every text once in `strings`; the code each thread
     /// can stand in (`codes`: its name, first line and lines); per state its threads
     /// (`[name, status, code, line]`, code -1 when finished), its lines of shared state,
-    /// its failure (`[text, why]`) if any, and its steps out as `[thread, target,
-    /// sentence]`, texts by their number.
+    /// its failure (`[text, why]`) if any, its steps out as `[thread, target, sentence]`
+    /// (a fourth element, true, for a step that runs `progress`), `cut` when the budget
+    /// left some of its steps out, and `loop` (`[thread, length]`) when a livelock's
+    /// loop runs from it; texts by their number.
     public func graph(_ program: Program, keeping runs: [[String]] = []) -> (json: JSON, space: StateSpace) {
         let engine = Engine(program: program)
         let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates, keeping: runs)

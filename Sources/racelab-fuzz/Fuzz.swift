@@ -30,7 +30,14 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
         var scheduler = RoundRobinScheduler()
         if let run = try? Runner(program: program, maxSteps: 200).run(&scheduler) {
             check(TextRenderer(title: scenario.title, replay: ReplayCommand("fuzz")).render(run))
+            // The pictures of the run: XML without a character XML forbids, and DOT.
+            checkXML(SVGTimeline(run: run, title: scenario.title).render())
+            check(MermaidSequence(run: run, title: scenario.title).render())
+            let graph = DOTGraph(run: run, title: scenario.title)
+            if let dot = graph.waitFor() ?? graph.lockOrder() { check(dot) }
         }
+        // The lesson page's graph, within a small budget.
+        check(LessonPage(scenario: scenario, selected: fix, maxStates: 200).graph(program).json.compact())
         for seed in 0..<2 {
             var random = RandomScheduler(seed: UInt64(seed))
             _ = try? Runner(program: program, maxSteps: 200).run(&random)
@@ -67,6 +74,18 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
             fatalError("a failing final state without a shortest failure")
         }
         let example = explorer.counterexample(for: result)
+        // The hint from the start agrees with the exhaustive stateful search: a failing
+        // state exactly when a final outcome fails, else a loop exactly when it found a livelock.
+        if result.isExhaustive {
+            let engine = Engine(program: program)
+            let failing = result.outcomes.contains { $0.outcome.isFailure }
+            switch Foresight.look(engine, from: engine.initialWorld(), maxStates: stateful.maxStates) {
+            case .failure: if !failing { fatalError("the hint finds a failure the stateful search does not") }
+            case .livelock: if failing || result.livelock == nil { fatalError("the hint finds a livelock the stateful search does not") }
+            case .safe: if failing || result.livelock != nil { fatalError("the hint says safe where the stateful search fails") }
+            case .unknown: break
+            }
+        }
         check(ExplorationRenderer(program: program).render(result, counterexample: nil, replay: ReplayCommand("fuzz")))
         check(ExplorationJSON(program: program).render(result, version: fix, counterexample: example).serialized())
         // Sleep sets: the same final outcomes, and a cycle exactly when the full graph has one.
@@ -96,6 +115,15 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
         let grade = Grader(exercises: [exercise], config: grading).grade(file, student: "fuzz")
         check(GradeReport(grades: [grade]).render(.text))
         check(GradeReport(grades: [grade]).render(.csv))
+    }
+}
+
+/// An XML document holds no character XML 1.0 forbids (control characters other than
+/// tab, line feed and carriage return; U+FFFE and U+FFFF).
+func checkXML(_ text: String) {
+    for scalar in text.unicodeScalars where scalar.value < 0x20 && !"\t\n\r".unicodeScalars.contains(scalar) || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    {
+        fatalError("an SVG holds a character XML forbids: U+\(String(scalar.value, radix: 16))")
     }
 }
 
