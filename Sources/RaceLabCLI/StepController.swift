@@ -95,6 +95,11 @@ struct StepController {
             return Reaction(message: scheduleText())
         case .random:
             guard !session.isOver else { return Reaction(message: overMessage) }
+            // A random run can stumble on the answer: on an exercise that asks for one,
+            // the student finds it.
+            if guarded {
+                return Reaction(message: "no random runs here: one could find the answer for you; pick each thread yourself")
+            }
             var taken = 0
             while !session.isOver {
                 let runnable = session.runnable
@@ -349,7 +354,7 @@ struct StepController {
           r      restart from the beginning
           e      explain the last step
           s      show the schedule so far, ready for racelab run --schedule
-          x      run the rest by random choice
+          x      run the rest by random choice (not on a break-it or predict-it exercise)
           h      a hint that looks ahead: can a failure still be reached from here, and how
                  (in a challenge: first whether, then how far, then which thread; again for more)
           ?      this help

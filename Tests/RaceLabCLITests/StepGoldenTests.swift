@@ -44,6 +44,8 @@ struct StepGoldenTests {
         Session(name: "livelock-challenge", arguments: ["polite-livelock", "--challenge"], input: ["A", "B", "A", "A", "A", "B", "B", "B", "q"]),
         // A student on a break-it exercise gets no hint that would show the way.
         Session(name: "singleton-break-hint", arguments: ["singleton-break"], input: ["h", "q"]),
+        // Nor a random run that could stumble on the answer.
+        Session(name: "singleton-break-random", arguments: ["singleton-break"], input: ["x", "q"]),
         // Under a strict-priority scheduler: an outranked thread is refused, and says who runs first.
         Session(
             name: "priority-inversion-challenge", arguments: ["priority-inversion", "--challenge"],
