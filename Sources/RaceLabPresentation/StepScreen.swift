@@ -170,7 +170,9 @@ public struct StepScreen: Sendable {
             let text = events.isEmpty ? "takes a step" : events.map(\.text).joined(separator: "; ")
             let line = events.first?.range.map { "line \($0.start.line)" } ?? ""
             let nameWidth = names.map(\.count).max() ?? 0
-            lines.append("  \(String(index + 1).padded(4, right: true))  \(thread.padded(nameWidth))  \(line.padded(8))  \(text)")
+            // Numbers right-aligned, as wide as the last one shown (10,000 has five digits).
+            let numberWidth = max(4, String(session.steps.count).count)
+            lines.append("  \(String(index + 1).padded(numberWidth, right: true))  \(thread.padded(nameWidth))  \(line.padded(8))  \(text)")
         }
         return lines
     }
