@@ -67,6 +67,21 @@ extension Compiler {
         throw error("\(what) takes one closure: \(what) { … }", at: range)
     }
 
+    /// A toolkit type's initializer: as many arguments as `count` allows, each with
+    /// `label` (nil: none; else `usage` says how to write it), then the builtin that
+    /// makes the object from them.
+    mutating func compileInitializer(
+        _ builtin: Builtin, _ arguments: [Argument], _ count: ClosedRange<Int>, label: String?, usage: String, _ name: String, range: SourceRange
+    ) throws(Failure) {
+        try expectArguments(arguments, count, name, range: range)
+        for argument in arguments {
+            guard argument.label == label else { throw error(usage, at: argument.value.range) }
+            try compileExpression(argument.value)
+        }
+        builder.currentRange = range
+        emit(.builtin(builtin, argc: arguments.count, className: nil))
+    }
+
     mutating func expectArguments(_ arguments: [Argument], _ count: ClosedRange<Int>, _ name: String, range: SourceRange) throws(Failure) {
         guard count.contains(arguments.count) else {
             let wanted = count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)"
@@ -174,29 +189,15 @@ extension Compiler {
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.condition, argc: 0, className: nil))
         case "Atomic":
-            try expectArguments(arguments, 1...1, name, range: range)
-            guard arguments[0].label == nil else { throw error("write Atomic(0): the initial value has no label", at: arguments[0].value.range) }
-            try compileExpression(arguments[0].value)
-            builder.currentRange = range
-            emit(.builtin(.atomic, argc: 1, className: nil))
+            try compileInitializer(.atomic, arguments, 1...1, label: nil, usage: "write Atomic(0): the initial value has no label", name, range: range)
         case "Set":
             // Set() or Set([…]): an array's elements, each once.
-            try expectArguments(arguments, 0...1, name, range: range)
-            if let argument = arguments.first {
-                guard argument.label == nil else { throw error("write Set([1, 2])", at: argument.value.range) }
-                try compileExpression(argument.value)
-            }
-            builder.currentRange = range
-            emit(.builtin(.makeSet, argc: arguments.count, className: nil))
+            try compileInitializer(.makeSet, arguments, 0...1, label: nil, usage: "write Set([1, 2])", name, range: range)
         case "DispatchGroup":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.group, argc: 0, className: nil))
         case "DispatchSemaphore":
-            try expectArguments(arguments, 1...1, name, range: range)
-            guard arguments[0].label == "value" else { throw error("write DispatchSemaphore(value: n)", at: arguments[0].value.range) }
-            try compileExpression(arguments[0].value)
-            builder.currentRange = range
-            emit(.builtin(.semaphore, argc: 1, className: nil))
+            try compileInitializer(.semaphore, arguments, 1...1, label: "value", usage: "write DispatchSemaphore(value: n)", name, range: range)
         case "OperationQueue":
             try expectArguments(arguments, 0...1, name, range: range)
             if let argument = arguments.first {
