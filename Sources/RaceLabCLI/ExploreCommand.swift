@@ -87,13 +87,7 @@ struct ExploreCommand {
             }
             if parsed.values["strategy"] == "priority" { program.strictPriority = true }
             let explorer = Explorer(program: program, config: config)
-            var result: Exploration
-            var reason: String?
-            if try Self.choosesSearch(parsed, spec) {
-                (result, reason) = explorer.exploreChoosing(progress: ProgressLine(sink: progress).callback)
-            } else {
-                result = explorer.explore(progress: ProgressLine(sink: progress).callback)
-            }
+            var result = explorer.explore(progress: ProgressLine(sink: progress).callback)
             var counterexample: (Counterexample, Run)?
             // A break-it exercise's answer is any failing schedule: none is shown.
             if guarded == .breakIt {
@@ -106,18 +100,11 @@ struct ExploreCommand {
                 }
             }
             explorations.append(
-                ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0, searchReason: reason))
-            let how =
-                result.search == .stateful
-                ? "stateful search"
-                : result.reduction == .dpor
-                    ? "DPOR"
-                    : config.reduction == .dpor
-                        ? "no reduction: " + (program.usesConditions ? "the program waits on conditions" : "a strict-priority scheduler")
-                        : "no reduction"
+                ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0))
+            let how = result.search == .stateful ? "stateful search" : result.reduction == .dpor ? "DPOR" : "no reduction"
             out += "\nExploring \(describe(fix, in: scenario)) (\(how)).\n"
             if program.strictPriority { out += Self.strictPriorityNote }
-            if let reason { out += "Search chosen: \(reason)\n" }
+            if let reason = result.searchReason { out += "Search chosen: \(reason)\n" }
             let replay = ReplayCommand(parsed.positionals[0], fix: fix)
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replay: replay)
             if guarded == .breakIt && result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample }
@@ -128,7 +115,7 @@ struct ExploreCommand {
             case .notExhaustive: code = ExitCode.notExhaustive
             }
             // With --all-fixes, the verdict is about the fixes that are meant to work.
-            if fixes.count == 1 || scenario.role(of: fix) == .fix { worst = max(worst, code) }
+            if fixes.count == 1 || scenario.role(of: fix) == .fix { worst = ExitCode.worse(worst, code) }
         }
         if wantsJSON {
             let json = JSON.object([
@@ -175,7 +162,7 @@ struct ExploreCommand {
             }
             config.reduction = reduction
         }
-        if stateful || config.sleepSets { config.search = .stateful }
+        config.search = try choosesSearch(parsed, spec) ? .automatic : stateful || config.sleepSets ? .stateful : .stateless
         func number(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = parsed.values[name] else { return nil }
             guard let value = Int(text), range.contains(value) else {

@@ -100,8 +100,8 @@ struct ExportCommand {
             }
             what = named.map { "schedule '\($0.name)'" } ?? "the given schedule"
         } else if parsed.flags.contains("counterexample") {
-            let explorer = Explorer(program: program)
-            let result = explorer.exploreChoosing().result
+            let explorer = Explorer(program: program, config: .automatic)
+            let result = explorer.explore()
             guard let example = explorer.counterexample(for: result) else {
                 return CommandOutput(
                     stderr: "error: no failing run to draw: \(result.failingExecutions == 0 ? "every interleaving passes" : "none could be replayed")\n",

@@ -32,6 +32,13 @@ public enum ExitCode {
     public static let cannotCreate: Int32 = 73
     /// A write failed (EX_IOERR): a full disk, standard output closed.
     public static let ioError: Int32 = 74
+
+    /// Of two verdicts' exit codes, the one to report for both: a failure found (1)
+    /// outranks a cut search (2), which outranks a proof (0), whatever the numbers.
+    public static func worse(_ a: Int32, _ b: Int32) -> Int32 {
+        func rank(_ code: Int32) -> Int { code == finding ? 2 : code == notExhaustive ? 1 : 0 }
+        return rank(b) > rank(a) ? b : a
+    }
 }
 
 /// The `racelab` command: dispatches to a subcommand.

@@ -41,7 +41,7 @@ extension StepController {
     /// What the finished run showed; in a challenge, the debrief, and whether it was won.
     func ending() -> (text: String, won: Bool) {
         guard let run = session.outcome() else { return ("", false) }
-        var lines = ["The run \(run.end.rawValue) after \(run.schedule.count) step\(run.schedule.count == 1 ? "" : "s")."]
+        var lines = [run.endSentence]
         for check in run.expectations where check.passed != true {
             lines.append("  [\(check.passed == false ? "FAILED" : "not checked")] \(check.message)")
         }
@@ -91,7 +91,8 @@ extension StepController {
         var config = ExploreConfig()
         config.maxExecutions = 200_000
         config.timeLimit = 20
-        let result = Explorer(program: session.engine.program, config: config).exploreChoosing().result
+        config.search = .automatic
+        let result = Explorer(program: session.engine.program, config: config).explore()
         switch result.verdict() {
         case .proven where !result.countsInterleavings, .passesUnexpectedly where !result.countsInterleavings:
             lines.append(

@@ -43,16 +43,13 @@ struct VerifyCommand {
             } catch {
                 return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
             }
-            let explorer = Explorer(program: program, config: config)
-            let line = ProgressLine(sink: progress).callback
-            let result =
-                try ExploreCommand.choosesSearch(parsed, Self.spec) ? explorer.exploreChoosing(progress: line).result : explorer.explore(progress: line)
+            let result = Explorer(program: program, config: config).explore(progress: ProgressLine(sink: progress).callback)
             let role = scenario.role(of: fix)
             switch result.verdict(as: role) {
-            case .notExhaustive: exit = max(exit, ExitCode.notExhaustive)
-            case .fails: exit = max(exit, ExitCode.finding)
+            case .notExhaustive: exit = ExitCode.worse(exit, ExitCode.notExhaustive)
+            case .fails: exit = ExitCode.worse(exit, ExitCode.finding)
             // The broken version passing is worth a look, but the fixes decide the exit code.
-            case .passesUnexpectedly where role == .expectedToFail: exit = max(exit, ExitCode.finding)
+            case .passesUnexpectedly where role == .expectedToFail: exit = ExitCode.worse(exit, ExitCode.finding)
             case .proven, .failsAsExpected, .passesUnexpectedly: break
             }
             versions.append(VerifyTable.Version(fix: fix, role: role, result: result))

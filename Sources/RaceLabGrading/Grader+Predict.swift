@@ -16,6 +16,8 @@ extension Grader {
         }
         var config = self.config
         config.detectRaces = false
+        // Every outcome, even past a failure: the answer is the whole set.
+        config.failureMargin = nil
         let result = cache.prediction(exercise.id) { Explorer(program: program, config: config).explore() }
         if let cut = result.cut {
             return (false, "the exercise could not be explored exhaustively (not exhaustive: \(cut)), so the answer cannot be graded", "")
@@ -69,7 +71,7 @@ extension Grader {
     func finalValues(of variable: String, _ program: Program, _ result: Exploration) -> [(value: String, schedule: [String])] {
         guard let index = program.globals.firstIndex(where: { $0.name == variable }) else { return [] }
         var values: [(value: String, schedule: [String])] = []
-        for entry in result.outcomes where entry.outcome.end == .completed {
+        for entry in result.outcomes where entry.outcome.end.ranToTheEnd {
             guard let run = replay(program, entry.schedule) else { continue }
             let value = run.world.describe(run.world.globals[index], elided: false)
             if !values.contains(where: { $0.value == value }) { values.append((value, entry.schedule)) }

@@ -18,7 +18,7 @@ public struct Grader: Sendable {
 
     /// The bounds every grading search uses: a fix must be proven within them.
     public static var defaultConfig: ExploreConfig {
-        var config = ExploreConfig()
+        var config = ExploreConfig.automatic
         config.maxSteps = 2_000
         config.maxExecutions = 20_000
         config.timeLimit = 300
@@ -121,11 +121,7 @@ public struct Grader: Sendable {
 
     /// The verdict on a fix, and the exploration it stands on.
     func gradeFix(_ program: Program, _ file: SourceFile, key: String) -> (Bool, String, String, Exploration?) {
-        // Spurious wakeups and a strict-priority scheduler keep DPOR from reducing
-        // (see `StatelessSearch`): the stateful search proves such a program, as
-        // `explore` does, where every interleaving one by one would be far too many.
-        var config = self.config
-        if program.usesConditions || program.strictPriority { config.search = .stateful }
+        // The search is the one `explore` runs (`SearchPlan`): a fix is graded as it is judged.
         let explorer = Explorer(program: program, config: config)
         // A run that reaches the step bound means the fix cannot be proven: the search
         // stops there (its other interleavings, each as long, could take hours).
@@ -175,7 +171,7 @@ public struct Grader: Sendable {
     /// (a crash or a deadlock leaves the checks unproven), and `no data race` where
     /// the exhaustive search saw none. Returns the points and a line saying which.
     func credit(_ exercise: Exercise, _ program: Program, _ result: Exploration) -> (Int, String) {
-        let proven = result.isExhaustive && result.outcomes.allSatisfy { $0.outcome.end == .completed }
+        let proven = result.isExhaustive && result.outcomes.allSatisfy { $0.outcome.end.ranToTheEnd }
         var earned = 0
         var held: [String] = []
         var missed: [String] = []

@@ -86,6 +86,9 @@ extension Parser {
         case .identifier("progress") where position + 1 < tokens.count && [.newline, .end, .symbol(";"), .symbol("}")].contains(tokens[position + 1].kind):
             _ = advance()
             return Statement(.progress, start)
+        case .identifier("idle") where position + 1 < tokens.count && [.newline, .end, .symbol(";"), .symbol("}")].contains(tokens[position + 1].kind):
+            _ = advance()
+            return Statement(.idle, start)
         case .identifier("due") where position + 1 < tokens.count && tokens[position + 1].kind.isString:
             _ = advance()
             let name = try consumeString("expected the work's name in quotes after 'due'")

@@ -33,6 +33,9 @@ public indirect enum StatementKind: Hashable, Sendable {
     /// `progress`: the program got somewhere. A search for livelock looks for runs
     /// that go on forever without passing one (without any, for runs that never end).
     case progress
+    /// `idle`: a thread blocked in the next statement is resting, not stuck: it may
+    /// wait there for ever when nothing else is left to run (SPIN's `end` label).
+    case idle
 }
 
 public struct Statement: Hashable, Sendable {

@@ -16,7 +16,7 @@ public struct ExplorationJSON: Sendable {
         [(name, .int(count.value)), (name + "Exact", .bool(count.isExact))]
     }
 
-    public func render(_ result: Exploration, version: String?, counterexample: Counterexample?, searchReason: String? = nil) -> JSON {
+    public func render(_ result: Exploration, version: String?, counterexample: Counterexample?) -> JSON {
         let verdict = result.failingExecutions > 0 ? "fails" : result.isExhaustive ? "proven" : "not exhaustive"
         let outcomes: [JSON] = result.outcomes.map { count in
             .object(
@@ -76,7 +76,7 @@ public struct ExplorationJSON: Sendable {
             [
                 ("version", version.map(JSON.string) ?? .null),
                 ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
-                ("searchReason", searchReason.map(JSON.string) ?? .null),
+                ("searchReason", result.searchReason.map(JSON.string) ?? .null),
                 ("reduction", .string(result.search == .stateful ? (result.sleepSets ? "sleep-sets" : "none") : result.reduction.rawValue)),
                 ("verdict", .string(verdict)),
                 ("exhaustive", .bool(result.isExhaustive)),

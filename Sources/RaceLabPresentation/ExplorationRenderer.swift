@@ -66,8 +66,8 @@ public struct ExplorationRenderer: Sendable {
         }
 
         out += "\nChecks\n"
-        // A check is evaluated only where the run completes: say where it never was.
-        let unchecked = result.interleavings { $0.end != .completed }
+        // A check is evaluated only where the run gets to its end: say where it never was.
+        let unchecked = result.interleavings { !$0.end.ranToTheEnd }
         for (index, expectation) in program.expectations.enumerated() {
             let failing = result.interleavings { $0.failedChecks.contains(index) }
             let verdict =
@@ -95,7 +95,7 @@ public struct ExplorationRenderer: Sendable {
             out += "  every thread that can run takes its turn in them, and "
             out +=
                 livelock.progressMarked
-                ? "none of them reaches a 'progress' statement\n" : "no thread ever finishes (mark a server's work with 'progress')\n"
+                ? "none of them reaches a 'progress' statement\n" : "none of them completes a round of a thread's outermost 'while true' loop\n"
             let repeated = livelock.prefix + livelock.cycle + livelock.cycle
             out += "  replay (the cycle twice): \(replay.schedule(repeated.joined(separator: " ")))\n"
         }

@@ -48,8 +48,8 @@ public struct LessonPage {
         var sizes: [Int] = []
         for fix in [nil] + scenario.fixes.map(\.name) {
             guard let program = try? scenario.program(fix: fix) else { continue }
-            let explorer = Explorer(program: program)
-            let result = explorer.exploreChoosing().result
+            let explorer = Explorer(program: program, config: .automatic)
+            let result = explorer.explore()
             let verdict: String
             switch result.verdict() {
             case .proven: verdict = "proven: every interleaving passes"

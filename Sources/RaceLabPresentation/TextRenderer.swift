@@ -33,7 +33,7 @@ public struct TextRenderer: Sendable {
             }
             out += row + "\n"
         }
-        out += "\nThe run \(run.end.rawValue) after \(run.schedule.count) step\(run.schedule.count == 1 ? "" : "s").\n"
+        out += "\n\(run.endSentence)\n"
         out += finalState(run)
         if !run.expectations.isEmpty {
             out += "\nChecks\n"

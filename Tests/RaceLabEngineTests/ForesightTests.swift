@@ -14,9 +14,9 @@ struct ForesightTests {
         let scenario = try loadShipped(name)
         for fix in [nil] + scenario.fixes.map(\.name) {
             let program = try scenario.program(fix: fix)
-            var config = ExploreConfig()
+            var config = ExploreConfig.automatic
             config.timeLimit = nil
-            let result = Explorer(program: program, config: config).exploreChoosing().result
+            let result = Explorer(program: program, config: config).explore()
             let engine = Engine(program: program, localBudget: 10_000)
             let answer = Foresight.look(engine, from: engine.initialWorld())
             let label = "\(name) \(fix ?? "broken")"

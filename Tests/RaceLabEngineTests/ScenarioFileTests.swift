@@ -102,10 +102,11 @@ struct ScenarioProofTests {
             let program = try scenario.program(fix: fix?.name)
             var config = ExploreConfig()
             config.timeLimit = nil
-            let explorer = Explorer(program: program, config: config)
             // The canonical five keep their DPOR counts; the others take the search
             // explore would choose (their threads may loop forever).
-            let result = ScenarioFileTests.canonical.contains(name) ? explorer.explore() : explorer.exploreChoosing().result
+            config.search = ScenarioFileTests.canonical.contains(name) ? .stateless : .automatic
+            let explorer = Explorer(program: program, config: config)
+            let result = explorer.explore()
             let label = "\(name) \(fix?.name ?? "broken")"
             #expect(result.isExhaustive, "\(label): \(result.cut.map(String.init(describing:)) ?? "")")
             // Counting is bounded, but every shipped version's count is exact except two

@@ -18,12 +18,12 @@ struct LineEndingTwinTests {
     static func explorations(_ file: SourceFile) -> String {
         do throws(ScriptError) {
             let scenario = try Scenario.load(name: file.name, file: file)
-            var config = ExploreConfig()
+            var config = ExploreConfig.automatic
             config.timeLimit = nil
             return try ([nil] + scenario.fixes.map(\.name)).map { fix throws(ScriptError) -> String in
                 let program = try scenario.program(fix: fix)
                 // As explore chooses: threads that loop forever get the stateful search.
-                let result = Explorer(program: program, config: config).exploreChoosing().result
+                let result = Explorer(program: program, config: config).explore()
                 return ExplorationJSON(program: program).render(result, version: fix, counterexample: nil).serialized()
             }.joined(separator: "\n")
         } catch {

@@ -1,14 +1,23 @@
 import RaceLabLanguage
 
 extension Compiler {
-    mutating func compileStatements(_ statements: [Statement]) {
+    /// Compiles a block in a scope of its own.
+    /// - Returns: where the code of its first statement ends (nil for an empty block).
+    @discardableResult
+    mutating func compileStatements(_ statements: [Statement]) -> Int? {
         builder.scopes.append([:])
-        for statement in statements {
+        var firstEnd: Int?
+        for (index, statement) in statements.enumerated() {
+            let start = builder.here
             do throws(Failure) {
                 try compileStatement(statement)
             } catch {}
+            if index == 0 { firstEnd = builder.here }
+            // `idle`: a thread blocked in the statement after it may rest for ever.
+            if index > 0, case .idle = statements[index - 1].kind { builders[builders.count - 1].code.idlePoints.append(start..<builder.here) }
         }
         builder.scopes.removeLast()
+        return firstEnd
     }
 
     mutating func compileStatement(_ statement: Statement) throws(Failure) {
@@ -40,13 +49,7 @@ extension Compiler {
                 patch(toElse)
             }
         case .while(let condition, let body):
-            let top = builder.here
-            try compileExpression(condition)
-            let exit = emit(.jumpIfFalse(-1))
-            compileLoopBody(body, continueTarget: top)
-            emit(.jump(top))
-            patch(exit)
-            finishLoop()
+            try compileWhile(condition, body)
         case .forRange(let variable, let from, let to, let inclusive, let body):
             builder.scopes.append([:])
             try compileExpression(from)
@@ -154,6 +157,9 @@ extension Compiler {
         case .progress:
             builder.currentRange = statement.range
             emit(.progress)
+        case .idle:
+            // Marks the next statement (see `compileStatements`); it emits nothing.
+            break
         case .due(let name, let condition):
             let index = requirement(named: name, at: statement.range)
             program.requirements[index].hasDue = true
@@ -172,6 +178,34 @@ extension Compiler {
             let index = program.name(name)
             emit(.spawn(name: index))
         }
+    }
+
+    /// `while condition { … }`. Its own function, as the loops below, so that
+    /// `compileStatement`'s frame stays small for deep nesting.
+    @inline(never)
+    mutating func compileWhile(_ condition: Expression, _ body: [Statement]) throws(Failure) {
+        if case .bool(true) = condition.kind, builders[builders.count - 1].loops.isEmpty { return compileOutermostLoop(body) }
+        let top = builder.here
+        try compileExpression(condition)
+        let exit = emit(.jumpIfFalse(-1))
+        compileLoopBody(body, continueTarget: top)
+        emit(.jump(top))
+        patch(exit)
+        finishLoop()
+    }
+
+    /// `while true { … }` outside any other loop: a thread that serves for ever. Blocked
+    /// in its first statement, the thread waits for work (an idle point); the end of a
+    /// round, reached by the body's end or a `continue`, is progress (`.round`).
+    mutating func compileOutermostLoop(_ body: [Statement]) {
+        let top = builder.here
+        builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count))
+        if let firstEnd = compileStatements(body), firstEnd > top { builders[builders.count - 1].code.idlePoints.append(top..<firstEnd) }
+        let round = emit(.round)
+        for index in builder.loops.last!.continues { builders[builders.count - 1].patch(index, to: round) }
+        builders[builders.count - 1].loops[builder.loops.count - 1].continues = []
+        emit(.jump(top))
+        finishLoop()
     }
 
     mutating func compileLoopBody(_ body: [Statement], continueTarget: Int) {

@@ -45,6 +45,7 @@ public struct Compiler {
         var compiler = Compiler(file: file)
         compiler.compileAll(declarations)
         if !compiler.diagnostics.isEmpty { throw ScriptError(file: file, diagnostics: compiler.diagnostics) }
+        compiler.program.marksProgress = compiler.program.codes.contains { $0.instructions.contains(.progress) }
         return compiler.program
     }
 

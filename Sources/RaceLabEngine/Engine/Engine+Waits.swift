@@ -117,10 +117,49 @@ extension Engine {
         }
     }
 
-    /// Nothing can run, yet some thread waits: name the wait-for cycle if there is one.
+    /// How a run ended in `world`, where no thread can run: the one place that
+    /// decides it. Crashed (the program halted); deadlocked, with the finding that names
+    /// the wait-for cycle; idle (every thread left rests where it may, see `isIdle`);
+    /// or completed.
+    public func ending(of world: World) -> (end: Run.End, deadlock: Finding?) {
+        if world.halted { return (.crashed, nil) }
+        if let finding = deadlock(world) { return (.deadlocked, finding) }
+        let resting = world.threads.contains { $0.waiting != nil && !$0.isFinished }
+        return (resting ? .idle : .completed, nil)
+    }
+
+    /// Whether a blocked thread rests rather than being stuck: it waits in the first
+    /// statement of its outermost `while true` loop's body (a server between pieces
+    /// of work) or in a statement marked `idle`, and holds no lock. When no thread can
+    /// run and every one left rests so, the program has done its work: it ends idle.
+    public func isIdle(_ world: World, _ thread: ThreadID) -> Bool {
+        let state = world.threads[thread]
+        guard state.waiting != nil, !state.isFinished, let frame = state.frames.last else { return false }
+        guard program.codes[frame.code].idlePoints.contains(where: { $0.contains(frame.pc) }) else { return false }
+        return !world.headers.contains { $0.owner == thread }
+    }
+
+    /// Where a resting thread (`isIdle`) waits, for a sentence: "server waits on
+    /// semaphore jobs at line 6".
+    public func restingDescription(_ world: World, _ thread: ThreadID) -> String {
+        let state = world.threads[thread]
+        var what = "waits"
+        switch state.waiting {
+        case .semaphore(let id): what = "waits on semaphore \(world.heap[id].name)"
+        case .condition(let id): what = "waits on condition \(world.heap[id].name)"
+        case .group(let id): what = "waits on group \(world.heap[id].name)"
+        case .spin(let reads): what = "spins on " + reads.map { name(of: $0.target, in: world) }.joined(separator: ", ")
+        default: what = waitDescription(world, thread)?.text ?? what
+        }
+        if let frame = state.frames.last, let range = program.codes[frame.code].ranges[frame.pc] { what += " at line \(range.start.line)" }
+        return "\(world.threadNames[thread]) \(what)"
+    }
+
+    /// Nothing can run, yet some thread waits and not every one rests (`isIdle`): name
+    /// the wait-for cycle if there is one.
     public func deadlock(_ world: World) -> Finding? {
         let blocked = world.threads.indices.filter { world.threads[$0].waiting != nil && !world.threads[$0].isFinished }
-        guard !blocked.isEmpty else { return nil }
+        guard !blocked.isEmpty, !blocked.allSatisfy({ isIdle(world, $0) }) else { return nil }
         var cycle: [ThreadID] = []
         for start in blocked {
             var path: [ThreadID] = []

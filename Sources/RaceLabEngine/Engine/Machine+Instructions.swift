@@ -254,6 +254,9 @@ extension Machine {
         case .progress:
             advance()
             log.progressed = true
+        case .round:
+            advance()
+            if !program.marksProgress { log.progressed = true }
         case .due(let index):
             advance()
             while world.requirements.count <= index { world.requirements.append(RequirementRecord()) }

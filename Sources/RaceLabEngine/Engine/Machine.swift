@@ -258,7 +258,7 @@ struct Machine {
             // The thread's own setting; a scheduler reads it only between steps.
             if case .int(let qos) = peek() { return (0...4).contains(qos) }
             return false
-        case .requirement, .requirementMet, .due, .progress:
+        case .requirement, .requirementMet, .due, .progress, .round:
             // Only the checks read what it records, and records only add: no other
             // thread can tell when it ran.
             return true

@@ -115,7 +115,7 @@ extension Explorer {
                 case .executionBound:
                     // What is left of the budget stopped it: say the whole budget.
                     return .notFound(.executionBound(budget), short)
-                case .timeLimit, .threadLimit, .stopped, .stateBound, .memoryBound:
+                case .timeLimit, .threadLimit, .stopped, .stateBound, .memoryBound, .depthBound, .afterFailure:
                     return .notFound(result.cut!, short)
                 case nil:
                     // Every execution was seen in full, and none failed.

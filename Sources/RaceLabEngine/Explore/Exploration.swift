@@ -31,7 +31,11 @@ public struct Exploration: Sendable {
     }
 
     public var reduction: ExploreConfig.Reduction
+    /// The search that ran: `.stateless` or `.stateful`, never `.automatic`.
     public var search = ExploreConfig.Search.stateless
+    /// Why that search ran, when it was chosen or differs from what was asked
+    /// (`SearchPlan`, `Explorer.exploreChoosing`), in a sentence for the report.
+    public var searchReason: String?
     /// The stateful search's graph: distinct worlds, steps between them, and the
     /// longest of the shortest paths from the start (every state is that close).
     public var states = 0
@@ -121,7 +125,7 @@ public struct Livelock: Hashable, Sendable {
     public var prefix: [String]
     /// The steps that repeat, by thread name.
     public var cycle: [String]
-    /// Whether the program marks progress (`progress` statements): if not, any run
-    /// that never ends counts as one that makes none.
+    /// Whether the program marks progress (`progress` statements): if not, a round
+    /// of a thread's outermost `while true` loop is progress (`Instruction.round`).
     public var progressMarked: Bool
 }

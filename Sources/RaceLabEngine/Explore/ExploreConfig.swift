@@ -9,8 +9,13 @@ public struct ExploreConfig: Sendable, Equatable {
         case dpor
     }
 
-    /// How the search tells what it has seen (see `Search`).
+    /// How the search tells what it has seen (see `Search`), or that the choice is
+    /// left to `SearchPlan` and `Explorer.exploreChoosing`.
     public enum Search: String, Sendable, CaseIterable {
+        /// The program's features decide, else both searches in turns, the first to
+        /// finish winning (`Explorer.exploreChoosing`). What every command asks for
+        /// unless told otherwise.
+        case automatic
         /// One execution after another, remembering nothing but the current one
         /// (`reduction` picks which): every execution must end.
         case stateless
@@ -30,7 +35,14 @@ public struct ExploreConfig: Sendable, Equatable {
     /// is as large as the array).
     public var maxStateMemory = 1 << 30
     /// Steps one execution may take; a longer one is cut (a thread may loop forever).
+    /// The stateful search reads it as a depth: it expands no state this many steps
+    /// from the start.
     public var maxSteps = 2_000
+    /// States the stateful search may store after it meets its first failure before it
+    /// stops with the outcomes it has (the verdict needs only the failure); nil to
+    /// explore every state (`--all-outcomes`). Counted in states, so what is printed
+    /// never depends on the machine.
+    public var failureMargin: Int? = 100_000
     /// Complete executions before the search stops.
     public var maxExecutions = 1_000_000
     /// Preemptions one execution may make (switching away from a thread that could
@@ -56,6 +68,13 @@ public struct ExploreConfig: Sendable, Equatable {
     public var detectRaces = true
 
     public init() {}
+
+    /// The defaults, with the search chosen by `SearchPlan`: what a command runs.
+    public static var automatic: ExploreConfig {
+        var config = ExploreConfig()
+        config.search = .automatic
+        return config
+    }
 
     /// The bounds a command accepts. An exploration keeps the happens-before order of
     /// the execution it is in (three bit matrices, n² bits each for n steps), so the

@@ -8,64 +8,48 @@
 /// budgets of steps that grow fourfold each round, and the first to finish wins: at
 /// most a few times the cost of the cheaper one, never the thousandfold of the wrong one.
 extension Explorer {
-    /// An exploration, and why `exploreChoosing` took its search, in a sentence for
-    /// the report.
-    public typealias Choice = (result: Exploration, reason: String)
-
     /// The budget of steps of the first round.
     static let choiceBudget = 50_000
 
-    /// Explores with the search that finishes first (see above). A program that marks
-    /// progress is meant to run forever: it gets the stateful search at once, as does
-    /// one whose DPOR execution reaches the step bound (it may loop forever).
-    public func exploreChoosing(progress: Progress? = nil) -> Choice {
+    /// Explores with the search that finishes first (see above); the result's
+    /// `searchReason` says which and why. One whose DPOR execution reaches the step
+    /// bound may loop forever: it gets the stateful search at once. (What a program's
+    /// features force is decided before, by `SearchPlan`.)
+    func exploreChoosing(progress: Progress? = nil) -> Exploration {
         var stateful = config
         stateful.search = .stateful
         var stateless = config
         stateless.search = .stateless
-        if engine.program.marksProgress {
-            return (
-                Explorer(engine: engine, config: stateful).explore(progress: progress),
-                "stateful search: the program marks progress, so it is meant to run forever"
-            )
-        }
-        if engine.program.usesConditions {
-            return (
-                Explorer(engine: engine, config: stateful).explore(progress: progress),
-                "stateful search: the program waits on conditions, whose spurious wakeups DPOR's reduction cannot follow"
-            )
-        }
-        if engine.program.strictPriority {
-            return (
-                Explorer(engine: engine, config: stateful).explore(progress: progress),
-                "stateful search: a strict-priority scheduler picks who runs by the threads' priorities, which DPOR's reduction cannot follow"
-            )
+        func chosen(_ result: Exploration, _ reason: String) -> Exploration {
+            var result = result
+            result.searchReason = reason
+            return result
         }
         var budget = Self.choiceBudget
         while true {
             let over = Overrun()
             let dpor = Explorer(engine: engine, config: stateless).explore(progress: Self.within(budget, over, progress))
             if over.cutByStepBound {
-                return (
+                return chosen(
                     Explorer(engine: engine, config: stateful).explore(progress: progress),
                     "stateful search: an execution reached the step bound (\(config.maxSteps) steps), so the program may never end; "
                         + "the stateful search follows loops without a bound"
                 )
             }
-            if !over.happened { return (dpor, dporReason(dpor)) }
+            if !over.happened { return chosen(dpor, dporReason(dpor)) }
             let graphOver = Overrun()
             let graph = Explorer(engine: engine, config: stateful).explore(progress: Self.within(budget, graphOver, progress))
             switch graph.cut {
             case .stateBound, .memoryBound:
                 // Out of room for states: DPOR, which stores none, is what is left.
                 let rest = Explorer(engine: engine, config: stateless).explore(progress: progress)
-                return (rest, dporReason(rest) + "; the stateful search reached its budget (\(graph.cut!))")
+                return chosen(rest, dporReason(rest) + "; the stateful search reached its budget (\(graph.cut!))")
             default: break
             }
             if !graphOver.happened {
                 // A bound of its own (time, say) may have cut it: say so.
                 let how = graph.cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(graph.states) states)"
-                return (graph, "stateful search: \(how), while DPOR had run \(dpor.executions) executions without finishing")
+                return chosen(graph, "stateful search: \(how), while DPOR had run \(dpor.executions) executions without finishing")
             }
             budget = budget.multipliedReportingOverflow(by: 4).overflow ? .max : budget * 4
         }

@@ -87,18 +87,11 @@ extension Explorer {
 
     /// How `world`, where an execution stopped, ended.
     func ending(of world: World) -> Ending {
-        var end = Run.End.completed
+        var end = Run.End.stepLimit
         var deadlock: Finding?
-        if world.halted {
-            end = .crashed
-        } else if engine.runnableMask(world) != 0 {
-            end = .stepLimit
-        } else if let finding = engine.deadlock(world) {
-            deadlock = finding
-            end = .deadlocked
-        }
+        if world.halted || engine.runnableMask(world) == 0 { (end, deadlock) = engine.ending(of: world) }
         var failedChecks: [Int] = []
-        if end == .completed && !engine.program.expectations.isEmpty {
+        if end.ranToTheEnd && !engine.program.expectations.isEmpty {
             for (index, check) in engine.evaluateExpectations(world).enumerated() where check.passed != true {
                 failedChecks.append(index)
             }

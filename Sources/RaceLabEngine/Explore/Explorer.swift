@@ -23,12 +23,20 @@ public struct Explorer {
     /// Called after every complete execution with the running totals; return false to stop.
     public typealias Progress = (Exploration) -> Bool
 
-    /// Explores as `config.search` says: the stateless search (`reduction` picks
-    /// which) or the stateful one. Both are a `Search` and fill the same `Exploration`.
+    /// Explores as the search plan for `config` and the program says (`SearchPlan`):
+    /// the stateless search (`reduction` picks which), the stateful one, or both in
+    /// turns (`exploreChoosing`). Each is a `Search` and fills the same `Exploration`,
+    /// which says which ran and why (`searchReason`).
     public func explore(progress: Progress? = nil) -> Exploration {
-        switch config.search {
-        case .stateless: return StatelessSearch(explorer: self).run(progress: progress)
-        case .stateful: return StatefulSearch(explorer: self, sleepSets: config.sleepSets).run(progress: progress)
+        let plan = SearchPlan.resolve(config, for: engine.program)
+        let explorer = plan.config == config ? self : Explorer(engine: engine, config: plan.config)
+        var result: Exploration
+        switch plan.config.search {
+        case .automatic: return explorer.exploreChoosing(progress: progress)
+        case .stateless: result = StatelessSearch(explorer: explorer).run(progress: progress)
+        case .stateful: result = StatefulSearch(explorer: explorer).run(progress: progress)
         }
+        result.searchReason = plan.reason
+        return result
     }
 }

@@ -8,8 +8,8 @@
 /// - `StatefulSearch` (Stateful/): every distinct world once, whether runs end or not;
 ///   finds livelock.
 ///
-/// `Explorer.explore` runs the one `ExploreConfig.search` names; `exploreChoosing`
-/// runs both in turns.
+/// `Explorer.explore` runs the one `SearchPlan` decides for `ExploreConfig.search`;
+/// `exploreChoosing` runs both in turns.
 protocol Search {
     var explorer: Explorer { get }
     /// Explores, calling `progress` with the running totals now and then (it may stop

@@ -45,6 +45,12 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
     case stateBound(Int)
     /// The stateful search's states took this many bytes, its budget.
     case memoryBound(Int)
+    /// The stateful search explored every state within this many steps of the start
+    /// and left further ones unexpanded (the step bound, read as a depth).
+    case depthBound(Int)
+    /// The stateful search stopped this many states after its first failure: the
+    /// failure stands, the outcomes are those seen so far.
+    case afterFailure(Int)
 
     /// `an execution reached the step bound (2000 steps)`.
     public var description: String {
@@ -57,10 +63,15 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .stopped: return "stopped"
         case .stateBound(let n): return "stopped after \(n) states (the state budget; --max-states raises it)"
         case .memoryBound(let n): return "stopped when the states took \(n >> 20) MB (the memory budget: do values grow every step?)"
+        case .depthBound(let n):
+            return "every state within \(n) steps of the start was explored, and some go further (the step bound; --max-steps raises it)"
+        case .afterFailure(let n):
+            return "stopped \(n) states after the first failure, so the outcomes are partial (--all-outcomes explores every state)"
         }
     }
 
-    /// The bound's name, for JSON: `steps`, `executions`, `preemptions`, `time`, `threads`, `stopped`.
+    /// The bound's name, for JSON: `steps`, `executions`, `preemptions`, `time`, `threads`, `stopped`,
+    /// `states`, `memory`, `depth`, `failure`.
     public var bound: String {
         switch self {
         case .stepBound: return "steps"
@@ -71,6 +82,8 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .stopped: return "stopped"
         case .stateBound: return "states"
         case .memoryBound: return "memory"
+        case .depthBound: return "depth"
+        case .afterFailure: return "failure"
         }
     }
 }

@@ -103,6 +103,10 @@ public enum Instruction: Hashable, Sendable {
     case criticalExit(Int)
     /// `progress`: marks the step that runs it (`EventLog.progressed`).
     case progress
+    /// The end of a round of a thread's outermost `while true` loop: progress for a
+    /// program with no `progress` statement (`Program.marksProgress`), as SPIN counts
+    /// a progress label; nothing otherwise.
+    case round
 }
 
 /// An operator of the language, spelled as in the script.
@@ -130,6 +134,10 @@ public struct Code: Hashable, Sendable {
     /// Per instruction, whether it can always be folded into the thread's next step
     /// (`Machine.isLocal` decides the rest), so the machine need not copy it to ask.
     public var alwaysLocal: [Bool] = []
+    /// Where a thread blocked may rest for ever without the program being stuck: the
+    /// first statement of an outermost `while true` loop's body (a server waiting for
+    /// its next piece of work) and a statement after `idle`. See `Engine.isIdle`.
+    public var idlePoints: [Range<Int>] = []
     /// The in-place enumerations of shared storage in this code: where each keeps the
     /// version of what it enumerates (see `Enumeration`).
     public var enumerations: [Enumeration] = []

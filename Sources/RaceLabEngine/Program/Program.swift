@@ -81,10 +81,10 @@ public struct Program: Sendable {
         return name == "critical" ? "the critical section" : "critical section '\(name)'"
     }
 
-    /// Whether some code says where it makes progress (`progress` statements).
-    public var marksProgress: Bool {
-        codes.contains { $0.instructions.contains(.progress) }
-    }
+    /// Whether some code says where it makes progress (`progress` statements): then
+    /// only they count as progress; without any, a completed round of a thread's
+    /// outermost `while true` loop does (`Instruction.round`). Set once compiled.
+    public internal(set) var marksProgress = false
     /// Whether some code makes an `NSCondition`: its waits may wake spuriously, but
     /// only while another thread can run (see `Engine.runnableMask`), so whether a
     /// thread can run depends on the others, which DPOR's reduction and sleep sets

@@ -6,6 +6,13 @@ public struct Run: Sendable {
         case crashed = "crashed"
         case deadlocked = "deadlocked"
         case stepLimit = "stopped at the step limit"
+        /// Every thread left waits where it may rest for ever (`Engine.isIdle`): a
+        /// server with no more work. The program did what it does.
+        case idle = "ended idle"
+
+        /// Whether the program got to its end (completed, or idle), so that its
+        /// end checks (`expect`) are evaluated.
+        public var ranToTheEnd: Bool { self == .completed || self == .idle }
     }
 
     public struct ExpectationResult: Sendable, Equatable {
@@ -23,6 +30,15 @@ public struct Run: Sendable {
     public var end: End
     public var findings: [Finding]
     public var expectations: [ExpectationResult]
+    /// For a run that ended idle: where each thread left rests ("server waits on
+    /// jobs (count 0)").
+    public var resting: [String] = []
+
+    /// "The run ended idle after 6 steps: server waits on jobs (count 0)."
+    public var endSentence: String {
+        let steps = "\(schedule.count) step\(schedule.count == 1 ? "" : "s")"
+        return "The run \(end.rawValue) after \(steps)" + (resting.isEmpty ? "." : ": " + resting.joined(separator: "; ") + ".")
+    }
 
     /// The schedule as one string, ready for `--schedule`.
     /// The schedule as `--schedule` takes it back: one name per step, or, past 64

@@ -22,10 +22,9 @@ public struct Runner: Sendable {
             }
             let runnable = engine.runnableThreads(world)
             if runnable.isEmpty {
-                if let finding = engine.deadlock(world) {
-                    world.findings.append(finding)
-                    end = .deadlocked
-                }
+                let ending = engine.ending(of: world)
+                end = ending.end
+                if let finding = ending.deadlock { world.findings.append(finding) }
                 break
             }
             if world.stepCount >= maxSteps {
@@ -75,7 +74,7 @@ public struct Runner: Sendable {
             throw error
         }
         var expectations: [Run.ExpectationResult] = []
-        if end == .completed {
+        if end.ranToTheEnd {
             for (expectation, result) in zip(engine.program.expectations, engine.evaluateExpectations(world)) {
                 expectations.append(.init(message: expectation.message, passed: result.passed, note: result.error))
                 if result.passed != true {
@@ -94,8 +93,12 @@ public struct Runner: Sendable {
                 .init(message: $0.message, passed: nil, note: "not checked: the run \(end.rawValue)")
             }
         }
-        return Run(
+        var run = Run(
             program: engine.program, schedule: schedule, events: events, world: world, end: end,
             findings: world.findings, expectations: expectations)
+        if end == .idle {
+            run.resting = world.threads.indices.filter { engine.isIdle(world, $0) }.map { engine.restingDescription(world, $0) }
+        }
+        return run
     }
 }

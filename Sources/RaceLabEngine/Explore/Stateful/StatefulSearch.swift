@@ -11,20 +11,24 @@ struct StatefulSearch: Search {
     let engine: Engine
     let config: ExploreConfig
 
-    init(explorer: Explorer, sleepSets: Bool = false, visit: ((World) -> Void)? = nil) {
+    /// Runs `explorer`'s configuration as it is (`SearchPlan` has decided it: sleep
+    /// sets only where DPOR's assumptions hold); `sleepSets` overrides it for the tests.
+    init(explorer: Explorer, sleepSets: Bool? = nil, visit: ((World) -> Void)? = nil) {
         self.explorer = explorer
-        // Sleep sets assume what DPOR does (see `StatelessSearch.init`).
-        self.sleepSets = sleepSets && !explorer.engine.program.usesConditions && !explorer.engine.program.strictPriority
+        self.sleepSets = sleepSets ?? explorer.config.sleepSets
         self.visit = visit
         engine = explorer.engine
         config = explorer.config
     }
 
     /// Visits every world reachable from the start, each once (`StateStore` keeps
-    /// their canonical bytes), depth first: only the worlds on the current path and
-    /// their unexplored siblings are held whole. Every step from every state is
-    /// taken, so the store ends up holding the whole state graph (`StateGraph`), and
-    /// what the report needs is read off it afterwards, from numbers alone:
+    /// their canonical bytes), breadth first: the states one step from the start,
+    /// then two, and so on, so the first failure met is a nearest one, and a state
+    /// space that grows forever (a counter that keeps counting) still has every state
+    /// near the start explored before a budget ends the search. Only the frontier's
+    /// worlds are held whole. Every step from every state is taken, so the store ends
+    /// up holding the whole state graph (`StateGraph`), and what the report needs is
+    /// read off it afterwards, from numbers alone:
     ///
     /// - the outcomes, from the final states (no thread can run, or the program halted);
     /// - the shortest failing schedule, breadth first over the graph (fewest steps);
@@ -32,11 +36,18 @@ struct StatefulSearch: Search {
     ///   cycle (the interleavings, as `--reduction none` counts them), else final states;
     /// - livelock: a cycle that a fair scheduler can keep running with no `progress`.
     ///
+    /// Three bounds end it early, each said in the result: a state at `maxSteps` from
+    /// the start is stored but not expanded (`depthBound`: every state within that many
+    /// steps was explored); past a failure, at most `failureMargin` more states are
+    /// stored (`afterFailure`: the failure stands, the outcomes are partial); and the
+    /// state, memory and time budgets.
+    ///
     /// Data races are two conflicting steps that can both run from one state (no
     /// lock, queue or thread start orders them: one of them would be blocked).
     ///
-    /// Invariant: every state on `stack` is in the store and not yet expanded; every
-    /// state in the store is expanded or on the stack.
+    /// Invariant: every state in `frontier[head...]` is in the store and not yet
+    /// expanded; every state in the store is expanded or in the frontier; the
+    /// frontier's depths never decrease.
     func run(progress: Explorer.Progress?) -> Exploration {
         var result = searchOnce(progress: progress)
         // Livelock needs every step of a cycle, which sleep sets skip: a graph with a
@@ -61,6 +72,33 @@ struct StatefulSearch: Search {
         var depth: Int
         var asleep: [Sleeper] = []
         var revisit: UInt64?
+    }
+
+    /// The states waiting to be expanded, first in first out (breadth first).
+    struct Frontier {
+        /// Taken states leave nil behind, so their worlds are freed at once.
+        private var pending: [PendingState?]
+        private var head = 0
+
+        init(_ first: PendingState) { pending = [first] }
+
+        /// States waiting.
+        var count: Int { pending.count - head }
+
+        mutating func append(_ state: consuming PendingState) { pending.append(state) }
+
+        /// The oldest state waiting, or nil when none is left. Expanded states' slots
+        /// are dropped once they are half the array, so it holds about the frontier.
+        mutating func next() -> PendingState? {
+            guard head < pending.count else { return nil }
+            let state = pending[head].take()
+            head += 1
+            if head >= 4_096 && head * 2 >= pending.count {
+                pending.removeFirst(head)
+                head = 0
+            }
+            return state
+        }
     }
 
     /// A step asleep in a state (a thread's next step, which another order covers).
@@ -92,10 +130,13 @@ struct StatefulSearch: Search {
         graph.addState()
         visit?(initial)
         if sleepSets { sleep.addState(asleep: 0) }
-        var stack = [PendingState(state: 0, world: initial, depth: 0)]
+        var frontier = Frontier(PendingState(state: 0, world: initial, depth: 0))
         var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
         var expanded = 0
-        search: while let pending = stack.popLast() {
+        // The number of states stored when the first failure was met.
+        var storedAtFailure: Int?
+        var depthCut = false
+        search: while let pending = frontier.next() {
             let state = pending.state, world = pending.world, depth = pending.depth
             let enabled = world.halted ? 0 : engine.runnableMask(world)
             if enabled == 0 {
@@ -105,6 +146,16 @@ struct StatefulSearch: Search {
                 graph.final[state] = Int32(index)
                 result.outcomes[index].executions += 1
                 result.executions += 1
+                if storedAtFailure == nil, result.outcomes[index].outcome.isFailure { storedAtFailure = store.count }
+                if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
+                    result.cut = .afterFailure(margin)
+                    break search
+                }
+                continue
+            }
+            if depth >= config.maxSteps {
+                // Every state this near the start is explored; what lies further is not.
+                depthCut = true
                 continue
             }
             graph.beginEdges(of: state)
@@ -139,7 +190,7 @@ struct StatefulSearch: Search {
                     visit?(next)
                 }
                 guard sleepSets else {
-                    if isNew { stack.append(PendingState(state: target, world: consume next, depth: depth + 1)) }
+                    if isNew { frontier.append(PendingState(state: target, world: consume next, depth: depth + 1)) }
                     continue
                 }
                 var spawns: UInt64 = 0
@@ -149,9 +200,9 @@ struct StatefulSearch: Search {
                 let threads = StateSleepSets.threads(asleep)
                 if isNew {
                     sleep.addState(asleep: threads)
-                    stack.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep))
+                    frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep))
                 } else if let wake = sleep.revisit(target, asleep: threads) {
-                    stack.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake))
+                    frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake))
                 }
                 done.append(Sleeper(step: step, line: line))
             }
@@ -161,6 +212,10 @@ struct StatefulSearch: Search {
                     stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
                 }
                 if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
+            }
+            if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
+                result.cut = .afterFailure(margin)
+                break search
             }
             if store.count >= config.maxStates {
                 result.cut = .stateBound(config.maxStates)
@@ -185,6 +240,7 @@ struct StatefulSearch: Search {
                 }
             }
         }
+        if result.cut == nil, depthCut { result.cut = .depthBound(config.maxSteps) }
         result.states = store.count
         result.transitions = graph.edgeCount
         result.memory = store.bytes + graph.bytes + sleep.bytes

@@ -17,16 +17,13 @@ struct StatelessSearch: Search {
     let engine: Engine
     let config: ExploreConfig
 
+    /// Runs `explorer`'s configuration as it is: `SearchPlan` has decided it (a program
+    /// whose threads' ability to run depends on the others gets no reduction).
     init(explorer: Explorer, visit: ((Trace) -> Void)? = nil) {
         self.visit = visit
+        self.explorer = explorer
         engine = explorer.engine
-        var config = explorer.config
-        // Whether a condition waiter can run depends on the other threads (a spurious
-        // wakeup needs one of them able to run): DPOR's reduction assumes no step
-        // disables another thread's, so such a program gets every interleaving.
-        if config.reduction == .dpor && (engine.program.usesConditions || engine.program.strictPriority) { config.reduction = .none }
-        self.config = config
-        self.explorer = config == explorer.config ? explorer : Explorer(engine: explorer.engine, config: config)
+        config = explorer.config
     }
 
     /// `visit` sees the trace of every complete execution (the tests' oracle uses it).

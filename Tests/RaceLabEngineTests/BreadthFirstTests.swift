@@ -1,0 +1,87 @@
+import RaceLabEngine
+import Testing
+
+/// The stateful search goes breadth first: near failures first, in state spaces that
+/// grow for ever too, and its bounds (depth, a margin after a failure) say what they cut.
+struct BreadthFirstTests {
+    /// The Deadlock Empire's "Simple Counter": each thread counts for ever, and enters
+    /// the critical section at its own number. The counter grows without end, so the
+    /// state space never ends either; the win is a few steps from the start.
+    static let simpleCounter = """
+        var counter = 0
+        thread A {
+            while true {
+                counter += 1
+                if counter == 5 {
+                    critical { }
+                }
+            }
+        }
+        thread B {
+            while true {
+                counter += 1
+                if counter == 3 {
+                    critical { }
+                }
+            }
+        }
+        """
+
+    func stateful(_ source: String, _ adjust: (inout ExploreConfig) -> Void = { _ in }) throws -> Exploration {
+        var config = ExploreConfig()
+        config.search = .stateful
+        config.timeLimit = nil
+        adjust(&config)
+        return Explorer(program: try compile(source), config: config).explore()
+    }
+
+    @Test func aShallowFailureInAnEndlessStateSpaceIsFoundAndIsShortest() throws {
+        let result = try stateful(Self.simpleCounter) { $0.failureMargin = 1_000 }
+        #expect(result.verdict() == .fails)
+        #expect(result.cut == .afterFailure(1_000), "the outcomes are partial, and the report says so")
+        let failure = try #require(result.shortestFailure)
+        #expect(failure.count == 17)
+        #expect(failure.joined(separator: " ") == "A A A A A A B B A B A A A A A A B")
+        // No run of 16 steps fails: every interleaving of at most 16 steps is tried.
+        var bounded = ExploreConfig()
+        bounded.reduction = .none
+        bounded.timeLimit = nil
+        bounded.maxSteps = 16
+        let short = Explorer(program: try compile(Self.simpleCounter), config: bounded).explore()
+        #expect(short.failingExecutions == 0 && short.cut == .stepBound(16))
+        bounded.maxSteps = 17
+        let long = Explorer(program: try compile(Self.simpleCounter), config: bounded).explore()
+        #expect(long.shortestFailure?.count == 17)
+    }
+
+    @Test func aFailureFoundFirstStopsTheSearchAtOnceWithAMarginOfNone() throws {
+        let result = try stateful(Self.simpleCounter) { $0.failureMargin = 0 }
+        #expect(result.cut == .afterFailure(0))
+        #expect(result.shortestFailure?.count == 17)
+        #expect(result.outcomes.count == 1 && result.executions == 1, "the first failing state, and nothing after it")
+    }
+
+    /// With no margin (`--all-outcomes`), a finite program's every state is explored
+    /// even after the first failure: the histogram is whole.
+    @Test func allOutcomesExploresPastTheFailure() throws {
+        let racy = "var x = 0\nthread A { x += 1 }\nthread B { x += 1 }\nexpect x == 2, \"two\""
+        let whole = try stateful(racy) { $0.failureMargin = nil }
+        let stopped = try stateful(racy) { $0.failureMargin = 0 }
+        // Breadth first, A A B B (x = 2) is the first final state met, then A B A B.
+        #expect(whole.isExhaustive && whole.outcomes.map(\.outcome.state) == ["x = 2", "x = 1"])
+        #expect(whole.outcomes.map(\.interleavings) == [InterleavingCount(2), InterleavingCount(4)])
+        #expect(stopped.cut == .afterFailure(0) && stopped.outcomes.map(\.outcome.state) == ["x = 2", "x = 1"])
+        #expect(stopped.outcomes.map(\.executions) == [1, 1], "the passing state met first, and the failing one")
+        #expect(whole.shortestFailure == stopped.shortestFailure && whole.shortestFailure == ["A", "B", "A", "B"])
+    }
+
+    /// The step bound is a depth: no state further than it is expanded, and every
+    /// nearer one is. A counter that only grows has one state per depth per position.
+    @Test func theStepBoundIsADepth() throws {
+        let forever = "var n = 0\nthread A { while true { n += 1 } }"
+        let result = try stateful(forever) { $0.maxSteps = 10 }
+        #expect(result.cut == .depthBound(10))
+        #expect(result.states == 11 && result.depth == 10, "the start and one state a step")
+        #expect(result.verdict() == .notExhaustive(.depthBound(10)))
+    }
+}
