@@ -62,10 +62,11 @@ public struct Exercise: Sendable {
     ]
 
     /// The `exercise "ID"` line of a file, found without parsing it (so a submission
-    /// with syntax errors can still be matched to its exercise).
+    /// with syntax errors can still be matched to its exercise). A byte-order mark
+    /// before it, as some Windows editors save, does not hide it.
     public static func declaredID(in file: SourceFile) -> String? {
         for line in file.lines {
-            let words = line.trimmingCharacters(in: " \t")
+            let words = line.trimmingCharacters(in: " \t\u{FEFF}")
             guard words.hasPrefix("exercise") else { continue }
             let rest = String(words.dropFirst("exercise".count)).trimmingCharacters(in: " \t")
             guard rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") else { continue }
@@ -175,6 +176,7 @@ public struct Exercise: Sendable {
             if template.regions.isEmpty {
                 throw GradingError("it has no '\(Template.beginMarker)' region for the student to fill in")
             }
+            if let model = template.modelStatement(in: scenario.file) { throw model }
         } catch {
             throw GradingError("exercise '\(id)': \(error.message)")
         }

@@ -79,6 +79,7 @@ public struct Grader: Sendable {
                 return finish(describe(change, exercise, file), changeDetails(change, exercise, file))
             }
             if let shadow = try Template.shadowing(in: file) { return finish(shadow.message) }
+            if let model = try Template.parse(file).modelStatement(in: file) { return finish(model.message) }
         } catch {
             return finish(error.message)
         }

@@ -79,6 +79,23 @@ public struct Template: Sendable {
         return (locked, editable)
     }
 
+    /// The first statement in an editable region that changes the model the exercise
+    /// is run under (`Parser.modelKeys`): `scheduling "strict priority"` there would
+    /// let a student choose the scheduler that grades the fix. Decided on tokens, as
+    /// the parser reads them, so spacing, comments and line endings hide nothing: a
+    /// model key with its string after it, on a line of a region.
+    public func modelStatement(in file: SourceFile) -> GradingError? {
+        var lexer = Lexer(file)
+        let tokens = lexer.tokenize()
+        for (index, token) in tokens.enumerated().dropLast() {
+            guard case .identifier(let key) = token.kind, Parser.modelKeys.contains(key), case .string = tokens[index + 1].kind else { continue }
+            let line = token.range.start.line
+            guard regions.contains(where: { $0.begin <= line && line <= $0.end }) else { continue }
+            return GradingError("line \(line): '\(key)' changes how the exercise is run; it belongs to the exercise, not to an editable region")
+        }
+        return nil
+    }
+
     /// A name the editable code declares that the locked code declares too: a second
     /// `sum` would hide the locked one, so locked code would use the student's value
     /// (a hard-coded answer) instead of the work it does.

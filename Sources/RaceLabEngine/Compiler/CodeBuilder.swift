@@ -45,6 +45,12 @@ struct CodeBuilder {
         return code.instructions.count - 1
     }
 
+    /// Marks the next instruction as the use of the object that instruction `load`
+    /// loaded (see `Code.heldUntil`).
+    mutating func holdUntilHere(_ load: Int) {
+        code.heldUntil[load] = here
+    }
+
     mutating func patch(_ index: Int, to target: Int) {
         switch code.instructions[index] {
         case .jump: code.instructions[index] = .jump(target)

@@ -7,6 +7,9 @@ extension Compiler {
         guard level > 0, builders[level].isClosure, let outer = resolveLocal(name, level: level - 1) else { return nil }
         let slot = builders[level].newSlot(name)
         builders[level].captures.append((outer.slot, slot))
+        // A closure inside a `[weak x]` closure that uses x captures the weak
+        // reference: reading it there is a step of its own too.
+        if builders[level - 1].code.weakSlots.contains(outer.slot) { builders[level].code.weakSlots.append(slot) }
         let local = CodeBuilder.Local(slot: slot, isLet: true, isCapture: true)
         builders[level].scopes[0][name] = local
         return local
@@ -24,6 +27,12 @@ extension Compiler {
     /// mutating method, a subscript assignment), so a constant or a captured value
     /// is a diagnostic; reading one (`a[i]`, `a.count`, `for x in a`) is fine.
     mutating func placeForMutation(_ expression: Expression, changing: Bool = true) throws(Failure) -> Place? {
+        try locate(expression, changing: changing)?.place
+    }
+
+    /// `placeForMutation`, with the instruction that loaded a field's object (see
+    /// `compileObject`).
+    mutating func locate(_ expression: Expression, changing: Bool) throws(Failure) -> (place: Place, objectLoad: Int?)? {
         switch expression.kind {
         case .name(let name):
             if let local = resolveLocal(name, level: builders.count - 1) {
@@ -33,13 +42,13 @@ extension Compiler {
                         at: expression.range)
                 }
                 if changing && local.isLet { throw error("cannot change '\(name)': it is a 'let' constant (declare it with 'var')", at: expression.range) }
-                return .local(local.slot)
+                return (.local(local.slot), nil)
             }
             if let global = visibleGlobal(name) {
                 if changing && program.globals[global].isLet {
                     throw error("cannot change '\(name)': it is a 'let' constant (declare it with 'var')", at: expression.range)
                 }
-                return .global(global)
+                return (.global(global), nil)
             }
             if name == "main" || functionIndex[name] != nil || program.classIndex(named: name) != nil { return nil }
             throw unknownName(name, at: expression.range)
@@ -50,11 +59,33 @@ extension Compiler {
                 throw error(
                     "cannot change '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: expression.range)
             }
-            try compileExpression(base)
-            return .field(name: program.name(field))
+            let load = try compileObject(base)
+            return (.field(name: program.name(field)), load)
         default:
             return nil
         }
+    }
+
+    /// Compiles the object of a member access (`x` in `x.f`, `x!.f`, `x?.f`) and
+    /// returns the index of the instruction that loaded the reference, before any
+    /// `!`: where the object came from, for `CodeBuilder.holdUntilHere`.
+    mutating func compileObject(_ base: Expression) throws(Failure) -> Int {
+        // Iterative: `x!!!` peels without recursing.
+        var unwraps: [Expression] = []
+        var inner = base
+        while case .forceUnwrap(let wrapped) = inner.kind {
+            unwraps.append(inner)
+            inner = wrapped
+        }
+        try compileExpression(inner)
+        let load = lastEmitted
+        let saved = builder.currentRange
+        for unwrap in unwraps.reversed() {
+            builder.currentRange = unwrap.range
+            emit(.unwrap)
+        }
+        builder.currentRange = saved
+        return load
     }
 
     /// A property no class declares and no built-in type has can never be read or
@@ -121,8 +152,9 @@ extension Compiler {
                 try compileArrayRead(base) { .arrayProperty($0, property) }
             } else {
                 try checkProperty(member, at: expression.range)
-                try compileExpression(base)
+                let load = try compileObject(base)
                 let name = program.name(member)
+                holdUntilHere(load)
                 emit(.load(.field(name: name)))
             }
         case .subscript(let base, let index):
@@ -185,7 +217,7 @@ extension Compiler {
         case .optionalMember(let base, let member):
             // nil stays nil; an object gives its member.
             try checkProperty(member, at: expression.range)
-            try compileExpression(base)
+            let load = try compileObject(base)
             emit(.duplicate)
             emit(constant: .none)
             emit(.binary(try operatorNamed("==", at: expression.range)))
@@ -194,6 +226,7 @@ extension Compiler {
             emit(constant: .none)
             let toEnd = emit(.jump(-1))
             patch(toMember)
+            holdUntilHere(load)
             emit(.load(.field(name: program.name(member))))
             patch(toEnd)
         case .forceUnwrap(let inner):
@@ -206,7 +239,8 @@ extension Compiler {
 
     /// `base.count`, `base[i]`: one shared read when base is shared storage.
     mutating func compileArrayRead(_ base: Expression, index: Expression? = nil, _ make: (Place) -> Instruction) throws(Failure) {
-        var place = try placeForMutation(base, changing: false)
+        let located = try locate(base, changing: false)
+        var place = located?.place
         if place == nil {
             try compileExpression(base)
             let temp = builder.newSlot("value", temp: true)
@@ -214,6 +248,7 @@ extension Compiler {
             place = .local(temp)
         }
         if let index { try compileExpression(index) }
+        if let load = located?.objectLoad { holdUntilHere(load) }
         emit(make(place!))
     }
 

@@ -24,10 +24,7 @@ extension Compiler {
         builder.currentRange = statement.range
         switch statement.kind {
         case .variable(let isLet, let name, let type, let value):
-            if let value { try compileTyped(value, type) } else { emit(constant: .none) }
-            builder.currentRange = statement.range
-            let slot = builder.declare(name, isLet: isLet)
-            emit(.storeLocal(slot))
+            try compileVariable(isLet: isLet, name: name, type: type, value: value, range: statement.range)
         case .assign(let target, let op, let value):
             try compileAssignment(target: target, op: op, value: value, range: statement.range)
         case .expression(let expression):
@@ -260,6 +257,17 @@ extension Compiler {
         finishLoop()
     }
 
+    /// `let x = value` or `var x: T`, in code: a local of the thread.
+    mutating func compileVariable(isLet: Bool, name: String, type: TypeAnnotation?, value: Expression?, range: SourceRange) throws(Failure) {
+        if let value { try compileTyped(value, type) } else { emit(constant: .none) }
+        builder.currentRange = range
+        let slot = builder.declare(name, isLet: isLet)
+        // `let x = weakRef`: the thread's own variable takes the object in the step
+        // that read it (see `Code.heldUntil`).
+        if value != nil { holdUntilHere(lastEmitted) }
+        emit(.storeLocal(slot))
+    }
+
     mutating func compileAssignment(target: Expression, op: String, value: Expression, range: SourceRange) throws(Failure) {
         let binary = op == "=" ? nil : try operatorNamed(String(op.dropLast()), at: range)
         switch target.kind {
@@ -272,7 +280,7 @@ extension Compiler {
                 if local.isLet { throw error("cannot assign to '\(name)': it is a 'let' constant", at: target.range) }
                 if binary != nil { emit(.loadLocal(local.slot)) }
                 try compileValue(value, forField: nil)
-                if let binary { emit(.binary(binary)) }
+                if let binary { emit(.binary(binary)) } else { holdUntilHere(lastEmitted) }
                 builder.currentRange = range
                 emit(.storeLocal(local.slot))
             } else if let global = globalIndex[name] {
@@ -304,17 +312,21 @@ extension Compiler {
             if !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
                 throw error("cannot assign to '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: target.range)
             }
-            try compileExpression(base)
+            // The object is held until its first use: the read of `x!.n += 1`, the
+            // write of `x!.n = v` (see `Code.heldUntil`).
+            let load = try compileObject(base)
             if binary != nil {
                 emit(.duplicate)
                 builder.currentRange = target.range
                 let name = program.name(field)
+                holdUntilHere(load)
                 emit(.load(.field(name: name)))
             }
             try compileValue(value, forField: field)
             if let binary { emit(.binary(binary)) }
             builder.currentRange = range
             let name = program.name(field)
+            if binary == nil { holdUntilHere(load) }
             emit(.store(.field(name: name)))
         case .subscript(let base, let index):
             guard let place = try placeForMutation(base) else {

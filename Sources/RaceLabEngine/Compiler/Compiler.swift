@@ -290,6 +290,17 @@ public struct Compiler {
         return emit(.constant(index))
     }
 
+    /// The index of the instruction emitted last.
+    var lastEmitted: Int { builders[builders.count - 1].here - 1 }
+
+    /// Marks the next instruction as the use of the object that instruction `load`
+    /// loaded (see `Code.heldUntil`). Through `builders`, not `builder`, which would
+    /// copy the builder: `compileStatement` recurses once per nesting level, and its
+    /// frame must stay small.
+    mutating func holdUntilHere(_ load: Int) {
+        builders[builders.count - 1].holdUntilHere(load)
+    }
+
     mutating func patch(_ index: Int) {
         let target = builder.here
         builders[builders.count - 1].patch(index, to: target)

@@ -305,18 +305,27 @@ extension Machine {
 
     /// Swift holds the object a weak reference gave for as long as the expression uses
     /// it: a field read through it (`controller?.cancelled`, `controller!.cancelled`)
-    /// belongs to the same step, so the object cannot go away in between.
+    /// belongs to the same step, so the object cannot go away in between. Called just
+    /// after the instruction that read the weak reference.
+    ///
+    /// The compiler says which instruction uses the object (`Code.heldUntil`); none
+    /// does when the expression only compares the reference (`controller != nil`) or
+    /// stores it. The local instructions between the read and the use run first, in
+    /// this frame, from the read forward; anything else (a shared step, a call, a nil
+    /// that jumps past the use, the end of the code) leaves the rest to the next step.
     mutating func useWeakReferenceAtOnce() {
-        var budget = 8
-        while budget > 0 && !world.halted && frame.pc < code.instructions.count {
+        let read = frame.pc - 1
+        guard let use = code.heldUntil[read] else { return }
+        let depth = state.frames.count
+        let codeIndex = frame.code
+        // Invariant: the thread is in the frame of the read, strictly after the read
+        // and at most at the use; each pass runs one instruction of that span.
+        while !world.halted && state.frames.count == depth && frame.code == codeIndex && frame.pc > read && frame.pc <= use {
             let next = instruction
-            if case .load(.field) = next {
-                execute(next)
-                return
-            }
-            guard isLocal(next) else { return }
-            execute(next)
-            budget -= 1
+            let isUse = frame.pc == use
+            guard isUse || isLocal(next) else { return }
+            executeCurrent(next)
+            if isUse { return }
         }
     }
 }

@@ -88,6 +88,7 @@ extension Machine {
                 let access = globalAccess(g, .read)
                 emitRead("\(program.globals[g].name)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access, value)
             }
+            if case .weak = value { useWeakReferenceAtOnce() }
         case .field(let nameIndex):
             let field = program.names[nameIndex]
             guard let id = object(pop(), "reading .\(field)") else { return }
@@ -108,6 +109,7 @@ extension Machine {
             advance()
             let access = fieldAccess(id, slot, .read)
             emitRead("\(name).\(field)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access, value)
+            if case .weak = value { useWeakReferenceAtOnce() }
         }
     }
 

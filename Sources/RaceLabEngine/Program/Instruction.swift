@@ -131,6 +131,12 @@ public struct Code: Hashable, Sendable {
     public var captureSlots: [Int] = []
     /// For a closure: the slots of its `[weak x]` captures, which hold weak references.
     public var weakSlots: [Int] = []
+    /// For an instruction that loads a reference, the later instruction of the same
+    /// expression that uses its object (`x?.f`, `x!.f`, `x!.items[0]`, `x!.f = v`).
+    /// Swift holds an object read through a weak reference until the expression is
+    /// done with it, so the machine runs the read and that use in one step
+    /// (`Machine.useWeakReferenceAtOnce`). Read only, never iterated.
+    public var heldUntil: [Int: Int] = [:]
     /// Per instruction, whether it can always be folded into the thread's next step
     /// (`Machine.isLocal` decides the rest), so the machine need not copy it to ask.
     public var alwaysLocal: [Bool] = []
