@@ -273,9 +273,12 @@ public struct Compiler {
 
     // MARK: - Emitting
 
+    /// The code being emitted now. Read and changed in place (no copy of the builder,
+    /// which in a debug build would take stack space in every frame that names it, and
+    /// the compiler recurses once per nesting level).
     var builder: CodeBuilder {
-        get { builders[builders.count - 1] }
-        set { builders[builders.count - 1] = newValue }
+        _read { yield builders[builders.count - 1] }
+        _modify { yield &builders[builders.count - 1] }
     }
 
     @discardableResult

@@ -75,6 +75,9 @@ extension Explorer {
         let deadline = config.started().deadline
         func search(_ bound: Int, _ steps: Int, budget: Int) -> Exploration {
             var config = self.config
+            // Every interleaving within the bounds, one by one: preemptions are a
+            // property of schedules, which only the stateless search walks.
+            config.search = .stateless
             config.reduction = .none
             config.preemptionBound = bound
             config.maxSteps = steps
