@@ -2,11 +2,11 @@ extension Parser {
     static let metadataKeys = ["title", "story", "source", "challenge", "summary", "fails", "variant"] + modelKeys + exerciseKeys
     /// The statements that change the model a program runs under (what a run may do)
     /// rather than the program: `scheduling "strict priority"`, a scheduler policy
-    /// under which priorities decide who runs. Each is `KEY "value"`, parsed as
-    /// metadata. An exercise fixes its model, so `Template.modelStatement` refuses
-    /// these in an editable region: a new one (a switch for spurious wakeups, a
-    /// memory-management mode) is added here, once.
-    public static let modelKeys = ["scheduling"]
+    /// under which priorities decide who runs, and `wakeups "signalled only"`, which
+    /// turns spurious wakeups off. Each is `KEY "value"`, parsed as metadata. An
+    /// exercise fixes its model, so `Template.modelStatement` refuses these in an
+    /// editable region: a new one (a memory-management mode) is added here, once.
+    public static let modelKeys = ["scheduling", "wakeups"]
     /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.
     static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer", "credit"]
 

@@ -103,6 +103,7 @@ public struct ExplorationJSON: Sendable {
             ("memoryBytes", .int(result.memory)),
             ("counts", .string(result.countsInterleavings ? "interleavings" : "final states")),
             ("hasCycle", .bool(result.hasCycle)), ("livelockChecked", .bool(!result.sleepSets || !result.hasCycle)),
+            ("growing", .array(result.growing.map(JSON.string))),
         ]
     }
 

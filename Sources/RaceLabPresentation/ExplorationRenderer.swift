@@ -44,6 +44,10 @@ public struct ExplorationRenderer: Sendable {
         }
         out += "Steps taken: \(result.steps)\n"
         out += result.cut.map { "Search: not exhaustive: \($0)\n" } ?? "Search: exhaustive\n"
+        if !result.growing.isEmpty {
+            let names = result.growing.map { "'\($0)'" }.joined(separator: ", ")
+            out += "  \(names) \(result.growing.count == 1 ? "keeps" : "keep") growing on the way to the deepest state reached: the states may never end\n"
+        }
 
         let unit = result.countsInterleavings ? "interleavings" : "final states"
         if result.outcomes.isEmpty && result.search == .stateful && result.isExhaustive {

@@ -83,5 +83,26 @@ struct BreadthFirstTests {
         #expect(result.cut == .depthBound(10))
         #expect(result.states == 11 && result.depth == 10, "the start and one state a step")
         #expect(result.verdict() == .notExhaustive(.depthBound(10)))
+        #expect(result.growing == ["n"])
+    }
+
+    /// A cut search with no failure names what keeps growing; a flag that flips and a
+    /// count that comes back down do not grow.
+    @Test func whatKeepsGrowingIsNamed() throws {
+        let source = """
+            var n = 0
+            var flag = false
+            var log: [Int] = []
+            var level = 0
+            thread A { while true { n += 1 } }
+            thread B { while true { log.append(1) } }
+            thread C { while true { flag = !flag } }
+            thread D { while true { level = 1\n level = 2\n level = 0 } }
+            """
+        let result = try stateful(source) { $0.maxStates = 3_000 }
+        #expect(result.cut == .stateBound(3_000))
+        #expect(result.growing == ["n", "log"])
+        let bounded = try stateful("var x = 0\nthread A { while x < 3 { x += 1 } }")
+        #expect(bounded.isExhaustive && bounded.growing.isEmpty)
     }
 }

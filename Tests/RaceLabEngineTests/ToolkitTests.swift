@@ -186,34 +186,6 @@ struct ConditionTests {
         }
         """
 
-    static func explore(_ program: Program, _ search: ExploreConfig.Search, _ reduction: ExploreConfig.Reduction) -> Exploration {
-        var config = ExploreConfig()
-        config.search = search
-        config.reduction = reduction
-        config.timeLimit = nil
-        return Explorer(program: program, config: config).explore()
-    }
-
-    @Test func aSpuriousWakeupBreaksAnIfAndALoopIsProven() throws {
-        let scenario = try Scenario.load(name: "c", file: SourceFile(name: "c.race", text: Self.handoff))
-        var rows: [String] = []
-        for fix in [nil, "loop"] {
-            let program = try scenario.program(fix: fix)
-            for (search, reduction) in [(ExploreConfig.Search.stateless, ExploreConfig.Reduction.dpor), (.stateless, .none), (.stateful, .dpor)] {
-                let result = Self.explore(program, search, reduction)
-                #expect(result.isExhaustive && result.dataRaces.isEmpty)
-                rows.append("\(fix ?? "broken") \(result.executions) \(result.outcomes.map { "\($0.interleavings)" }.sorted()) \(result.verdict())")
-            }
-        }
-        // Asked for DPOR, a program with conditions gets every interleaving (see
-        // `StatelessSearch.init`); the stateful search counts the same paths.
-        #expect(
-            rows == [
-                "broken 68 [\"6\", \"62\"] fails", "broken 68 [\"6\", \"62\"] fails", "broken 3 [\"6\", \"62\"] fails",
-                "loop 72 [\"72\"] proven", "loop 72 [\"72\"] proven", "loop 2 [\"72\"] proven",
-            ])
-    }
-
     @Test func theTraceSaysWhatWaitAndSignalDo() throws {
         let spurious = try RaceLabEngineTests.run(Self.handoff, schedule: "consumer*8 producer*5")
         #expect(

@@ -63,11 +63,16 @@ public struct Compiler {
     mutating func compileAll(_ declarations: [Declaration]) {
         declareNames(declarations)
         for declaration in declarations {
-            guard case .metadata("scheduling", let value) = declaration.kind else { continue }
-            if value == "strict priority" {
-                program.strictPriority = true
-            } else {
+            switch declaration.kind {
+            case .metadata("scheduling", "strict priority"): program.strictPriority = true
+            case .metadata("scheduling", _):
                 _ = error("scheduling is \"strict priority\" (or leave it out: any interleaving)", at: declaration.range)
+            case .metadata("wakeups", "signalled only"): program.spuriousWakeups = false
+            case .metadata("wakeups", _):
+                _ = error(
+                    "wakeups is \"signalled only\" (or leave it out: a wait may also return with no signal, any number of times)",
+                    at: declaration.range)
+            default: continue
             }
         }
         // Code 0 is setup; bodies are compiled after every name is known.

@@ -141,7 +141,7 @@ public struct Engine: Sendable {
             if case .group(let state) = world.heap[group].kind { return state.entered == 0 }
             return true
         case .condition:
-            return world.threads[id].mayWakeSpuriously
+            return program.spuriousWakeups
         case .conditionWoken:
             return true
         case .spin(let reads):

@@ -206,7 +206,7 @@ extension Machine {
 
     /// `condition.wait()`, in steps of the same instruction told apart by what the
     /// thread waits for: first it lets go of the condition's lock and joins its
-    /// waiters; a signal (or, once, a spurious wakeup, its own step) wakes it; then it
+    /// waiters; a signal (or a spurious wakeup, its own step) wakes it; then it
     /// takes the lock again and returns, or blocks on the lock until it is free. A
     /// woken thread can always run: no other thread's step disables it, which is what
     /// the explorer's reduction expects of every step but taking a lock.
@@ -215,7 +215,6 @@ extension Machine {
         switch state.waiting {
         case .condition(id):
             // Scheduled while still waiting: no signal came.
-            state.mayWakeSpuriously = false
             state.waiting = .conditionWoken(id)
             world.heap[id].kind = .condition(waiters: waiters.filter { $0 != thread })
             emit("wakes up with no signal (a spurious wakeup)", Access(.object(id), .write))

@@ -59,6 +59,10 @@ public struct Exploration: Sendable {
     public var hasCycle = false
     /// A run that goes on forever without progress, found by the stateful search.
     public var livelock: Livelock?
+    /// When a bound cut the stateful search with no failure found: the shared
+    /// variables that keep growing on the way to the deepest state it reached, so
+    /// the states may never end (`Explorer.growing`).
+    public var growing: [String] = []
     /// Complete executions: each ends, deadlocks, crashes or is cut by the step bound.
     public var executions = 0
     /// DPOR executions abandoned because every enabled thread was asleep (redundant).

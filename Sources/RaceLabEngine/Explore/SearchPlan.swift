@@ -23,7 +23,7 @@ public struct SearchPlan: Sendable, Equatable {
     public static func resolve(_ asked: ExploreConfig, for program: Program) -> SearchPlan {
         var config = asked
         let dependent: String? =
-            program.usesConditions
+            program.usesConditions && program.spuriousWakeups
             ? "the program waits on conditions, whose spurious wakeups DPOR's reduction cannot follow"
             : program.strictPriority
                 ? "a strict-priority scheduler picks who runs by the threads' priorities, which DPOR's reduction cannot follow" : nil

@@ -94,6 +94,13 @@ public struct Program: Sendable {
     /// take the next step (`Engine.isSchedulable`). Whether one can then depends on the
     /// others' priorities, which DPOR's reduction and sleep sets must not assume.
     public var strictPriority = false
+    /// Whether a condition wait may return with no signal, any number of times, as
+    /// POSIX, Foundation and Java allow (a choice the explorer takes while another
+    /// thread can run). A scenario turns it off with `wakeups "signalled only"` (C#'s
+    /// `Monitor`, or a lesson kept on one point); a student's editable region cannot.
+    /// A loop that rechecks around `wait()` may then go round for ever: such programs
+    /// get the stateful search (`SearchPlan`).
+    public var spuriousWakeups = true
     public var usesConditions: Bool {
         codes.contains { $0.instructions.contains(.builtin(.condition, argc: 0, className: nil)) }
     }

@@ -11,10 +11,6 @@ public struct ThreadState: Hashable, Sendable {
     /// While the thread's steps only read shared variables: where it started, to see
     /// it come back there (a spin loop; `Engine.watchSpin`).
     public var spin: SpinWatch?
-    /// Whether a condition wait may still return with no signal: once per thread, as
-    /// one more choice for the explorer, as Foundation allows it. Once is enough to
-    /// catch a wait not rechecked in a loop, and keeps a loop that rechecks finite.
-    public var mayWakeSpuriously = true
     /// Its quality of service, 0 (`.background`) to 4 (`.userInteractive`): what a
     /// strict-priority scheduler goes by (`Program.strictPriority`).
     public var priority = 2
@@ -34,8 +30,8 @@ public enum Wait: Hashable, Sendable {
     case mainBlock(Int)
     /// `wait()` on a semaphore whose count is 0.
     case semaphore(ObjectID)
-    /// `wait()` on a condition, for a signal (or a spurious wakeup, while the thread
-    /// may still have one: `ThreadState.mayWakeSpuriously`).
+    /// `wait()` on a condition, for a signal (or a spurious wakeup, any number of
+    /// times, unless the program turns them off: `Program.spuriousWakeups`).
     case condition(ObjectID)
     /// `wait()` on a dispatch group that work has entered and not yet left.
     case group(ObjectID)

@@ -59,8 +59,7 @@ struct StateEncoder {
         for id in world.threads.indices {
             if id >= initialThreads { put(world.threadNames[id]) }
             put(
-                (world.threads[id].isFinished ? 1 : 0) | (world.threads[id].isMain ? 2 : 0)
-                    | (world.threads[id].mayWakeSpuriously ? 0 : 4) | world.threads[id].priority << 3)
+                (world.threads[id].isFinished ? 1 : 0) | (world.threads[id].isMain ? 2 : 0) | world.threads[id].priority << 3)
             put(optional: world.threads[id].operation)
             put(world.threads[id].frames.count)
             for f in world.threads[id].frames.indices { put(world.threads[id].frames[f], world) }

@@ -275,6 +275,9 @@ struct StatefulSearch: Search {
         if let failing = tree.order.first(where: { graph.final[$0] >= 0 && result.outcomes[Int(graph.final[$0])].outcome.isFailure }) {
             result.shortestFailure = names(tree.path(to: failing, in: graph))
         }
+        if !complete, result.shortestFailure == nil, let deepest = tree.order.last {
+            result.growing = explorer.growing(along: tree.path(to: deepest, in: graph))
+        }
         let paths = complete ? graph.pathCounts() : nil
         result.hasCycle = complete && paths == nil
         if let paths, !result.sleepSets {
