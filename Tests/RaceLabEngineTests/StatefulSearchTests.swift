@@ -183,6 +183,14 @@ struct SearchChoiceTests {
         #expect(reason == "stateful search: the program marks progress, so it is meant to run forever")
     }
 
+    /// DPOR cut by its own execution bound inside a round is not finished: the
+    /// stateful search, which can finish, gives the verdict.
+    @Test func dporCutByItsOwnBoundIsNotTakenAsFinished() throws {
+        let (result, reason) = try choose(Self.counter) { $0.maxExecutions = 500 }
+        #expect(result.search == .stateful && result.isExhaustive && result.verdict() == .proven)
+        #expect(reason == "stateful search: DPOR stopped after 500 executions (the execution bound), and the stateful search finished (15388 states)")
+    }
+
     /// Out of room for states, the choice falls back on DPOR, which stores none.
     @Test func aStateBudgetFallsBackOnDPOR() throws {
         let (result, reason) = try choose(Self.counter) {

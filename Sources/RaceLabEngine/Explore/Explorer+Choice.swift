@@ -36,7 +36,17 @@ extension Explorer {
                         + "the stateful search follows loops without a bound"
                 )
             }
-            if !over.happened { return chosen(dpor, dporReason(dpor)) }
+            if !over.happened {
+                // DPOR ended within the round, but a bound of its own may have cut it
+                // (the execution bound): the stateful search may still finish.
+                if case .executionBound = dpor.cut, dpor.failingExecutions == 0 {
+                    let graph = Explorer(engine: engine, config: stateful).explore(progress: progress)
+                    if graph.cut == nil || graph.failingExecutions > 0 {
+                        return chosen(graph, "stateful search: DPOR \(dpor.cut!), and the stateful search finished (\(graph.states) states)")
+                    }
+                }
+                return chosen(dpor, dporReason(dpor))
+            }
             let graphOver = Overrun()
             let graph = Explorer(engine: engine, config: stateful).explore(progress: Self.within(budget, graphOver, progress))
             switch graph.cut {
