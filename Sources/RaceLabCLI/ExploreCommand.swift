@@ -20,6 +20,14 @@ struct ExploreCommand {
                 "auto (the default: DPOR and the stateful search in turns,\nthe first to finish wins), dpor, or stateful (every\ndistinct state once: loops that never end, livelock)."
         ),
         .init(name: "max-states", value: "n", help: "States the stateful search may store (default 5000000)."),
+        .init(
+            name: "all-outcomes", value: nil,
+            help:
+                "Explore every state, past a failure too (the stateful search\nstops 100000 states after its first failure: the verdict\nneeds only that, and the outcomes shown are then partial)."
+        ),
+        .init(
+            name: "max-memory", value: "MB",
+            help: "Memory the stateful search may hold: states, graph and\nthe worlds waiting (default 1024)."),
         .init(name: "max-steps", value: "n", help: "Steps one execution may take (default 2000, at most 20000)."),
         .init(name: "max-executions", value: "n", help: "Executions before the search stops (default 1000000)."),
         .init(name: "preemption-bound", value: "n", help: "Preemptions one execution may make (default: no bound)."),
@@ -179,6 +187,8 @@ struct ExploreCommand {
         if let n = try number("preemption-bound", limits.preemptionBound) { config.preemptionBound = n }
         if let n = try number("time-limit", 1...86_400) { config.timeLimit = n }
         if let n = try number("max-states", limits.maxStates) { config.maxStates = n }
+        if let n = try number("max-memory", 1...1_048_576) { config.maxStateMemory = n << 20 }
+        if parsed.flags.contains("all-outcomes") { config.failureMargin = nil }
         return config
     }
 }

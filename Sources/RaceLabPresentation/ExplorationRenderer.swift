@@ -15,7 +15,8 @@ public struct ExplorationRenderer: Sendable {
         if result.search == .stateful {
             out += "States: \(result.states) distinct worlds, \(result.transitions) steps between them; "
             out += "every state is within \(result.depth) steps of the start\n"
-            out += "Memory: \(Self.megabytes(result.memory)) for the states and the graph (\(result.memory / max(1, result.states)) bytes a state)\n"
+            let perState = result.memory / max(1, result.states)
+            out += "Memory: at most \(Self.megabytes(result.memory)) for the states, the graph and the worlds waiting (\(perState) bytes a state)\n"
             if result.sleepSets {
                 out += "Reduction: sleep sets (a step that another order of the same steps already covers is not taken again)\n"
             }

@@ -1,6 +1,6 @@
 // The exploration benchmark (issue 3): scalable families explored exhaustively with
 // DPOR, printing executions, traces, steps/s, executions/s and peak memory.
-// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--counting] [--engine-only] [--stateful [--sleep-sets]] [ROW...]
+// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--counting] [--engine-only] [--stateful [--sleep-sets]] [--compare] [ROW...]
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
@@ -121,6 +121,44 @@ func peakMemoryMB() -> Double {
     return Double(usage.ru_maxrss) / 1024 // kilobytes on Linux
 }
 
+/// The Deadlock Empire's "Simple Counter": two threads count for ever and enter the
+/// critical section at their own numbers; the state space never ends.
+func simpleCounter() -> Case {
+    let thread = { (name: String, at: Int) in "thread \(name) { while true {\n counter += 1\n if counter == \(at) { critical { } } } }\n" }
+    return Case(family: "simple counter", size: "5/3", source: "var counter = 0\n" + thread("A", 5) + thread("B", 3))
+}
+
+/// `--compare`: each row explored three ways (the automatic choice, DPOR alone, the
+/// stateful search alone), with the seconds and verdict of each and the automatic
+/// choice's cost over the faster search that gave a verdict.
+func compare(_ item: Case, _ program: Program) {
+    var columns: [String] = []
+    var seconds: [Double] = []
+    var conclusive: [Bool] = []
+    for search in [ExploreConfig.Search.automatic, .stateless, .stateful] {
+        var config = ExploreConfig()
+        config.timeLimit = 60
+        config.search = search
+        let start = Date()
+        let result = Explorer(program: program, config: config).explore()
+        let elapsed = max(Date().timeIntervalSince(start), 1e-9)
+        seconds.append(elapsed)
+        conclusive.append(result.cut == nil || result.failingExecutions > 0)
+        let verdict: String
+        switch result.verdict() {
+        case .proven: verdict = "proven"
+        case .fails: verdict = "fails"
+        default: verdict = "cut"
+        }
+        columns.append(String(format: "%8.2f ", elapsed) + verdict.padding(toLength: 8, withPad: " ", startingAt: 0))
+    }
+    let best = zip(seconds.dropFirst(), conclusive.dropFirst()).filter(\.1).map(\.0).min()
+    let ratio = best.map { String(format: "%6.2fx", seconds[0] / $0) } ?? "     -"
+    print(
+        [item.family.padding(toLength: 20, withPad: " ", startingAt: 0), item.size.padding(toLength: 9, withPad: " ", startingAt: 0)].joined(separator: " ")
+            + " " + columns.joined(separator: "  ") + "  " + ratio + String(format: "  %8.1f", peakMemoryMB()))
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 var cases = [
     singleton(2), singleton(3), singleton(4), counter(2, 2), counter(2, 3), counter(3, 2),
@@ -132,6 +170,13 @@ if CommandLine.arguments.contains("--large") { cases += [counter(3, 3)] }
 // second and bytes per state (store and graph), beside the families above.
 let stateful = CommandLine.arguments.contains("--stateful")
 if stateful { cases += [filterLock(2), filterLock(3), counter(3, 3), counter(4, 2)] }
+let comparing = CommandLine.arguments.contains("--compare")
+if comparing {
+    cases = [
+        singleton(4), counter(2, 3), counter(3, 2), counter(3, 3), counter(4, 2), philosophers(4), philosophers(5), lastzero(10), indexer(12),
+        filterLock(2), filterLock(3), simpleCounter(),
+    ]
+}
 // Any other argument keeps only the rows whose family and size contain it ("counter N=3").
 let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
 if !filters.isEmpty { cases = cases.filter { item in filters.contains { "\(item.family) \(item.size)".contains($0) } } }
@@ -155,7 +200,9 @@ func engineOnly(_ program: Program) -> (steps: Int, perSecond: Double) {
 
 let engineMode = CommandLine.arguments.contains("--engine-only")
 print(
-    stateful
+    comparing
+        ? "family               size       automatic         DPOR              stateful          auto/best  peak MB"
+        : stateful
         ? "family               size          states  transitions  depth   seconds    states/s  bytes/state  peak MB  verdict"
         : engineMode
             ? "family               size            steps     steps/s"
@@ -166,6 +213,10 @@ for item in cases {
         program = try Scenario.load(name: item.family, file: SourceFile(name: "bench.race", text: item.source)).program(fix: nil)
     } catch {
         print("error in \(item.family) \(item.size): \(error)")
+        continue
+    }
+    if comparing {
+        compare(item, program)
         continue
     }
     if engineMode {

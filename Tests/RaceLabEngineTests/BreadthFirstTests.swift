@@ -105,4 +105,17 @@ struct BreadthFirstTests {
         let bounded = try stateful("var x = 0\nthread A { while x < 3 { x += 1 } }")
         #expect(bounded.isExhaustive && bounded.growing.isEmpty)
     }
+
+    /// The memory budget counts the worlds waiting on the frontier too: a wide level
+    /// of worlds that each hold a large array is stopped before it is all held.
+    @Test func theMemoryBudgetCountsTheWorldsWaiting() throws {
+        let wide =
+            "var a = [" + Array(repeating: "0", count: 2_000).joined(separator: ", ") + "]\n"
+            + (1...4).map { "thread T\($0) { a[\($0)] = 1\n a[\($0 + 4)] = 1\n a[\($0 + 8)] = 1 }" }.joined(separator: "\n")
+        let free = try stateful(wide)
+        #expect(free.isExhaustive && free.memory > 2_000_000, "the widest level holds dozens of 32 KB arrays")
+        let bounded = try stateful(wide) { $0.maxStateMemory = 1_000_000 }
+        #expect(bounded.cut == .memoryBound(1_000_000))
+        #expect(bounded.memory > 1_000_000 && bounded.memory < 1_200_000, "stopped within one expansion of the budget")
+    }
 }

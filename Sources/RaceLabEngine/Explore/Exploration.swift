@@ -41,7 +41,8 @@ public struct Exploration: Sendable {
     public var states = 0
     public var transitions = 0
     public var depth = 0
-    /// Bytes the stateful search's store and graph took (capacities).
+    /// The most bytes the stateful search held at once: its store and graph, and the
+    /// worlds waiting to be expanded (estimated).
     public var memory = 0
     /// Under the stateful search, whether the counts are interleavings (paths from
     /// the start to a final state, when the state graph has no cycle) or, when it

@@ -72,6 +72,8 @@ struct StatefulSearch: Search {
         var depth: Int
         var asleep: [Sleeper] = []
         var revisit: UInt64?
+        /// Its world's estimated size, counted in `Frontier.bytes` while it waits.
+        var bytes = 0
     }
 
     /// The states waiting to be expanded, first in first out (breadth first).
@@ -79,13 +81,23 @@ struct StatefulSearch: Search {
         /// Taken states leave nil behind, so their worlds are freed at once.
         private var pending: [PendingState?]
         private var head = 0
+        /// What the waiting worlds hold, estimated (`World.estimatedBytes`): counted
+        /// against the memory budget with the store and the graph.
+        private(set) var bytes = 0
 
-        init(_ first: PendingState) { pending = [first] }
+        init(_ first: PendingState) {
+            pending = []
+            append(first)
+        }
 
         /// States waiting.
         var count: Int { pending.count - head }
 
-        mutating func append(_ state: consuming PendingState) { pending.append(state) }
+        mutating func append(_ state: consuming PendingState) {
+            state.bytes = state.world.estimatedBytes
+            bytes += state.bytes
+            pending.append(state)
+        }
 
         /// The oldest state waiting, or nil when none is left. Expanded states' slots
         /// are dropped once they are half the array, so it holds about the frontier.
@@ -93,6 +105,7 @@ struct StatefulSearch: Search {
             guard head < pending.count else { return nil }
             let state = pending[head].take()
             head += 1
+            bytes -= state?.bytes ?? 0
             if head >= 4_096 && head * 2 >= pending.count {
                 pending.removeFirst(head)
                 head = 0
@@ -135,6 +148,8 @@ struct StatefulSearch: Search {
         var expanded = 0
         // The number of states stored when the first failure was met.
         var storedAtFailure: Int?
+        // The most the store, graph, sleep sets and waiting worlds held together.
+        var peakMemory = 0
         var depthCut = false
         search: while let pending = frontier.next() {
             let state = pending.state, world = pending.world, depth = pending.depth
@@ -221,7 +236,9 @@ struct StatefulSearch: Search {
                 result.cut = .stateBound(config.maxStates)
                 break search
             }
-            if store.bytes + graph.bytes + sleep.bytes > config.maxStateMemory {
+            let held = store.bytes + graph.bytes + sleep.bytes + frontier.bytes
+            peakMemory = max(peakMemory, held)
+            if held > config.maxStateMemory {
                 result.cut = .memoryBound(config.maxStateMemory)
                 break search
             }
@@ -243,7 +260,7 @@ struct StatefulSearch: Search {
         if result.cut == nil, depthCut { result.cut = .depthBound(config.maxSteps) }
         result.states = store.count
         result.transitions = graph.edgeCount
-        result.memory = store.bytes + graph.bytes + sleep.bytes
+        result.memory = max(peakMemory, store.bytes + graph.bytes + sleep.bytes)
         assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
         assert(store.isConsistent(), "the state store breaks its invariants")
         finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)

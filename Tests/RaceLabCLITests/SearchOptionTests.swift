@@ -1,0 +1,39 @@
+import Foundation
+import RaceLabCLI
+import Testing
+
+/// The stateful search's bounds as a command line sets them: the shortest failure in
+/// a state space that never ends, the margin after it, the step bound as a depth,
+/// and the memory budget; each says what it cut, with its exit status.
+struct SearchOptionTests {
+    let racelab = RaceLab(environment: [:])
+    static let counter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/simple-counter.race").path
+
+    @Test func aFailureInAnEndlessStateSpaceIsShortestAndStopsTheSearch() {
+        let output = racelab.main(["explore", Self.counter, "--time-limit", "600"])
+        #expect(output.exitCode == 1)
+        #expect(
+            output.stdout.contains(
+                "Search: not exhaustive: stopped 100000 states after the first failure, so the outcomes are partial (--all-outcomes explores every state)\n"))
+        #expect(output.stdout.contains("Shortest counterexample (fewest steps, breadth first): 5 preemptions, 17 steps\n"))
+        #expect(output.stdout.contains("Verdict: FAILS: some interleavings break it.\n"))
+    }
+
+    @Test func allOutcomesGoesOnToTheOtherBounds() {
+        let output = racelab.main(["explore", Self.counter, "--all-outcomes", "--max-states", "20000"])
+        #expect(output.exitCode == 1, "a failure found outranks the cut")
+        #expect(output.stdout.contains("Search: not exhaustive: stopped after 20000 states (the state budget; --max-states raises it)\n"))
+    }
+
+    @Test func theStepBoundIsADepthAndTheMemoryBudgetIsACut() {
+        let shallow = racelab.main(["explore", Self.counter, "--search", "stateful", "--max-steps", "10"])
+        #expect(shallow.exitCode == 2)
+        #expect(
+            shallow.stdout.contains(
+                "Search: not exhaustive: every state within 10 steps of the start was explored, and some go further (the step bound; --max-steps raises it)\n  'counter' keeps growing on the way to the deepest state reached: the states may never end\n"
+            ))
+        let small = racelab.main(["explore", Self.counter, "--search", "stateful", "--max-memory", "1", "--all-outcomes"])
+        #expect(small.stdout.contains("Search: not exhaustive: stopped when the states took 1 MB (the memory budget: do values grow every step?)\n"))
+        #expect(racelab.main(["explore", Self.counter, "--max-memory", "0"]).exitCode == 64)
+    }
+}
