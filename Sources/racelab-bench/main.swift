@@ -203,10 +203,10 @@ print(
     comparing
         ? "family               size       automatic         DPOR              stateful          auto/best  peak MB"
         : stateful
-        ? "family               size          states  transitions  depth   seconds    states/s  bytes/state  peak MB  verdict"
-        : engineMode
-            ? "family               size            steps     steps/s"
-            : "family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
+            ? "family               size          states  transitions  depth   seconds    states/s  bytes/state  peak MB  verdict"
+            : engineMode
+                ? "family               size            steps     steps/s"
+                : "family               size      executions  sleep-blocked  exec/trace  tree steps  reversal steps     steps/s    execs/s  peak MB")
 for item in cases {
     let program: Program
     do {
