@@ -36,4 +36,18 @@ struct SearchOptionTests {
         #expect(small.stdout.contains("Search: not exhaustive: stopped when the states took 1 MB (the memory budget: do values grow every step?)\n"))
         #expect(racelab.main(["explore", Self.counter, "--max-memory", "0"]).exitCode == 64)
     }
+
+    /// verify and explore --all-fixes rank their versions' exit codes: a failing fix
+    /// (1) is not hidden by a cut one (2), whichever comes last.
+    @Test func aFailureOutranksACut() {
+        let mixed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/mixed-verdicts.race").path
+        let bounds = ["--search", "dpor", "--max-steps", "30"]
+        let long = racelab.main(["explore", mixed, "--fix", "long"] + bounds)
+        #expect(long.exitCode == 2, "the long fix alone is cut")
+        #expect(racelab.main(["verify", mixed] + bounds).exitCode == 1)
+        #expect(racelab.main(["explore", mixed, "--all-fixes"] + bounds).exitCode == 1)
+        #expect(ExitCode.worse(ExitCode.finding, ExitCode.notExhaustive) == ExitCode.finding)
+        #expect(ExitCode.worse(ExitCode.notExhaustive, ExitCode.finding) == ExitCode.finding)
+        #expect(ExitCode.worse(ExitCode.success, ExitCode.notExhaustive) == ExitCode.notExhaustive)
+    }
 }
