@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(name: "RaceLabPresentationTests", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
         .testTarget(
             name: "RaceLabCLITests",
-            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabCLI"],
+            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading", "RaceLabCLI"],
             // Golden files and fixtures are read from the source tree (see GoldenTests.swift).
             exclude: ["Golden", "Fixtures"]
         ),

@@ -7,12 +7,15 @@ import RaceLabLanguage
 struct GradeCommand {
     var locator: ScenarioLocator
     var progress: (@Sendable (String) -> Void)?
+    /// The binary whose `grade-worker` grades each file (see `WorkerPool`); nil grades
+    /// in this process.
+    var workerExecutable: URL?
 
     static let spec = CommandSpec(
         name: "grade",
         abstract: "Grade exercise submissions: every interleaving, a reason for each failure.",
         usage:
-            "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--roster <file>] [--assigned <ids>] [--exercise <id>] [--exercises <folder>] [--teacher] | --check-solution <file>...",
+            "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--roster <file>] [--assigned <ids>] [--exercise <id>] [--exercises <folder>] [--teacher] [--jobs <n>] [--worker-memory <MB>] [--worker-time <seconds>] | --check-solution <file>...",
         arguments: [("file-or-folder", "A submitted .race file, or a folder searched for them (recursively).")],
         options: [
             .init(
@@ -41,6 +44,13 @@ struct GradeCommand {
             .init(
                 name: "teacher", value: nil,
                 help: "Tell a wrong prediction which values it missed (and with\nwhich schedule); or set RACELAB_TEACHER=1."),
+            .init(name: "jobs", value: "n", help: "Grade this many files at once, each in a worker process\n(default: the number of cores)."),
+            .init(
+                name: "worker-memory", value: "MB",
+                help: "The memory one worker may use (default 2048). A file that\nneeds more gets an 'error' row; the others are graded."),
+            .init(
+                name: "worker-time", value: "seconds",
+                help: "The time one file may take (default 600). A file that takes\nlonger gets an 'error' row, and its worker is replaced."),
         ],
         discussion: """
             Each file names its exercise on its 'exercise "ID"' line. The student is the
@@ -49,6 +59,9 @@ struct GradeCommand {
             within bounds that do not depend on the machine; a search that a bound cuts
             does not pass. --csv, --junit and --json write more reports from the same
             grading: racelab grade submissions --csv grades.csv --junit grades.xml.
+            Each file is graded in a worker process (racelab itself) with its own
+            memory and time: a file that crashes the grader, or needs more than the
+            limits, gets an 'error' row saying why, and every other file is graded.
             See docs/TEACHING.md.
 
             Exit status: 0 only if every file passed, 1 otherwise, 64 usage error,
@@ -86,8 +99,9 @@ struct GradeCommand {
             }
         }
         let grader = Grader(exercises: exercises, revealsAnswers: Spoilers.teacher(parsed, locator.environment))
+        let grading = try Grading(parsed, grader: grader, command: self)
         if parsed.flags.contains("check-solution") {
-            return checkSolutions(parsed.positionals, grader, warnings)
+            return checkSolutions(parsed.positionals, grading, warnings)
         }
         let roster: [String]?
         switch try readRoster(parsed.values["roster"]) {
@@ -104,19 +118,23 @@ struct GradeCommand {
                 assigned!.append(exercise)
             }
         }
-        var grades: [Grade] = []
+        // Every file read first, then graded (in workers); each row where its file was.
+        var rows: [Grade?] = []
+        var jobs: [WorkerProtocol.Job] = []
         for target in parsed.positionals {
             for item in submissions(target, exercises: grader, student: parsed.values["student"]) {
-                progress?("grading \(item.path) …")
                 switch item.file {
                 case .success(let file):
-                    grades.append(grader.grade(file, student: item.student, expected: parsed.values["exercise"]))
+                    rows.append(nil)
+                    jobs.append(WorkerProtocol.Job(file: file, student: item.student, expected: parsed.values["exercise"]))
                 case .failure(let failure):
                     let named = grader.exercise(Self.stem(of: item.path))
-                    grades.append(Grade.invalid(file: item.path, student: item.student, reason: failure.message, exercise: named, status: item.status))
+                    rows.append(Grade.invalid(file: item.path, student: item.student, reason: failure.message, exercise: named, status: item.status))
                 }
             }
         }
+        var graded = grading.grade(jobs).makeIterator()
+        var grades = rows.map { $0 ?? graded.next()! }
         progress?("")
         // Each student's missing exercises right after their other rows.
         for row in missingRows(grades, roster: roster, assigned: assigned, grader) {
@@ -147,29 +165,41 @@ struct GradeCommand {
     /// `--check-solution`: each file must pass with full points, and the starter of its
     /// exercise (the exercise file as handed out) must not: a teacher's check of an
     /// exercise of their own, with the binary alone.
-    func checkSolutions(_ paths: [String], _ grader: Grader, _ warnings: String) -> CommandOutput {
+    func checkSolutions(_ paths: [String], _ grading: Grading, _ warnings: String) -> CommandOutput {
+        let grader = grading.grader
+        // The files up to the first that cannot be read (which ends the check).
+        var files: [SourceFile] = []
+        var unreadable: GradingError?
+        for path in paths {
+            switch ScenarioLocator.read(path) {
+            case .success(let read): files.append(read)
+            case .failure(let failure): unreadable = failure
+            }
+            if unreadable != nil { break }
+        }
+        let solutions = grading.grade(files.map { WorkerProtocol.Job(file: $0, student: "teacher", expected: nil) })
+        let exercises = solutions.map { solution in solution.exercise.flatMap(grader.exercise) }
+        let starterJobs = exercises.compactMap { $0.map { WorkerProtocol.Job(file: $0.scenario.file, student: "teacher", expected: $0.id) } }
+        var starters = grading.grade(starterJobs).makeIterator()
         var out = ""
         var ok = true
-        for path in paths {
-            let file: SourceFile
-            switch ScenarioLocator.read(path) {
-            case .success(let read): file = read
-            case .failure(let failure):
-                return CommandOutput(stdout: out, stderr: warnings + "error: \(failure.message)\n", exitCode: ExitCode.noInput)
-            }
-            let solution = grader.grade(file, student: "teacher")
-            guard let id = solution.exercise, let exercise = grader.exercise(id) else {
+        for (index, solution) in solutions.enumerated() {
+            let path = paths[index]
+            guard let exercise = exercises[index] else {
                 ok = false
                 out += "FAIL  \(path): \(solution.reason)\n"
                 continue
             }
-            let starter = grader.grade(exercise.scenario.file, student: "teacher", expected: id)
+            let starter = starters.next()!
             let solutionPasses = solution.status == .passed && solution.points == exercise.points
             let starterFails = starter.status != .passed
             ok = ok && solutionPasses && starterFails
-            out += "\(solutionPasses && starterFails ? "OK  " : "FAIL")  \(path)  \(id) (\(exercise.kind.rawValue), \(exercise.points) points)\n"
+            out += "\(solutionPasses && starterFails ? "OK  " : "FAIL")  \(path)  \(exercise.id) (\(exercise.kind.rawValue), \(exercise.points) points)\n"
             out += "      the solution \(solutionPasses ? "passes" : "does not pass"): \(solution.reason)\n"
             out += "      the starter \(starterFails ? "fails" : "passes, so there is nothing to do"): \(starter.reason)\n"
+        }
+        if let unreadable {
+            return CommandOutput(stdout: out, stderr: warnings + "error: \(unreadable.message)\n", exitCode: ExitCode.noInput)
         }
         let count = "\(paths.count) solution\(paths.count == 1 ? "" : "s")"
         out += ok ? "\n\(count) checked: every one passes, and every starter fails.\n" : "\n\(count) checked: some do not hold; see above.\n"

@@ -1,3 +1,4 @@
+import Foundation
 import RaceLabEngine
 import RaceLabLanguage
 import RaceLabPresentation
@@ -51,6 +52,13 @@ public struct RaceLab {
     public var terminal: Terminal?
     /// Step mode's next line of input when there is no terminal (tests give their own).
     public var readLine: () -> String? = { Swift.readLine(strippingNewline: true) }
+    /// The racelab binary `grade` runs its workers from (`racelab grade-worker`), each
+    /// file in a process with its own limits; `main.swift` gives this binary's own. nil
+    /// grades in this process (a library caller's choice: a crash there ends it).
+    public var workerExecutable: URL?
+
+    /// This binary (on Linux `/proc/self/exe`), for `workerExecutable`.
+    public static var currentExecutable: URL? { WorkerPool.currentExecutable }
 
     public init(environment: [String: String]) {
         self.environment = environment
@@ -145,7 +153,10 @@ public struct RaceLab {
         case "export":
             return try ExportCommand(locator: locator).run(rest)
         case "grade":
-            return try GradeCommand(locator: locator, progress: progress).run(rest)
+            return try GradeCommand(locator: locator, progress: progress, workerExecutable: workerExecutable).run(rest)
+        case "grade-worker":
+            // Internal: not listed in the help (see GradeWorkerCommand).
+            return try GradeWorkerCommand(environment: environment).run(rest)
         case "hint":
             return try HintCommand(locator: locator).run(rest)
         case "step":

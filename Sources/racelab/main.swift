@@ -8,6 +8,8 @@ if isatty(STDERR_FILENO) == 1 {
         _ = RaceLab.write("\r\u{1B}[K" + line, to: STDERR_FILENO)
     }
 }
+// `grade` grades each file in a worker process: this binary, run again.
+racelab.workerExecutable = RaceLab.currentExecutable
 // Step mode takes keys from a terminal, or lines from anything else.
 racelab.terminal = Terminal.standard()
 let output = racelab.main(Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,68 @@
+import Foundation
+import RaceLabGrading
+import RaceLabLanguage
+
+extension GradeCommand {
+    /// How a grade command grades its files: in a pool of worker processes with their
+    /// limits (`--jobs`, `--worker-memory`, `--worker-time`), or, for a caller that
+    /// gives no worker binary, in this process.
+    struct Grading {
+        var grader: Grader
+        var pool: WorkerPool?
+        var progress: (@Sendable (String) -> Void)?
+
+        init(_ parsed: ParsedArguments, grader: Grader, command: GradeCommand) throws(UsageError) {
+            self.grader = grader
+            progress = command.progress
+            let jobs = try Self.number(parsed, "jobs", default: WorkerPool.defaultJobs, most: 1_024)
+            let limits = WorkerProcess.Limits(
+                memory: try Self.number(parsed, "worker-memory", default: WorkerProcess.Limits.default.memory, least: 64, most: 1 << 30),
+                seconds: try Self.number(parsed, "worker-time", default: WorkerProcess.Limits.default.seconds, most: 1 << 30))
+            pool = command.workerExecutable.map { executable in
+                WorkerPool(
+                    executable: executable, limits: limits, jobs: jobs, environment: command.locator.environment,
+                    setup: WorkerProtocol.Setup(exercises: grader.exercises.map(\.scenario.file), revealsAnswers: grader.revealsAnswers),
+                    progress: command.progress)
+            }
+        }
+
+        /// A whole-number option from `least` to `most`, or its default.
+        static func number(_ parsed: ParsedArguments, _ name: String, default value: Int, least: Int = 1, most: Int) throws(UsageError) -> Int {
+            guard let text = parsed.values[name] else { return value }
+            guard let number = Int(text), (least...most).contains(number) else {
+                throw UsageError("--\(name) must be a whole number from \(least) to \(most), not '\(text)'", command: GradeCommand.spec)
+            }
+            return number
+        }
+
+        /// Each job's grade, in their order. A job its worker stopped on (a crash, its
+        /// memory or its time) is an `error` row that says so.
+        func grade(_ jobs: [WorkerProtocol.Job]) -> [Grade] {
+            guard let pool else {
+                return jobs.map { job in
+                    progress?("grading \(job.file.name) …")
+                    return grader.grade(job.file, student: job.student, expected: job.expected)
+                }
+            }
+            return zip(jobs, pool.run(jobs)).map { job, result in
+                switch result {
+                case .success(let grade): return grade
+                case .failure(let stop): return stopped(job, stop)
+                }
+            }
+        }
+
+        /// The row of a file its worker stopped on: `error`, worth 0 of its exercise's
+        /// points (the exercise it must be, else the one it names, else its file's name).
+        func stopped(_ job: WorkerProtocol.Job, _ stop: WorkerProcess.Stop) -> Grade {
+            let exercise =
+                job.expected.flatMap(grader.exercise) ?? Exercise.declaredID(in: job.file).flatMap(grader.exercise)
+                ?? grader.exercise(GradeCommand.stem(of: job.file.name))
+            var row = Grade.invalid(
+                file: job.file.name, student: job.student, reason: "the grader stopped on this file: \(stop.words)", exercise: exercise,
+                status: .error)
+            row.details = stop.details(job.file.name)
+            return row
+        }
+    }
+}
