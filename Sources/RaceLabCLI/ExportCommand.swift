@@ -32,6 +32,9 @@ struct ExportCommand {
                 help:
                     "The lesson page's budget: states a version may hold (default 5000,\nat most 200000). Past it the page holds the states nearest the\nstart, the story and the shortest failing run, and says so."
             ),
+            .init(
+                name: "time-limit", value: "seconds",
+                help: "One clock for every search the picture or page needs\n(default 60); a version it cuts says so."),
             Spoilers.option, ScenarioLocator.exercisesOption,
         ],
         discussion: """
@@ -63,6 +66,15 @@ struct ExportCommand {
         if choices.filter({ $0 }).count > 1 {
             throw UsageError("--schedule, --counterexample and --story each name the run to draw: give one", command: spec)
         }
+        // One clock for every search of the command: each version's, and its counterexample.
+        var config = ExploreConfig.automatic
+        if let text = parsed.values["time-limit"] {
+            guard let n = Int(text), (1...86_400).contains(n) else {
+                throw UsageError("--time-limit takes a whole number from 1 to 86400, not '\(text)'", command: spec)
+            }
+            config.timeLimit = n
+        }
+        config = config.started()
         let (scenario, fix, program): (Scenario, String?, Program)
         switch try loadVersion(parsed, spec, locator) {
         case .success(let version): (scenario, fix, program) = version
@@ -85,7 +97,7 @@ struct ExportCommand {
                 }
                 budget = n
             }
-            let page = LessonPage(scenario: scenario, selected: fix, maxStates: budget, argument: parsed.positionals[0]).render()
+            let page = LessonPage(scenario: scenario, selected: fix, maxStates: budget, argument: parsed.positionals[0], config: config).render()
             return write(page, parsed.values["output"])
         }
         var schedule: [String]?
@@ -100,7 +112,7 @@ struct ExportCommand {
             }
             what = named.map { "schedule '\($0.name)'" } ?? "the given schedule"
         } else if parsed.flags.contains("counterexample") {
-            let explorer = Explorer(program: program, config: .automatic)
+            let explorer = Explorer(program: program, config: config)
             let result = explorer.explore()
             guard let example = explorer.counterexample(for: result) else {
                 return CommandOutput(

@@ -20,14 +20,21 @@ public struct LessonPage {
     public let maxStates: Int
     /// How the reader names the scenario to `racelab run` (its name, or its file's path).
     public let argument: String
+    /// The bounds of every version's exploration: one started deadline bounds the
+    /// whole page (a version it cuts says so in its verdict).
+    public let config: ExploreConfig
 
     public static let defaultMaxStates = 5_000
 
-    public init(scenario: Scenario, selected: String?, maxStates: Int = LessonPage.defaultMaxStates, argument: String? = nil) {
+    public init(
+        scenario: Scenario, selected: String?, maxStates: Int = LessonPage.defaultMaxStates, argument: String? = nil,
+        config: ExploreConfig = .automatic
+    ) {
         self.scenario = scenario
         self.selected = selected
         self.maxStates = maxStates
         self.argument = argument ?? scenario.name
+        self.config = config.started()
     }
 
     /// The challenge, as step mode states it.
@@ -48,7 +55,7 @@ public struct LessonPage {
         var sizes: [Int] = []
         for fix in [nil] + scenario.fixes.map(\.name) {
             guard let program = try? scenario.program(fix: fix) else { continue }
-            let explorer = Explorer(program: program, config: .automatic)
+            let explorer = Explorer(program: program, config: config)
             let result = explorer.explore()
             let verdict: String
             switch result.verdict() {
@@ -125,7 +132,7 @@ public struct LessonPage {
     /// loop runs from it; texts by their number.
     public func graph(_ program: Program, keeping runs: [[String]] = []) -> (json: JSON, space: StateSpace) {
         let engine = Engine(program: program)
-        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates, keeping: runs)
+        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates, keeping: runs, deadline: config.deadline)
         // Every text once: states refer to them by number.
         var strings: [String] = []
         var numbers: [String: Int] = [:]

@@ -59,8 +59,11 @@ public struct StateSpace: Sendable {
 
     /// The states from `world`; past `maxStates` the search stops adding states, but
     /// every state along `keeping` (schedules of thread names, followed from `world` as
-    /// far as they go) is in.
-    public static func explore(_ engine: Engine, from world: World, maxStates: Int, keeping paths: [[String]] = []) -> StateSpace {
+    /// far as they go) is in. Once `deadline` has passed it adds no more states either:
+    /// the clock only cuts, and the states it leaves out are marked so.
+    public static func explore(
+        _ engine: Engine, from world: World, maxStates: Int, keeping paths: [[String]] = [], deadline: Deadline? = nil
+    ) -> StateSpace {
         var space = StateSpace()
         let explorer = Explorer(engine: engine, config: ExploreConfig())
         let known = world.findings.count
@@ -95,7 +98,9 @@ public struct StateSpace: Sendable {
         var graph = StateGraph()
         for _ in space.worlds { graph.addState() }
         var next = 0
+        var late = false
         while next < space.worlds.count {
+            if next & 63 == 0, let deadline, deadline.hasPassed { late = true }
             graph.beginEdges(of: next)
             let current = space.worlds[next]
             // Past 64 threads the searches cannot follow who may run: the page stops here.
@@ -113,7 +118,7 @@ public struct StateSpace: Sendable {
                 encoder.encode(successor)
                 let (index, isNew) = store.insert(encoder.bytes.raw)
                 // Past the budget a new state is left out, and so is every step to it.
-                if isNew && space.worlds.count >= max(maxStates, 1) || index >= space.worlds.count && !isNew {
+                if isNew && (late || space.worlds.count >= max(maxStates, 1)) || index >= space.worlds.count && !isNew {
                     space.cut[next] = true
                     continue
                 }
