@@ -152,9 +152,9 @@ struct RaceDetectorTests {
             lines == [
                 "singleton: A write 24, B read 23",
                 "singleton: A write 24, B read 26",
+                "singleton: A read 23, B write 24",
                 "singleton: B write 24, A write 24",
                 "singleton: B write 24, A read 26",
-                "singleton: A read 23, B write 24",
             ])
     }
 

@@ -1,8 +1,13 @@
 /// Happens-before through synchronization only (Lamport; the data-race detectors of
 /// ThreadSanitizer and Helgrind use the same order, with vector clocks): program
-/// order, thread creation, and locks, the main queue, operations and queues, the
-/// allocator and the output. Plain variables and fields do not order anything; two
-/// conflicting accesses to them that this order leaves unordered are a data race.
+/// order, thread creation, and locks, the main queue, operations and queues, atomics
+/// and the output. Plain variables and fields do not order anything; two conflicting
+/// accesses to them that this order leaves unordered are a data race.
+///
+/// The order is kept step by step, which is sound because no step both synchronizes
+/// and touches a plain variable or field (checked in debug builds): were a store and a
+/// synchronizing access one step, whatever the step synchronized with would be
+/// ordered before the store as well, as a whole step is.
 extension Trace {
     static func isData(_ access: Access) -> Bool {
         switch access.tag {
@@ -13,11 +18,23 @@ extension Trace {
 
     static func isSync(_ access: Access) -> Bool {
         switch access.tag {
-        case .lock, .mainQueue, .operation, .queue, .allocator, .output: return true
+        case .lock, .mainQueue, .operation, .queue, .output: return true
         case .global, .field: return access.isAtomic
+        // Memory management, not synchronization: creating or freeing an object (the
+        // allocator: objects are numbered in the order they are made, so two steps
+        // that allocate or free depend on each other) and retain counts order no
+        // accesses, as malloc and free order none in a real program. Storing to a
+        // reference releases, and may free, the object it replaced, in the same step:
+        // two threads' racing stores each free an object, and were freeing a
+        // synchronization, the second store would be ordered after the first, its race
+        // hidden by a release the race itself caused.
+        case .allocator, .count: return false
+        // An object as a whole (made, freed, a condition's waiters): where it
+        // synchronizes, its lock, operation or queue target does.
+        case .object: return false
         // Specification, not synchronization: an invariant or a critical section orders
         // no accesses (a race inside one is still a race).
-        case .object, .count, .observer, .section: return false
+        case .observer, .section: return false
         }
     }
 
@@ -25,6 +42,7 @@ extension Trace {
     /// synchronization, given those of earlier steps.
     mutating func addSynchronizedBefore(_ index: Int) {
         let mask = info[index].syncMask
+        assert(mask == 0 || !info[index].accesses.contains { Trace.isData(accessList[$0]) }, "a step synchronizes and touches data")
         var ordered = BitSet()
         if let previous = programOrderEdge(index) {
             ordered.insert(previous)

@@ -1,0 +1,139 @@
+import RaceLabLanguage
+import Testing
+
+@testable import RaceLabEngine
+
+/// A question gets the same answer from every search: on every version of every
+/// shipped scenario whose program ends, DPOR, every interleaving (`--reduction none`)
+/// and the stateful search reach the same verdict, the same outcomes and the same
+/// data races.
+struct SearchOracleTests {
+    /// What a search found, in a form that compares: the verdict, the outcomes (state,
+    /// end, findings, failed checks and facts) and the races (`canonical`).
+    struct Answer: Equatable, CustomStringConvertible {
+        var verdict: Verdict
+        var outcomes: Set<Outcome>
+        var races: Set<String>
+
+        init(_ result: Exploration, role: VersionRole) {
+            verdict = result.verdict(as: role)
+            outcomes = Set(result.outcomes.map(\.outcome))
+            races = Set(result.dataRaces.map(SearchOracleTests.canonical))
+        }
+
+        var description: String {
+            let rows = outcomes.map { "\($0.state) (\($0.end), \($0.findings.map(\.rawValue)), \($0.failedChecks), \($0.facts))" }
+            return "\(verdict); outcomes \(rows.sorted()); races \(races.sorted())"
+        }
+    }
+
+    /// `box: A write 5, B write 6`: the target and both sides (thread, kind, line),
+    /// the sides in sorted order, so it does not matter which access a search saw first.
+    static func canonical(_ race: DataRace) -> String {
+        let sides = [race.first, race.second].map { "\($0.thread) \($0.kind) \($0.line.map(String.init) ?? "-")" }.sorted()
+        return "\(race.target): \(sides.joined(separator: ", "))"
+    }
+
+    /// Interleavings `--reduction none` may enumerate here: 100,000 take about 30 s
+    /// in a debug build. The stateful search says beforehand how many there are (the
+    /// paths through its graph, when it has no cycle, are the interleavings).
+    static let budget = 100_000
+
+    /// Why a version is not compared by all three searches.
+    enum Skip: Equatable {
+        /// The state graph has a cycle: some run never ends (a spin that another
+        /// thread's loop keeps releasing, a livelock), so a stateless search is cut at
+        /// the step bound. Only the stateful search can answer.
+        case endless
+        /// More interleavings than `budget`: `--reduction none` is skipped, and DPOR
+        /// and the stateful search are compared.
+        case noneOverBudget
+        /// The program waits on a condition, so the stateless search takes every
+        /// interleaving (DPOR's reduction cannot follow spurious wakeups), and there
+        /// are more than `budget`: only the stateful search can answer.
+        case statelessOverBudget
+    }
+
+    /// Every version the three searches do not all compare, and why, by name. A
+    /// version that joins or leaves this list fails the test, so it stays true.
+    static let skipped: [String: Skip] = [
+        // Threads that loop for ever: spin locks and turns that a loop keeps taking.
+        "peterson broken": .endless, "peterson swapped": .endless, "peterson peterson": .endless,
+        "peterson mutex": .endless, "peterson confinement": .endless,
+        "polite-livelock broken": .endless,
+        "producer-consumer broken": .endless, "producer-consumer order": .endless, "producer-consumer mutex": .endless,
+        "spin-lock broken": .endless, "spin-lock testAndSet": .endless, "spin-lock mutex": .endless,
+        "spin-lock confinement": .endless,
+        // docs/PERFORMANCE.md counts them: more than 24,000 and 22 million interleavings.
+        "dealloc-wrong-thread mutex": .noneOverBudget, "stale-results operations": .noneOverBudget,
+        // Conditions: 11 million, 132 million, 205 million and 5.8 trillion interleavings.
+        "bounded-buffer broken": .statelessOverBudget, "bounded-buffer whileSignal": .statelessOverBudget,
+        "bounded-buffer broadcast": .statelessOverBudget, "dispatch-group mutex": .statelessOverBudget,
+    ]
+
+    static func explore(_ program: Program, _ search: ExploreConfig.Search, _ reduction: ExploreConfig.Reduction = .dpor) -> Exploration {
+        var config = ExploreConfig()
+        config.search = search
+        config.reduction = search == .stateful ? .none : reduction
+        config.timeLimit = nil
+        config.maxExecutions = 10_000_000
+        return Explorer(program: program, config: config).explore()
+    }
+
+    /// The three searches' answers (nil for each one skipped), and why any was skipped.
+    static func answers(_ program: Program, role: VersionRole) -> (dpor: Answer?, none: Answer?, stateful: Answer, skip: Skip?) {
+        let stateful = explore(program, .stateful)
+        let answer = Answer(stateful, role: role)
+        #expect(stateful.isExhaustive)
+        if stateful.hasCycle { return (nil, nil, answer, .endless) }
+        let fitsBudget = stateful.interleavings <= InterleavingCount(budget)
+        // With conditions or a strict-priority scheduler, the stateless search takes
+        // every interleaving however it is asked: that one run answers for both.
+        let everyInterleaving = program.usesConditions || program.strictPriority
+        if everyInterleaving && !fitsBudget { return (nil, nil, answer, .statelessOverBudget) }
+        let dpor = explore(program, .stateless, .dpor)
+        #expect(dpor.isExhaustive, "a program that ends is explored to its end")
+        guard fitsBudget else { return (Answer(dpor, role: role), nil, answer, .noneOverBudget) }
+        let none = everyInterleaving ? dpor : explore(program, .stateless, .none)
+        #expect(none.isExhaustive && none.executions <= budget)
+        return (Answer(dpor, role: role), Answer(none, role: role), answer, nil)
+    }
+
+    @Test(arguments: ScenarioFileTests.names)
+    func everySearchGivesTheSameAnswerExhaustive(name: String) throws {
+        let scenario = try loadShipped(name)
+        for fix in [nil] + scenario.fixes.map(\.name) {
+            let label = "\(name) \(fix ?? "broken")"
+            let found = Self.answers(try scenario.program(fix: fix), role: scenario.role(of: fix))
+            #expect(found.skip == Self.skipped[label], "\(label)")
+            if let dpor = found.dpor {
+                #expect(dpor == found.stateful, "\(label): DPOR \(dpor)\n  stateful \(found.stateful)")
+            }
+            if let none = found.none {
+                #expect(none == found.stateful, "\(label): none \(none)\n  stateful \(found.stateful)")
+            }
+        }
+    }
+
+    /// The race the stateless searches once missed: each thread's store releases, and
+    /// frees, the object the other's replaced. Freeing orders nothing, so the two
+    /// stores stay unordered and every search reports them.
+    @Test func twoStoresThatEachFreeAnObjectStillRace() throws {
+        let program = try compile(
+            """
+            class Box {
+                var v = 0
+            }
+            var box: Box? = Box()
+            thread A { box = Box(v: 3) }
+            thread B { box = Box(v: 3) }
+            """)
+        let found = Self.answers(program, role: .fix)
+        #expect(found.skip == nil)
+        for answer in [found.dpor, found.none, found.stateful] {
+            #expect(answer?.verdict == .proven)
+            #expect(answer?.outcomes.map(\.state).sorted() == ["box = Box#2", "box = Box#3"])
+            #expect(answer?.races == ["box: A write 5, B write 6"])
+        }
+    }
+}
