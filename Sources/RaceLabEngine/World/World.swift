@@ -202,20 +202,22 @@ public struct World: Hashable, Sendable {
         return total
     }
 
-    /// A generous estimate of the bytes this world holds, as if it shared none of its
-    /// arrays with other worlds (copies share what a step did not change, so this
-    /// overcounts): what a search that keeps worlds waiting counts against its memory
-    /// budget. Reads only the counts of the world's arrays, and the weight of the values.
-    /// - Complexity: O(threads + frames + objects).
+    /// An estimate of the bytes a world that waits in a search holds of its own: the
+    /// arrays a step copies (threads and their frames, globals, the heap's objects and
+    /// headers), not what it shares with the world it came from (the objects' fields
+    /// and the elements of array values, unless a step changed them: a search's store
+    /// counts those, in the states' encodings). What the stateful search's frontier
+    /// counts against its memory budget.
+    /// - Complexity: O(threads + frames).
     public var estimatedBytes: Int {
         let value = MemoryLayout<Value>.stride
         var total = 512 + globals.count * (value + 8) + headers.count * MemoryLayout<ObjectHeader>.stride
+        total += heap.count * (MemoryLayout<HeapObject>.stride + 32)
         for thread in threads {
             total &+= MemoryLayout<ThreadState>.stride + 32
             for frame in thread.frames { total &+= MemoryLayout<Frame>.stride + 32 + frame.slots.count * value }
         }
-        for object in heap { total &+= MemoryLayout<HeapObject>.stride + 64 + object.fields.count * (value + 8) }
-        return total &+ weight &* value
+        return total
     }
 
     /// The version of a shared variable or field, bumped by every write to it; nil
