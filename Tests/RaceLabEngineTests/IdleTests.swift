@@ -55,11 +55,14 @@ struct IdleTests {
         }
     }
 
-    /// Blocked in the loop's second statement, or holding a lock while it waits, a
+    /// Blocked at a second wait of its round, holding a lock while it waits, or at
+    /// the top of its loop before it has completed a round (two loops that wait for
+    /// each other from the start: Downey's rendezvous with both waiting first), a
     /// thread is stuck, not resting.
     @Test func blockedAnywhereElseIsStillADeadlock() throws {
         let second = Self.server(expecting: 1).replacingOccurrences(
-            of: "jobs.wait()\n        served += 1", with: "served += 1\n        jobs.wait()")
+            of: "        served += 1", with: "        served += 1\n        never.wait()"
+        ).replacingOccurrences(of: "var served = 0", with: "var served = 0\nlet never = DispatchSemaphore(value: 0)")
         let holding = """
             let jobs = DispatchSemaphore(value: 0)
             let lock = Lock()
@@ -69,7 +72,17 @@ struct IdleTests {
                 }
             }
             """
-        for source in [second, holding] {
+        let rendezvous = """
+            let aArrived = DispatchSemaphore(value: 0)
+            let bArrived = DispatchSemaphore(value: 0)
+            thread A { while true {
+                bArrived.wait()
+                aArrived.signal() } }
+            thread B { while true {
+                aArrived.wait()
+                bArrived.signal() } }
+            """
+        for source in [second, holding, rendezvous] {
             for result in try Self.everySearch(source) {
                 #expect(result.verdict() == .fails, "\(source.prefix(40))")
                 #expect(result.outcomes.allSatisfy { $0.outcome.end == .deadlocked })
@@ -78,6 +91,32 @@ struct IdleTests {
         let run = try run(holding)
         #expect(run.end == .deadlocked)
         #expect(run.findings.map(\.message) == ["every thread left is blocked: server waits on semaphore jobs (count 0); no other thread can run to signal it"])
+    }
+
+    /// A server that waits on a condition: its first wait comes after it takes the
+    /// lock, and it rests there (the lock let go) once it has served.
+    @Test func aConditionServerRestsAtItsFirstWait() throws {
+        let source = """
+            let c = NSCondition()
+            var jobs = 0
+            var served = 0
+            thread server { while true {
+                c.lock()
+                while jobs == 0 { c.wait() }
+                jobs -= 1
+                served += 1
+                c.unlock() } }
+            thread client { c.lock(); jobs += 1; c.signal(); c.unlock() }
+            expect served == 1, "served"
+            """
+        let result = try explore(source)
+        #expect(result.verdict() == .proven && result.outcomes.map(\.outcome.end) == [.idle])
+    }
+
+    func explore(_ source: String) throws -> Exploration {
+        var config = ExploreConfig.automatic
+        config.timeLimit = nil
+        return Explorer(program: try compile(source), config: config).explore()
     }
 
     /// `idle` marks another place a thread may rest for ever.

@@ -46,7 +46,7 @@ struct LanguageDocTests {
             config.search = .stateful
             let result = Explorer(program: try compile(code), config: config).explore()
             #expect(result.verdict() == .proven)
-            #expect(result.states == 48 && result.outcomes.isEmpty)
+            #expect(result.states == 63 && result.outcomes.isEmpty)
         }
     }
 

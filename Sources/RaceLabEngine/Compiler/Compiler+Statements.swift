@@ -2,22 +2,22 @@ import RaceLabLanguage
 
 extension Compiler {
     /// Compiles a block in a scope of its own.
-    /// - Returns: where the code of its first statement ends (nil for an empty block).
+    /// - Returns: where the code of each statement ends.
     @discardableResult
-    mutating func compileStatements(_ statements: [Statement]) -> Int? {
+    mutating func compileStatements(_ statements: [Statement]) -> [Int] {
         builder.scopes.append([:])
-        var firstEnd: Int?
+        var ends: [Int] = []
         for (index, statement) in statements.enumerated() {
             let start = builder.here
             do throws(Failure) {
                 try compileStatement(statement)
             } catch {}
-            if index == 0 { firstEnd = builder.here }
+            ends.append(builder.here)
             // `idle`: a thread blocked in the statement after it may rest for ever.
             if index > 0, case .idle = statements[index - 1].kind { builders[builders.count - 1].code.idlePoints.append(start..<builder.here) }
         }
         builder.scopes.removeLast()
-        return firstEnd
+        return ends
     }
 
     mutating func compileStatement(_ statement: Statement) throws(Failure) {
@@ -192,12 +192,21 @@ extension Compiler {
     }
 
     /// `while true { … }` outside any other loop: a thread that serves for ever. Blocked
-    /// in its first statement, the thread waits for work (an idle point); the end of a
-    /// round, reached by the body's end or a `continue`, is progress (`.round`).
+    /// at the body's first wait (anything up to the end of the first statement that
+    /// calls a `wait` method, or the first statement if none does), a thread that has
+    /// completed a round waits for its next piece of work (`Code.roundIdlePoints`); the
+    /// end of a round, reached by the body's end or a `continue`, is `.round`.
     mutating func compileOutermostLoop(_ body: [Statement]) {
         let top = builder.here
         builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count))
-        if let firstEnd = compileStatements(body), firstEnd > top { builders[builders.count - 1].code.idlePoints.append(top..<firstEnd) }
+        let ends = compileStatements(body)
+        let waits = builder.code.instructions[top...].indices.filter { pc in
+            if case .method(let name, _) = builder.code.instructions[pc] { return program.names[name].hasPrefix("wait") }
+            return false
+        }
+        if let end = waits.first.flatMap({ wait in ends.first { $0 > wait } }) ?? ends.first, end > top {
+            builders[builders.count - 1].code.roundIdlePoints.append(top..<end)
+        }
         let round = emit(.round)
         for index in builder.loops.last!.continues { builders[builders.count - 1].patch(index, to: round) }
         builders[builders.count - 1].loops[builder.loops.count - 1].continues = []

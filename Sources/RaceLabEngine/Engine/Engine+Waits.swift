@@ -128,14 +128,20 @@ extension Engine {
         return (resting ? .idle : .completed, nil)
     }
 
-    /// Whether a blocked thread rests rather than being stuck: it waits in the first
-    /// statement of its outermost `while true` loop's body (a server between pieces
-    /// of work) or in a statement marked `idle`, and holds no lock. When no thread can
-    /// run and every one left rests so, the program has done its work: it ends idle.
+    /// Whether a blocked thread rests rather than being stuck: it holds no lock, and
+    /// it waits in a statement marked `idle`, or, having completed a round of its
+    /// outermost `while true` loop, at that loop's first wait (a server between pieces
+    /// of work; before its first round it has done none, and two loops that wait for
+    /// each other from the start are a deadlock). When no thread can run and every
+    /// one left rests so, the program has done its work: it ends idle.
     public func isIdle(_ world: World, _ thread: ThreadID) -> Bool {
         let state = world.threads[thread]
         guard state.waiting != nil, !state.isFinished, let frame = state.frames.last else { return false }
-        guard program.codes[frame.code].idlePoints.contains(where: { $0.contains(frame.pc) }) else { return false }
+        let code = program.codes[frame.code]
+        guard
+            code.idlePoints.contains(where: { $0.contains(frame.pc) })
+                || state.completedRound && code.roundIdlePoints.contains(where: { $0.contains(frame.pc) })
+        else { return false }
         return !world.headers.contains { $0.owner == thread }
     }
 

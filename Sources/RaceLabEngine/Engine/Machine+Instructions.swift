@@ -256,6 +256,7 @@ extension Machine {
             log.progressed = true
         case .round:
             advance()
+            if !state.completedRound { state.completedRound = true }
             if !program.marksProgress { log.progressed = true }
         case .due(let index):
             advance()

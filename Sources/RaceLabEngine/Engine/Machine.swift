@@ -259,8 +259,8 @@ struct Machine {
             if case .int(let qos) = peek() { return (0...4).contains(qos) }
             return false
         case .requirement, .requirementMet, .due, .progress, .round:
-            // Only the checks read what it records, and records only add: no other
-            // thread can tell when it ran.
+            // Only the checks (and whether the run ends idle) read what it records,
+            // and records only add: no other thread can tell when it ran.
             return true
         case .pop:
             if case .object(let id) = peek() { return world.headers[id].retainCount > 0 || !world.headers[id].isAlive }

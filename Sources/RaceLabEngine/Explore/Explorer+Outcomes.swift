@@ -104,37 +104,6 @@ extension Explorer {
         return Ending(end: end, kinds: kinds, failedChecks: failedChecks)
     }
 
-    /// The shared variables (and the objects created, as "objects") whose size keeps
-    /// rising along `path`: an integer's magnitude, a collection's count, that reaches
-    /// a new high at least three times and is highest at the end. Along a shortest
-    /// way to the deepest state a cut search reached, these are what makes its state
-    /// space go on (a flag that flips, or a count that comes back down, is not).
-    func growing(along path: [ThreadID]) -> [String] {
-        func sizes(_ world: World) -> [Int] {
-            variables.map { index -> Int in
-                switch world.globals[index] {
-                case .int(let n): return n == .min ? .max : abs(n)
-                case .array(let a), .dictionary(let a), .set(let a): return a.count
-                default: return 0
-                }
-            } + [world.created.reduce(0, &+)]
-        }
-        let log = EventLog(narrate: false)
-        var world = engine.initialWorld()
-        var highest = sizes(world)
-        var rises = [Int](repeating: 0, count: highest.count)
-        for thread in path {
-            engine.quietStep(&world, thread: thread, log: log)
-            for (index, size) in sizes(world).enumerated() where size > highest[index] {
-                highest[index] = size
-                rises[index] += 1
-            }
-        }
-        let last = sizes(world)
-        let names = variables.map { engine.program.globals[$0].name } + ["objects"]
-        return names.indices.filter { rises[$0] >= 3 && last[$0] == highest[$0] }.map { names[$0] }
-    }
-
     /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
     /// the order of `result.outcomes`.
     func record(_ world: World, trace: Trace, into result: inout Exploration, keys: inout [OutcomeKey]) {

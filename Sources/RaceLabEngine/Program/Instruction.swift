@@ -140,10 +140,13 @@ public struct Code: Hashable, Sendable {
     /// Per instruction, whether it can always be folded into the thread's next step
     /// (`Machine.isLocal` decides the rest), so the machine need not copy it to ask.
     public var alwaysLocal: [Bool] = []
-    /// Where a thread blocked may rest for ever without the program being stuck: the
-    /// first statement of an outermost `while true` loop's body (a server waiting for
-    /// its next piece of work) and a statement after `idle`. See `Engine.isIdle`.
+    /// Where a thread blocked may rest for ever without the program being stuck: a
+    /// statement after `idle`. See `Engine.isIdle`.
     public var idlePoints: [Range<Int>] = []
+    /// Where a thread that has completed a round (`ThreadState.completedRound`) may
+    /// rest: an outermost `while true` loop's body up to its first wait (a server
+    /// waiting for its next piece of work).
+    public var roundIdlePoints: [Range<Int>] = []
     /// The in-place enumerations of shared storage in this code: where each keeps the
     /// version of what it enumerates (see `Enumeration`).
     public var enumerations: [Enumeration] = []

@@ -11,6 +11,10 @@ public struct ThreadState: Hashable, Sendable {
     /// While the thread's steps only read shared variables: where it started, to see
     /// it come back there (a spin loop; `Engine.watchSpin`).
     public var spin: SpinWatch?
+    /// Whether it has completed a round of its outermost `while true` loop: only then
+    /// is a wait at the top of the loop resting for the next piece of work
+    /// (`Engine.isIdle`), not stuck before it did any.
+    public var completedRound = false
     /// Its quality of service, 0 (`.background`) to 4 (`.userInteractive`): what a
     /// strict-priority scheduler goes by (`Program.strictPriority`).
     public var priority = 2

@@ -47,6 +47,18 @@ struct StateEncoder {
         initialObjects = initial.heap.count
     }
 
+    /// Whether a thread's `completedRound` is set and can still make a difference: only
+    /// while one of its frames stands in the top of a loop where a wait would rest
+    /// (`Code.roundIdlePoints`). Anywhere else the thread passes the end of a round,
+    /// which sets it, before it can come back there, so two worlds that differ only in
+    /// it have the same futures and are one state.
+    func completedRoundMatters(_ thread: ThreadState) -> Bool {
+        guard thread.completedRound else { return false }
+        return thread.frames.contains { frame in
+            frame.code >= 0 && program.codes[frame.code].roundIdlePoints.contains { $0.contains(frame.pc) }
+        }
+    }
+
     /// Encodes `world` into `bytes`.
     mutating func encode(_ world: World) {
         bytes.reset()
@@ -59,7 +71,8 @@ struct StateEncoder {
         for id in world.threads.indices {
             if id >= initialThreads { put(world.threadNames[id]) }
             put(
-                (world.threads[id].isFinished ? 1 : 0) | (world.threads[id].isMain ? 2 : 0) | world.threads[id].priority << 3)
+                (world.threads[id].isFinished ? 1 : 0) | (world.threads[id].isMain ? 2 : 0)
+                    | (completedRoundMatters(world.threads[id]) ? 4 : 0) | world.threads[id].priority << 3)
             put(optional: world.threads[id].operation)
             put(world.threads[id].frames.count)
             for f in world.threads[id].frames.indices { put(world.threads[id].frames[f], world) }

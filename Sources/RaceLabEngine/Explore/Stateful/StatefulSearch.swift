@@ -92,6 +92,8 @@ struct StatefulSearch: Search {
 
         /// States waiting.
         var count: Int { pending.count - head }
+        /// The worlds waiting.
+        var waiting: [World] { pending[head...].compactMap { $0?.world } }
 
         mutating func append(_ state: consuming PendingState) {
             state.bytes = state.world.estimatedBytes
@@ -151,6 +153,8 @@ struct StatefulSearch: Search {
         // The most the store, graph, sleep sets and waiting worlds held together.
         var peakMemory = 0
         var depthCut = false
+        // The sizes the states at the search's edge reach, to name what keeps growing.
+        var growth = GrowthWatch(explorer, initial)
         search: while let pending = frontier.next() {
             let state = pending.state, world = pending.world, depth = pending.depth
             let enabled = world.halted ? 0 : engine.runnableMask(world)
@@ -171,6 +175,7 @@ struct StatefulSearch: Search {
             if depth >= config.maxSteps {
                 // Every state this near the start is explored; what lies further is not.
                 depthCut = true
+                growth.add(world)
                 continue
             }
             graph.beginEdges(of: state)
@@ -258,6 +263,10 @@ struct StatefulSearch: Search {
             }
         }
         if result.cut == nil, depthCut { result.cut = .depthBound(config.maxSteps) }
+        if result.cut != nil, result.failingExecutions == 0 {
+            for world in frontier.waiting { growth.add(world) }
+            result.growing = growth.grown
+        }
         result.states = store.count
         result.transitions = graph.edgeCount
         result.memory = max(peakMemory, store.bytes + graph.bytes + sleep.bytes)
@@ -291,9 +300,6 @@ struct StatefulSearch: Search {
         }
         if let failing = tree.order.first(where: { graph.final[$0] >= 0 && result.outcomes[Int(graph.final[$0])].outcome.isFailure }) {
             result.shortestFailure = names(tree.path(to: failing, in: graph))
-        }
-        if !complete, result.shortestFailure == nil, let deepest = tree.order.last {
-            result.growing = explorer.growing(along: tree.path(to: deepest, in: graph))
         }
         let paths = complete ? graph.pathCounts() : nil
         result.hasCycle = complete && paths == nil
