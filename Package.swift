@@ -24,7 +24,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .testTarget(name: "RaceLabLanguageTests", dependencies: ["RaceLabLanguage"]),
-        .testTarget(name: "RaceLabEngineTests", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
+        .testTarget(
+            name: "RaceLabEngineTests",
+            dependencies: ["RaceLabLanguage", "RaceLabEngine"],
+            // The textbook corpus is read from the source tree (see TextbookTests.swift).
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "RaceLabPresentationTests", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
         .testTarget(
             name: "RaceLabCLITests",
