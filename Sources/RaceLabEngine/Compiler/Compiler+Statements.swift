@@ -204,7 +204,16 @@ extension Compiler {
             if case .method(let name, _) = builder.code.instructions[pc] { return program.names[name].hasPrefix("wait") }
             return false
         }
-        if let end = waits.first.flatMap({ wait in ends.first { $0 > wait } }) ?? ends.first, end > top {
+        // Only where a thread can block: a call, a lock, main.sync, or a loop (a spin).
+        if let end = waits.first.flatMap({ wait in ends.first { $0 > wait } }) ?? ends.first, end > top,
+            builder.code.instructions[top..<end].indices.contains(where: { pc in
+                switch builder.code.instructions[pc] {
+                case .method, .monitorEnter, .dispatchMain, .call: return true
+                case .jump(let target), .jumpIfFalse(let target): return target <= pc
+                default: return false
+                }
+            })
+        {
             builders[builders.count - 1].code.roundIdlePoints.append(top..<end)
         }
         let round = emit(.round)
