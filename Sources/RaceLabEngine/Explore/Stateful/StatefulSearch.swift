@@ -90,8 +90,6 @@ struct StatefulSearch: Search {
             append(first)
         }
 
-        /// States waiting.
-        var count: Int { pending.count - head }
         /// The worlds waiting.
         var waiting: [World] { pending[head...].compactMap { $0?.world } }
 
@@ -156,6 +154,10 @@ struct StatefulSearch: Search {
         // The sizes the states at the search's edge reach, to name what keeps growing.
         var growth = GrowthWatch(explorer, initial)
         search: while let pending = frontier.next() {
+            if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
+                result.cut = .afterFailure(margin)
+                break search
+            }
             let state = pending.state, world = pending.world, depth = pending.depth
             let enabled = world.halted ? 0 : engine.runnableMask(world)
             if enabled == 0 {
@@ -166,10 +168,6 @@ struct StatefulSearch: Search {
                 result.outcomes[index].executions += 1
                 result.executions += 1
                 if storedAtFailure == nil, result.outcomes[index].outcome.isFailure { storedAtFailure = store.count }
-                if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
-                    result.cut = .afterFailure(margin)
-                    break search
-                }
                 continue
             }
             if depth >= config.maxSteps {
@@ -232,10 +230,6 @@ struct StatefulSearch: Search {
                     stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
                 }
                 if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
-            }
-            if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
-                result.cut = .afterFailure(margin)
-                break search
             }
             if store.count >= config.maxStates {
                 result.cut = .stateBound(config.maxStates)
