@@ -77,6 +77,8 @@ public struct ExplorationJSON: Sendable {
                 ("version", version.map(JSON.string) ?? .null),
                 ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
                 ("searchReason", result.searchReason.map(JSON.string) ?? .null),
+                ("weakOrderings", .array(result.weakOrderings.map { .string("." + $0.name) })),
+                ("orderingNote", result.orderingNote.map(JSON.string) ?? .null),
                 ("reduction", .string(result.search == .stateful ? (result.sleepSets ? "sleep-sets" : "none") : result.reduction.rawValue)),
                 ("verdict", .string(verdict)),
                 ("exhaustive", .bool(result.isExhaustive)),

@@ -59,8 +59,20 @@ public struct VerifyTable {
         }
         var out = "\(scenario.name): \(scenario.title)\n"
         out += "Every version explored (\(reduction == .dpor ? "DPOR" : "no reduction") or stateful, as the search column says); "
-        out += statesCounted ? "counts are interleavings, or final states where runs can go on forever.\n\n" : "counts are interleavings.\n\n"
-        return out + Self.table(rows)
+        out += statesCounted ? "counts are interleavings, or final states where runs can go on forever.\n" : "counts are interleavings.\n"
+        if let note = orderingNote { out += "Orderings: \(note).\n" }
+        return out + "\n" + Self.table(rows)
+    }
+
+    /// The one sentence on weaker orderings (`MemoryOrdering.note`), naming the
+    /// versions that use them; nil when none does.
+    public var orderingNote: String? {
+        let using = versions.filter { !$0.result.weakOrderings.isEmpty }
+        let orderings = MemoryOrdering.allCases.filter { ordering in using.contains { $0.result.weakOrderings.contains(ordering) } }
+        if using.count > 1 && using.count == versions.count { return MemoryOrdering.note(orderings, "every version") }
+        let names = using.map { $0.fix.map { "fix \($0)" } ?? "the broken version" }
+        let who = names.count <= 1 ? names.first ?? "" : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return MemoryOrdering.note(orderings, who, plural: names.count > 1)
     }
 
     /// The JSON report; `verdict` is the exit status in words.
@@ -76,6 +88,7 @@ public struct VerifyTable {
                     ("dataRaces", .int(result.dataRaces.count)),
                     ("findings", .array(result.findingKinds.map { JSON.string($0.rawValue) })),
                     ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
+                    ("weakOrderings", .array(result.weakOrderings.map { .string("." + $0.name) })),
                     ("exhaustive", .bool(result.isExhaustive)),
                     ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
                     ("verdict", .string(Self.words(result.verdict(as: version.role), version.role))),
@@ -85,6 +98,7 @@ public struct VerifyTable {
             ("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
             ("reduction", .string(reduction.rawValue)),
             ("verdict", .string(verdict)),
+            ("orderingNote", orderingNote.map(JSON.string) ?? .null),
             ("versions", .array(items)),
         ])
         return json.serialized() + "\n"

@@ -10,7 +10,7 @@ import Testing
         var targets: [Access.Target] = [.mainQueue, .allocator, .output]
         for id in [0, 1, 2, Int(UInt32.max)] {
             targets += [.global(id), .object(id), .lock(id), .operation(id), .queue(id), .count(id)]
-            for field in [0, 1, -1, -7, (1 << 23) - 1, -(1 << 23)] { targets.append(.field(id, field)) }
+            for field in [0, 1, -1, -7, (1 << 19) - 1, -(1 << 19)] { targets.append(.field(id, field)) }
         }
         return targets
     }()

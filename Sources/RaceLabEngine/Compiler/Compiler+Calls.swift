@@ -290,16 +290,9 @@ extension Compiler {
         guard Compiler.methods.contains(method) else {
             throw error("unknown method '\(method)'", at: range, note: Suggestion.note(for: method, in: Compiler.methods))
         }
-        // An atomic operation's memory ordering: all are sequentially consistent here.
+        // An atomic operation's memory orderings go to its instruction, not its arguments.
         var arguments = arguments
-        if Compiler.atomicMethods.contains(method), let at = arguments.firstIndex(where: { $0.label == "ordering" }) {
-            guard case .implicitMember(let ordering) = arguments[at].value.kind, Compiler.orderings.contains(ordering) else {
-                throw error(
-                    "an ordering is " + Compiler.orderings.map { "." + $0 }.joined(separator: ", ") + " (each is sequentially consistent here)",
-                    at: arguments[at].value.range)
-            }
-            arguments.remove(at: at)
-        }
+        let orderings = try takeOrderings(method, &arguments, range: range)
         // A method's argument labels are part of its name, as in Swift: `async(group:)`.
         let labels = arguments.compactMap(\.label)
         let spelled = labels.isEmpty ? method : method + "(" + labels.map { $0 + ":" }.joined() + ")"
@@ -332,7 +325,7 @@ extension Compiler {
         if let trailing { try compileClosure(trailing, name: "operation", allowedParameters: 0) }
         builder.currentRange = range
         let name = program.name(spelled)
-        emit(.method(name: name, argc: arguments.count + (trailing == nil ? 0 : 1)))
+        emit(.method(name: name, argc: arguments.count + (trailing == nil ? 0 : 1), orderings: orderings))
     }
 
     /// The methods that take labelled arguments, with every spelling they accept.
@@ -344,9 +337,6 @@ extension Compiler {
         "compareExchange": (["compareExchange(expected:desired:)"], "compareExchange(expected: e, desired: d)"),
         "addObserver": (["addObserver(forKeyPath:)"], "op.addObserver(forKeyPath: \"isFinished\") { … }"),
     ]
-
-    static let atomicMethods = ["load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange"]
-    static let orderings = ["relaxed", "acquiring", "releasing", "acquiringAndReleasing", "sequentiallyConsistent"]
 }
 
 extension ArrayMutation: CaseIterable {

@@ -46,6 +46,7 @@ public struct Compiler {
         compiler.compileAll(declarations)
         if !compiler.diagnostics.isEmpty { throw ScriptError(file: file, diagnostics: compiler.diagnostics) }
         compiler.program.marksProgress = compiler.program.codes.contains { $0.instructions.contains(.progress) }
+        compiler.program.weakOrderings = weakOrderings(of: compiler.program)
         return compiler.program
     }
 

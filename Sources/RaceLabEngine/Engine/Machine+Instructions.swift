@@ -214,8 +214,8 @@ extension Machine {
             allocateInstance(classIndex, fields: program.slotLists[fields])
         case .builtin(let builtin, let argc, let className):
             executeBuiltin(builtin, argc: argc, className: className)
-        case .method(let name, let argc):
-            executeMethod(program.names[name], argc: argc)
+        case .method(let name, let argc, let orderings):
+            executeMethod(program.names[name], argc: argc, orderings: orderings)
         case .monitorEnter:
             guard case .object(let id) = peek() else {
                 fail(.type("synchronized needs an object as its token, not \(peek().typeName)"))

@@ -111,11 +111,11 @@ extension Machine {
         emit("sets the \(what) of \(name) to \(value)", Access(.operation(id), .write))
     }
 
-    mutating func executeMethod(_ name: String, argc: Int) {
+    mutating func executeMethod(_ name: String, argc: Int, orderings: Int = 0) {
         let arguments = Array(frame.slots.suffix(argc))
         let receiver = frame.slots[frame.slots.count - 1 - argc]
         guard let id = object(receiver, "calling \(name)()") else { return }
-        if executeSynchronizerMethod(name, on: id, arguments) { return }
+        if executeSynchronizerMethod(name, on: id, arguments, orderings: AtomicOrderings(code: orderings)) { return }
         let objectName = world.heap[id].name
         func done(_ text: String, _ accesses: [Access]) { returnFromMethod(argc: argc, text, accesses) }
         switch (world.heap[id].kind, name, arguments.count) {

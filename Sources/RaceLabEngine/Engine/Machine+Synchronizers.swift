@@ -6,7 +6,8 @@ extension Machine {
     /// Methods of locks, semaphores, conditions, groups and atomics: taking, letting
     /// go, waiting, signalling, loading and changing. Returns false for any other
     /// object or method.
-    mutating func executeSynchronizerMethod(_ name: String, on id: ObjectID, _ arguments: [Value]) -> Bool {
+    mutating func executeSynchronizerMethod(_ name: String, on id: ObjectID, _ arguments: [Value], orderings: AtomicOrderings) -> Bool {
+        if case .atomic = world.heap[id].kind { return executeAtomicMethod(name, on: id, arguments, orderings: orderings) }
         let objectName = world.heap[id].name
         switch (world.heap[id].kind, name, arguments.count) {
         case (.lock(let recursive, _), "lock", 0):
@@ -131,46 +132,6 @@ extension Machine {
                 group.notifications.append(GroupNotification(closure: closure, queue: queue))
                 world.heap[id].kind = .group(group)
                 returnFromMethod(argc: 2, "asks \(objectName) to send a block to \(target) once it is empty", [Access(.lock(id), .write)])
-            }
-        case (.atomic, "load", 0):
-            let value = world.heap[id].fields[0]
-            frame.slots.removeLast()
-            push(value)
-            advance()
-            emit("loads \(objectName) atomically: \(describe(value))", atomicAccess(id, .read))
-        case (.atomic, "store", 1):
-            guard case .int = arguments[0] else {
-                fail(.type("\(objectName).store(_:) needs an Int"))
-                return true
-            }
-            setAtomic(id, arguments[0])
-            returnFromMethod(argc: 1, "stores \(describe(arguments[0])) into \(objectName) atomically", [atomicAccess(id, .write)])
-        case (.atomic, "wrappingAdd", 1), (.atomic, "wrappingSubtract", 1):
-            guard case .int(let n) = arguments[0], case .int(let old) = world.heap[id].fields[0] else {
-                fail(.type("\(objectName).\(name)(_:) needs an Int"))
-                return true
-            }
-            let new = name == "wrappingAdd" ? old &+ n : old &- n
-            setAtomic(id, .int(new))
-            frame.slots.removeLast(2)
-            push(.int(new))
-            advance()
-            let verb = name == "wrappingAdd" ? "adds \(n) to" : "subtracts \(n) from"
-            emit("\(verb) \(objectName) atomically: \(old) → \(new)", atomicAccess(id, .write))
-        case (.atomic, "compareExchange(expected:desired:)", 2):
-            guard case .int(let expected) = arguments[0], case .int = arguments[1], case .int(let old) = world.heap[id].fields[0] else {
-                fail(.type("\(objectName).compareExchange(expected:desired:) needs Ints"))
-                return true
-            }
-            frame.slots.removeLast(3)
-            push(.bool(old == expected))
-            advance()
-            if old == expected {
-                setAtomic(id, arguments[1])
-                emit("compares \(objectName) with \(expected): equal, so it becomes \(describe(arguments[1])) (exchanged: true)", atomicAccess(id, .write))
-            } else {
-                // A failed compare-exchange only reads.
-                emit("compares \(objectName) with \(expected): it is \(old), so it stays (exchanged: false)", atomicAccess(id, .read))
             }
         case (.lock, "unlock", 0), (.condition, "unlock", 0):
             frame.slots.removeLast()
@@ -309,15 +270,5 @@ extension Machine {
             appendToLastEvent("the notification block goes to the main queue")
             touch(.mainQueue, .write)
         }
-    }
-
-    /// An access to an `Atomic`'s value: it synchronizes, and is never a data race.
-    func atomicAccess(_ id: ObjectID, _ kind: Access.Kind) -> Access {
-        Access(.field(id, 0), kind, atomic: true)
-    }
-
-    mutating func setAtomic(_ id: ObjectID, _ value: Value) {
-        world.heap[id].fields[0] = value
-        world.heap[id].fieldVersions[0] += 1
     }
 }

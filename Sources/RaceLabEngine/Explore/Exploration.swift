@@ -91,6 +91,14 @@ public struct Exploration: Sendable {
     public var estimate = 0
     /// The bound that cut the search, when one did: the result is then not a proof.
     public var cut: Cut?
+    /// The orderings weaker than sequentially consistent the program's atomics use
+    /// (`Program.weakOrderings`): races follow them, outcomes do not, and every report
+    /// says so (`orderingNote`).
+    public var weakOrderings: [MemoryOrdering] = []
+
+    /// The sentence every report gives when the program uses weaker orderings
+    /// (`MemoryOrdering.note`), or nil.
+    public var orderingNote: String? { MemoryOrdering.note(weakOrderings, "this program") }
 
     public var failingExecutions: Int {
         outcomes.filter(\.outcome.isFailure).map(\.executions).reduce(0, +) + (livelock == nil ? 0 : 1)

@@ -32,11 +32,12 @@ public struct Explorer {
         let explorer = plan.config == config ? self : Explorer(engine: engine, config: plan.config)
         var result: Exploration
         switch plan.config.search {
-        case .automatic: return explorer.exploreChoosing(progress: progress)
+        case .automatic: result = explorer.exploreChoosing(progress: progress)
         case .stateless: result = StatelessSearch(explorer: explorer).run(progress: progress)
         case .stateful: result = StatefulSearch(explorer: explorer).run(progress: progress)
         }
-        result.searchReason = plan.reason
+        if plan.config.search != .automatic { result.searchReason = plan.reason }
+        result.weakOrderings = engine.program.weakOrderings
         return result
     }
 }

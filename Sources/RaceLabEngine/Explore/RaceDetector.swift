@@ -92,6 +92,24 @@ extension Explorer {
         }
     }
 
+    /// A race the stateful search reads off the order a state carries
+    /// (`HappensBefore`): `earlier`'s access, not ordered before `later`'s step from
+    /// the state at `depth`.
+    func recordOrderedRace(
+        _ earlier: (thread: ThreadID, access: Access, line: Int?), _ later: (thread: ThreadID, access: Access, line: Int?), at depth: Int,
+        world: World, seen: inout SeenRaces, into result: inout Exploration
+    ) {
+        let key = RaceKey(earlier.access, by: earlier.thread, line: earlier.line, later.access, by: later.thread, line: later.line)
+        guard seen.insert(key) else { return }
+        func side(_ thread: ThreadID, _ access: Access, _ line: Int?) -> DataRace.Side {
+            .init(thread: world.threadNames[thread], kind: access.kind, line: line, step: depth + 1)
+        }
+        result.addDataRace(
+            DataRace(
+                target: engine.name(of: later.access.target, in: world), first: side(earlier.thread, earlier.access, earlier.line),
+                second: side(later.thread, later.access, later.line)))
+    }
+
     /// Data races between steps that can both run from one state: conflicting
     /// accesses to a variable or field (one a write) by different threads.
     func recordCoenabledRaces(

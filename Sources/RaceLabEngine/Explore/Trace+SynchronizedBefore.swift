@@ -1,8 +1,9 @@
 /// Happens-before through synchronization only (Lamport; the data-race detectors of
 /// ThreadSanitizer and Helgrind use the same order, with vector clocks): program
 /// order, thread creation, and locks, the main queue, operations and queues, atomics
-/// and the output. Plain variables and fields do not order anything; two conflicting
-/// accesses to them that this order leaves unordered are a data race.
+/// (as their memory orderings say: `atomicSynchronizes`) and the output. Plain
+/// variables and fields do not order anything; two conflicting accesses to them that
+/// this order leaves unordered are a data race.
 ///
 /// The order is kept step by step, which is sound because no step both synchronizes
 /// and touches a plain variable or field (checked in debug builds): were a store and a
@@ -70,18 +71,41 @@ extension Trace {
         accesses.reduce(0) { isSync($1) ? $0 | bit($1) : $0 }
     }
 
-    /// Whether steps `a` and `b` touch a synchronizing target in common, one of them
-    /// more than reading it (two reads order nothing: two loads of an atomic, or two
-    /// looks at a semaphore's count).
+    /// Whether step `a` synchronizes with the later step `b`: they touch a
+    /// synchronizing target in common, one of them more than reading it (two reads
+    /// order nothing: two loads of an atomic, or two looks at a semaphore's count),
+    /// and, when both are accesses to an atomic, their orderings say so
+    /// (`atomicSynchronizes`).
     @inline(__always)
     func synchronizes(_ a: Int, _ b: Int) -> Bool {
         for i in info[a].accesses where Trace.isSync(accessList[i]) {
+            let x = accessList[i]
             for j in info[b].accesses
-            where Trace.isSync(accessList[j]) && accessList[i].conflicts(with: accessList[j]) {
-                return true
+            where Trace.isSync(accessList[j]) && x.conflicts(with: accessList[j]) {
+                let y = accessList[j]
+                if !x.isAtomic || !y.isAtomic || atomicSynchronizes(a, x, b, y) { return true }
             }
         }
         return false
+    }
+
+    /// Two conflicting accesses to one atomic, `x` by step `a` and then `y` by step
+    /// `b`: both sequentially consistent (ordered as they happen, as a lock orders), or
+    /// a write that releases and a read that acquires and sees it or a later
+    /// read-modify-write (the release sequence: every write in between reads and
+    /// writes in one step). A relaxed access orders nothing (`MemoryOrdering`).
+    func atomicSynchronizes(_ a: Int, _ x: Access, _ b: Int, _ y: Access) -> Bool {
+        let sc = MemoryOrdering.sequentiallyConsistent
+        if x.ordering == sc && y.ordering == sc { return true }
+        guard !x.isRead && x.ordering.releases && y.readsValue && y.ordering.acquires else { return false }
+        let bit = Trace.bit(x), target = x.targetBits
+        for step in a + 1..<b where info[step].writeMask & bit != 0 {
+            for k in info[step].accesses {
+                let other = accessList[k]
+                if other.targetBits == target && !other.isRead && !other.isReadModifyWrite { return false }
+            }
+        }
+        return true
     }
 
     /// Data races between step `index` and earlier steps: calls `body` with the earlier

@@ -83,8 +83,9 @@ public enum Instruction: Hashable, Sendable {
     /// that order) and allocates.
     case allocate(classIndex: Int, fields: Int)
     case builtin(Builtin, argc: Int, className: Int?)
-    /// Calls the method named `Program.names[name]`.
-    case method(name: Int, argc: Int)
+    /// Calls the method named `Program.names[name]`; an atomic's method with the
+    /// memory orderings `AtomicOrderings(code: orderings)` (0: sequentially consistent).
+    case method(name: Int, argc: Int, orderings: Int)
     case monitorEnter
     case monitorExit
     /// Starts a thread named `Program.names[name]`.

@@ -85,6 +85,12 @@ public struct Program: Sendable {
     /// only they count as progress; without any, a completed round of a thread's
     /// outermost `while true` loop does (`Instruction.round`). Set once compiled.
     public internal(set) var marksProgress = false
+    /// The memory orderings weaker than sequentially consistent that the program's
+    /// atomic calls are given (`MemoryOrdering`), each once: races then follow the
+    /// happens-before they make, but outcomes are still explored as if sequentially
+    /// consistent, which every report says (`Exploration.orderingNote`). Set once compiled.
+    public internal(set) var weakOrderings: [MemoryOrdering] = []
+
     /// Whether some code makes an `NSCondition`: its waits may wake spuriously, but
     /// only while another thread can run (see `Engine.runnableMask`), so whether a
     /// thread can run depends on the others, which DPOR's reduction and sleep sets

@@ -66,12 +66,13 @@ public struct Access: Hashable, Sendable {
         }
     }
 
-    public enum Kind: String, Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
         case read, write, acquire, release
     }
 
-    /// Bits 0-31: the object or the global; 32-55: the field (two's complement);
-    /// 56-59: the target's case (`Tag`); 60-61: the kind.
+    /// Bits 0-31: the object or the global; 32-51: the field (two's complement);
+    /// 52-54: an atomic access's ordering (`MemoryOrdering.packed`); 55: an atomic
+    /// read-modify-write; 56-59: the target's case (`Tag`); 60-61: the kind; 62: atomic.
     private(set) var bits: UInt64
 
     /// The target's case, as stored in bits 56-59.
@@ -84,7 +85,7 @@ public struct Access: Hashable, Sendable {
             let id = Int(bits & 0xFFFF_FFFF)
             switch Tag(rawValue: bits >> 56 & 0xF)! {
             case .global: return .global(id)
-            case .field: return .field(id, Int(Int32(truncatingIfNeeded: bits >> 24) >> 8))
+            case .field: return .field(id, Int(Int32(truncatingIfNeeded: bits >> 20) >> 12))
             case .object: return .object(id)
             case .lock: return .lock(id)
             case .operation: return .operation(id)
@@ -123,10 +124,30 @@ public struct Access: Hashable, Sendable {
         bits = Access.pack(target) | Access.pack(kind) | (atomic ? Access.atomicBit : 0)
     }
 
+    /// An access to an `Atomic`'s value with a memory ordering (`ordering`), and
+    /// whether it is a read-modify-write (`wrappingAdd`, a compare-exchange that
+    /// exchanges): one that continues a release sequence (see `Trace.synchronizes`).
+    public init(_ target: Target, _ kind: Kind, ordering: MemoryOrdering, readModifyWrite: Bool = false) {
+        bits = Access.pack(target) | Access.pack(kind) | Access.atomicBit | ordering.packed << 52 | (readModifyWrite ? Access.rmwBit : 0)
+    }
+
     /// Whether this is an access to an `atomic` variable or field.
     public var isAtomic: Bool { bits & Access.atomicBit != 0 }
 
-    private static let atomicBit: UInt64 = 1 << 62
+    /// An atomic access's memory ordering: sequentially consistent unless an
+    /// `ordering:` argument said otherwise (meaningless for other accesses).
+    public var ordering: MemoryOrdering { MemoryOrdering(packed: bits >> 52 & 0x7) }
+
+    /// Whether an atomic access both reads and writes (`wrappingAdd`, an exchange).
+    public var isReadModifyWrite: Bool { bits & Access.rmwBit != 0 }
+
+    /// Whether it reads the value: a load, a read-modify-write, a failed compare-exchange.
+    var readsValue: Bool { isRead || isReadModifyWrite }
+
+    static let atomicBit: UInt64 = 1 << 62
+    private static let rmwBit: UInt64 = 1 << 55
+    /// The ordering and read-modify-write bits: not part of the target.
+    private static let orderingBits: UInt64 = 0xF << 52
 
     private init(bits: UInt64) {
         self.bits = bits
@@ -138,8 +159,9 @@ public struct Access: Hashable, Sendable {
 
     private static let kindBits: UInt64 = 0x3 << 60
 
-    /// The target's bits: its case, its object or variable and its field.
-    var targetBits: UInt64 { bits & ~Access.kindBits }
+    /// The target's bits: its case, its object or variable and its field, and whether
+    /// it is atomic.
+    var targetBits: UInt64 { bits & ~(Access.kindBits | Access.orderingBits) }
 
     var isRead: Bool { bits & Access.kindBits == 0 }
 
@@ -150,8 +172,8 @@ public struct Access: Hashable, Sendable {
 
     static func pack(_ target: Target) -> UInt64 {
         func make(_ tag: Tag, _ id: Int = 0, field: Int = 0) -> UInt64 {
-            precondition(UInt32(exactly: id) != nil && (-(1 << 23)..<(1 << 23)).contains(field), "access target out of range")
-            return tag.rawValue << 56 | UInt64(UInt32(truncatingIfNeeded: field) & 0xFF_FFFF) << 32 | UInt64(id)
+            precondition(UInt32(exactly: id) != nil && (-(1 << 19)..<(1 << 19)).contains(field), "access target out of range")
+            return tag.rawValue << 56 | UInt64(UInt32(truncatingIfNeeded: field) & 0xF_FFFF) << 32 | UInt64(id)
         }
         switch target {
         case .global(let g): return make(.global, g)

@@ -130,6 +130,12 @@ struct StateEncoder {
         }
     }
 
+    /// Appends to the last world's bytes what the race detector knows in its state
+    /// (kept only for programs with weaker orderings: `HappensBefore`).
+    mutating func append(_ order: HappensBefore) {
+        order.forEachNumber { put(bits: $0) }
+    }
+
     // MARK: - Parts
 
     private mutating func put(_ frame: Frame, _ world: World) {

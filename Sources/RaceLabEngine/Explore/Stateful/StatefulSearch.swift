@@ -43,7 +43,11 @@ struct StatefulSearch: Search {
     /// state, memory and time budgets.
     ///
     /// Data races are two conflicting steps that can both run from one state (no
-    /// lock, queue or thread start orders them: one of them would be blocked).
+    /// lock, queue or thread start orders them: one of them would be blocked). In a
+    /// program with weaker orderings, two accesses that a relaxed atomic leaves
+    /// unordered may never both run from one state, so there each state carries what
+    /// is ordered before each thread (`HappensBefore`), and a step races with every
+    /// conflicting access not ordered before it, as in the stateless searches.
     ///
     /// Invariant: every state in `frontier[head...]` is in the store and not yet
     /// expanded; every state in the store is expanded or in the frontier; the
@@ -74,6 +78,9 @@ struct StatefulSearch: Search {
         var revisit: UInt64?
         /// Its world's estimated size, counted in `Frontier.bytes` while it waits.
         var bytes = 0
+        /// What the race detector knows here, part of the state (`HappensBefore`):
+        /// only for a program with weaker orderings, and never in a final state.
+        var order: HappensBefore?
     }
 
     /// The states waiting to be expanded, first in first out (breadth first).
@@ -138,12 +145,17 @@ struct StatefulSearch: Search {
         var sleep = StateSleepSets()
         var keys: [Explorer.OutcomeKey] = []
         var seenRaces = Explorer.SeenRaces()
+        // Where a relaxed atomic can leave two accesses unordered that never run from
+        // one state, races are read off the order each state carries instead.
+        let tracksOrder = config.detectRaces && !engine.program.weakOrderings.isEmpty
+        let initialOrder = tracksOrder ? HappensBefore(threads: initial.threads.count, program: engine.program) : nil
         encoder.encode(initial)
+        if let initialOrder { encoder.append(initialOrder) }
         _ = store.insert(encoder.bytes.raw)
         graph.addState()
         visit?(initial)
         if sleepSets { sleep.addState(asleep: 0) }
-        var frontier = Frontier(PendingState(state: 0, world: initial, depth: 0))
+        var frontier = Frontier(PendingState(state: 0, world: initial, depth: 0, order: initialOrder))
         var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
         var expanded = 0
         // The number of states stored when the first failure was met.
@@ -194,13 +206,26 @@ struct StatefulSearch: Search {
                     break search
                 }
                 let line = log.range?.start.line
+                var order: HappensBefore?
+                if var known = pending.order {
+                    known.forEachRace(of: thread, log.accesses) { other, record, access in
+                        explorer.recordOrderedRace(
+                            (other, record.access, record.line < 0 ? nil : record.line), (thread, access, line), at: depth, world: next,
+                            seen: &seenRaces, into: &result)
+                    }
+                    if !next.halted && engine.runnableMask(next) != 0 {
+                        known.step(thread, log.accesses, line: line, threads: next.threads.count, finished: next.threads[thread].isFinished)
+                        order = known
+                    }
+                }
                 if config.detectRaces {
-                    if log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
+                    if !tracksOrder, log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
                     if log.accesses.contains(where: { $0.kind == .acquire }) {
                         explorer.recordLockOrder(heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: line, into: &result)
                     }
                 }
                 encoder.encode(next)
+                if let order { encoder.append(order) }
                 let (target, isNew) = store.insert(encoder.bytes.raw)
                 graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
                 if isNew {
@@ -208,7 +233,7 @@ struct StatefulSearch: Search {
                     visit?(next)
                 }
                 guard sleepSets else {
-                    if isNew { frontier.append(PendingState(state: target, world: consume next, depth: depth + 1)) }
+                    if isNew { frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order)) }
                     continue
                 }
                 var spawns: UInt64 = 0
@@ -218,16 +243,25 @@ struct StatefulSearch: Search {
                 let threads = StateSleepSets.threads(asleep)
                 if isNew {
                     sleep.addState(asleep: threads)
-                    frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep))
+                    frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, order: order))
                 } else if let wake = sleep.revisit(target, asleep: threads) {
-                    frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake))
+                    frontier.append(
+                        PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake, order: order))
                 }
                 done.append(Sleeper(step: step, line: line))
             }
             if config.detectRaces {
                 // A sleeping step can run here too: it races with what it conflicts with.
                 for sleeper in pending.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
-                    stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
+                    if let known = pending.order {
+                        known.forEachRace(of: sleeper.step.thread, sleeper.step.accesses) { other, record, access in
+                            explorer.recordOrderedRace(
+                                (other, record.access, record.line < 0 ? nil : record.line), (sleeper.step.thread, access, sleeper.line),
+                                at: depth, world: world, seen: &seenRaces, into: &result)
+                        }
+                    } else {
+                        stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
+                    }
                 }
                 if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
             }

@@ -1,0 +1,187 @@
+/// What the race detector knows in a state of the stateful search: the order
+/// `Trace.addSynchronizedBefore` keeps for the stateless searches, in a form that
+/// stays finite, so that it can be part of the state.
+///
+/// Kept only for a program whose atomics have weaker orderings
+/// (`Program.weakOrderings`). Without them, every conflicting pair of atomic accesses
+/// synchronizes, and a race shows as two accesses that can both run from one state
+/// (`Explorer.recordCoenabledRaces`). With them, a relaxed store and the relaxed load
+/// that sees it conflict without ordering anything: `data = 42` before the store and
+/// `let d = data` after the load race, yet they can never both run from one state.
+/// So the state carries, for each thread, which accesses of the others are ordered
+/// before its next step, and a step races with those that are not.
+///
+/// The form: each thread's accesses to variables and fields, only the latest of each
+/// (target, kind, line), oldest first (the latest is the least ordered: whoever has
+/// it ordered before them has the earlier ones too); and for each thread and each
+/// synchronizing target, how many of each thread's accesses, from the oldest, are
+/// ordered before it (what a vector clock says, counted in accesses). Everything here
+/// is a pure function of the path, so two paths that reach the same world with the
+/// same knowledge are one state; a finished thread's knowledge is dropped, and a
+/// final state keeps none (`StatefulSearch` leaves it out of the key there).
+struct HappensBefore: Hashable {
+    /// One access to a variable or field, as a race report tells it apart.
+    struct Record: Hashable {
+        var access: Access
+        /// The step's line, or -1.
+        var line: Int
+    }
+
+    /// What a synchronizing target hands on to the steps after it, as
+    /// `Trace.synchronizes` pairs them: after any write (`writes`: what a read learns)
+    /// or any access (`all`: what a write learns); for an atomic, after its
+    /// sequentially consistent writes or accesses, and what its release sequence
+    /// carries (`release`: what an acquiring read learns).
+    enum Way: Int, Hashable {
+        case writes, all, scWrites, scAll, release
+    }
+
+    struct Channel: Hashable {
+        var target: UInt64
+        var way: Way
+        var known: [Int]
+    }
+
+    /// By thread: its records, oldest first.
+    private(set) var records: [[Record]]
+    /// By thread, then by thread: how many of the latter's records are ordered before
+    /// the former's next step (a thread's own entry counts all of its own).
+    private(set) var known: [[Int]]
+    /// Sorted by target, then way; none knows nothing.
+    private(set) var channels: [Channel] = []
+    /// Whether a lock can be an atomic's object (`synchronized(x)` on an object with
+    /// atomic fields): only then do atomics hand on what a lock of their object learns.
+    let atomicsMeetLocks: Bool
+
+    init(threads: Int, program: Program) {
+        records = Array(repeating: [], count: threads)
+        known = Array(repeating: Array(repeating: 0, count: threads), count: threads)
+        atomicsMeetLocks = program.codes.contains { $0.instructions.contains(.monitorEnter) }
+    }
+
+    /// Calls `body` with each race that `thread`'s step making `accesses` would make
+    /// from here: the other thread, its access and line, and this step's access.
+    func forEachRace(of thread: ThreadID, _ accesses: some Collection<Access>, _ body: (ThreadID, Record, Access) -> Void) {
+        for access in accesses where Trace.isData(access) {
+            let target = access.targetBits
+            for other in records.indices where other != thread {
+                let list = records[other]
+                for index in known[thread][other]..<list.count
+                where list[index].access.targetBits == target && !(list[index].access.isRead && access.isRead) {
+                    body(other, list[index], access)
+                }
+            }
+        }
+    }
+
+    /// After `thread`'s step that made `accesses` on `line`: what it learns, what it
+    /// did, what it hands on, and what the threads it started begin with.
+    mutating func step(_ thread: ThreadID, _ accesses: [Access], line: Int?, threads: Int, finished: Bool) {
+        let before = records.count
+        if threads > before {
+            for index in known.indices { known[index] += Array(repeating: 0, count: threads - before) }
+            for index in channels.indices { channels[index].known += Array(repeating: 0, count: threads - before) }
+            records += Array(repeating: [], count: threads - before)
+            known += Array(repeating: Array(repeating: 0, count: threads), count: threads - before)
+        }
+        for access in accesses where Trace.isSync(access) { learn(thread, access) }
+        for access in accesses where Trace.isData(access) { add(Record(access: access, line: line ?? -1), by: thread) }
+        known[thread][thread] = records[thread].count
+        for access in accesses where Trace.isSync(access) { handOn(thread, access) }
+        for child in before..<threads { known[child] = known[thread] }
+        if finished { known[thread] = Array(repeating: 0, count: threads) }
+    }
+
+    /// What `thread` learns through `access`, before it.
+    private mutating func learn(_ thread: ThreadID, _ access: Access) {
+        let target = access.targetBits
+        for channel in channels {
+            let learns: Bool
+            switch channel.way {
+            case .writes, .all:
+                let atomic = channel.target & Access.atomicBit != 0
+                learns =
+                    !(atomic && access.isAtomic) && Access.overlaps(channel.target, target) && (channel.way == .writes) == access.isRead
+            case .scWrites, .scAll:
+                learns =
+                    channel.target == target && access.ordering == .sequentiallyConsistent && (channel.way == .scWrites) == access.isRead
+            case .release:
+                learns = channel.target == target && access.readsValue && access.ordering.acquires
+            }
+            if learns { Self.join(&known[thread], channel.known) }
+        }
+    }
+
+    /// What `thread` hands on through `access`, after it.
+    private mutating func handOn(_ thread: ThreadID, _ access: Access) {
+        let target = access.targetBits, mine = known[thread]
+        if !access.isAtomic || atomicsMeetLocks {
+            update(target, .all) { Self.join(&$0, mine) }
+            if !access.isRead { update(target, .writes) { Self.join(&$0, mine) } }
+        }
+        guard access.isAtomic else { return }
+        if access.ordering == .sequentiallyConsistent {
+            update(target, .scAll) { Self.join(&$0, mine) }
+            if !access.isRead { update(target, .scWrites) { Self.join(&$0, mine) } }
+        }
+        guard !access.isRead else { return }
+        if access.isReadModifyWrite {
+            // A read-modify-write continues the release sequence (and, releasing, heads one).
+            if access.ordering.releases { update(target, .release) { Self.join(&$0, mine) } }
+        } else {
+            // A plain store ends every release sequence before it.
+            let releases = access.ordering.releases
+            update(target, .release) { $0 = releases ? mine : Array(repeating: 0, count: mine.count) }
+        }
+    }
+
+    /// Adds `record` as `thread`'s latest, in place of an earlier one that says the same.
+    private mutating func add(_ record: Record, by thread: ThreadID) {
+        if let old = records[thread].firstIndex(of: record) {
+            records[thread].remove(at: old)
+            for holder in known.indices where holder != thread && known[holder][thread] > old { known[holder][thread] -= 1 }
+            for index in channels.indices where channels[index].known[thread] > old { channels[index].known[thread] -= 1 }
+            channels.removeAll { $0.known.allSatisfy { $0 == 0 } }
+        }
+        records[thread].append(record)
+    }
+
+    /// Changes the channel of `target` and `way` (made if missing), then drops it if
+    /// it knows nothing.
+    private mutating func update(_ target: UInt64, _ way: Way, _ change: (inout [Int]) -> Void) {
+        let index = channels.firstIndex { ($0.target, $0.way.rawValue) >= (target, way.rawValue) } ?? channels.count
+        if index < channels.count, channels[index].target == target, channels[index].way == way {
+            change(&channels[index].known)
+            if channels[index].known.allSatisfy({ $0 == 0 }) { channels.remove(at: index) }
+        } else {
+            var known = Array(repeating: 0, count: records.count)
+            change(&known)
+            if known.contains(where: { $0 != 0 }) { channels.insert(Channel(target: target, way: way, known: known), at: index) }
+        }
+    }
+
+    private static func join(_ known: inout [Int], _ other: [Int]) {
+        for index in known.indices where other[index] > known[index] { known[index] = other[index] }
+    }
+
+    /// The numbers that say it all, for the state's key (`StateEncoder.append`).
+    func forEachNumber(_ body: (UInt64) -> Void) {
+        for list in records {
+            body(UInt64(list.count))
+            for record in list {
+                body(record.access.targetBits)
+                body(UInt64(Access.Kind.allCases.firstIndex(of: record.access.kind)!))
+                body(UInt64(bitPattern: Int64(record.line + 1)))
+            }
+        }
+        for row in known {
+            for count in row { body(UInt64(count)) }
+        }
+        body(UInt64(channels.count))
+        for channel in channels {
+            body(channel.target)
+            body(UInt64(channel.way.rawValue))
+            for count in channel.known { body(UInt64(count)) }
+        }
+    }
+}
