@@ -25,6 +25,8 @@ let package = Package(
         ),
         .testTarget(name: "RaceLabLanguageTests", dependencies: ["RaceLabLanguage"]),
         .testTarget(name: "RaceLabEngineTests", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
+        // The fuzz target's program generator and search oracle, on fixed seeds.
+        .testTarget(name: "RaceLabFuzzTests", dependencies: ["racelab-fuzz", "RaceLabLanguage", "RaceLabEngine"]),
         .testTarget(name: "RaceLabPresentationTests", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
         .testTarget(
             name: "RaceLabCLITests",
