@@ -30,6 +30,8 @@ let package = Package(
             // The textbook corpus is read from the source tree (see TextbookTests.swift).
             exclude: ["Fixtures"]
         ),
+        // The fuzz target's program generator and search oracle, on fixed seeds.
+        .testTarget(name: "RaceLabFuzzTests", dependencies: ["racelab-fuzz", "RaceLabLanguage", "RaceLabEngine"]),
         .testTarget(name: "RaceLabPresentationTests", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
         .testTarget(
             name: "RaceLabCLITests",

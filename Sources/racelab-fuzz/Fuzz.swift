@@ -9,8 +9,15 @@ import RaceLabLanguage
 import RaceLabPresentation
 
 /// One input: everything a hostile script can reach, within bounds that keep one
-/// input under a second.
+/// input under a second. An input whose first byte is 0x80 or more (no scenario
+/// starts so: it is not ASCII) is not a script but the choices of `ProgramGenerator`,
+/// which writes a program from the grammar; the searches must agree on it
+/// (`SearchOracle`), and then it goes through everything a script does.
 func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
+    if let first = bytes.first, first >= 0x80 {
+        fuzzGenerated(bytes.dropFirst())
+        return
+    }
     let text = String(decoding: bytes, as: UTF8.self)
     let file = SourceFile(name: "fuzz.race", text: text)
     let scenario: Scenario
@@ -20,6 +27,31 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
         check(error.rendered)
         return
     }
+    fuzzScenario(scenario, file: file)
+}
+
+/// A program written by `ProgramGenerator` from `bytes`: it must compile, the searches
+/// must agree on every version of it, and then it is fuzzed as a script is.
+func fuzzGenerated(_ bytes: some Sequence<UInt8>) {
+    let text = ProgramGenerator.program(from: bytes)
+    let file = SourceFile(name: "generated.race", text: text)
+    let scenario: Scenario
+    do throws(ScriptError) {
+        scenario = try Scenario.load(name: "generated", file: file)
+        for fix in [nil] + scenario.fixes.map(\.name) {
+            if case .disagreement(let why) = SearchOracle().check(try scenario.program(fix: fix)) {
+                fatalError("the searches disagree on \(fix ?? "the program"):\n\(text)\n\(why)")
+            }
+        }
+    } catch {
+        fatalError("the generator wrote a program the compiler refuses:\n\(text)\n\(error.rendered)")
+    }
+    fuzzScenario(scenario, file: file)
+}
+
+/// Everything a loaded scenario can reach: its runs, explorations, counterexamples,
+/// renderings, pictures, lesson page and grade.
+func fuzzScenario(_ scenario: Scenario, file: SourceFile) {
     var config = ExploreConfig()
     config.maxSteps = 60
     config.maxExecutions = 40

@@ -1,0 +1,169 @@
+import RaceLabEngine
+import RaceLabLanguage
+import Testing
+
+@testable import racelab_fuzz
+
+/// The fuzz target's program generator and its search oracle, on fixed seeds: what
+/// `swift test` runs of the fuzzer on every CI. Each seed's bytes come from
+/// SplitMix64, so the programs are the same on every machine.
+struct GeneratorOracleTests {
+    /// The bytes of one seed, as the fuzzer would give them.
+    static func bytes(seed: UInt64, count: Int = 200) -> [UInt8] {
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    }
+
+    static func program(seed: UInt64) -> String {
+        ProgramGenerator.program(from: bytes(seed: seed))
+    }
+
+    /// Budgets for a debug build: a program the searches cannot finish within them
+    /// is skipped, not failed (the fuzzer, built for release, gives more).
+    static var oracle: SearchOracle {
+        var oracle = SearchOracle()
+        oracle.dporExecutions = 150
+        oracle.noneExecutions = 600
+        oracle.maxStates = 4_000
+        return oracle
+    }
+
+    /// Every program written compiles, and on each the three searches agree (or, for
+    /// one that loops, the stateful search holds what DPOR saw). About 10 s in a
+    /// debug build.
+    @Test func theSearchesAgreeOnGeneratedPrograms() throws {
+        var compared = 0, allThree = 0, loops = 0, gaps = 0, versions = 0
+        for seed in 0..<UInt64(120) {
+            let text = Self.program(seed: seed)
+            let scenario: Scenario
+            do throws(ScriptError) {
+                scenario = try Scenario.load(name: "generated", file: SourceFile(name: "generated.race", text: text))
+            } catch {
+                Issue.record("seed \(seed): the generator wrote a program the compiler refuses:\n\(text)\n\(error.rendered)")
+                continue
+            }
+            for fix in [nil] + scenario.fixes.map(\.name) {
+                versions += 1
+                switch Self.oracle.check(try scenario.program(fix: fix)) {
+                case .agreed(let pairs):
+                    compared += pairs > 0 ? 1 : 0
+                    allThree += pairs == 3 ? 1 : 0
+                case .loops(let checked): loops += checked ? 1 : 0
+                case .knownGap: gaps += 1
+                case .disagreement(let why): Issue.record("seed \(seed), \(fix ?? "the program"):\n\(text)\n\(why)")
+                }
+            }
+        }
+        // The oracle must compare most programs, or it proves little.
+        #expect(compared * 4 > versions * 3, "\(compared) of \(versions) versions compared")
+        #expect(allThree * 2 > versions, "\(allThree) of \(versions) versions compared by all three searches")
+        #expect(loops > 0, "some programs loop, and the stateful search finishes on them")
+        #expect(gaps <= 5, "\(gaps) programs fall in the known gaps")
+    }
+
+    /// Across a few thousand seeds, every statement, expression and primitive of
+    /// docs/LANGUAGE.md appears in some program.
+    @Test func theGeneratorCoversTheLanguage() {
+        let programs = (0..<UInt64(3_000)).map(Self.program).joined(separator: "\n")
+        let constructs = [
+            "var x", "let k", "atomic var", "weak var", "class Box", "@mainThreadOnly", "deinit", "func twice", "return", "thread T",
+            "main {", "thread main", "spawn w", "[weak b", "if ", "} else {", "while ", "for i", "for v", "for (key", "break",
+            "continue", "xs.append", "xs.remove(at:", "xs.insert", "xs.removeFirst", "xs[0] =", "sum(xs)", "d[\"a\"] =",
+            "removeValue(forKey:", "d.keys", "s.insert", "s.contains", "Set([", "Box(v:", "box?.v", "box!.v", "===", "created(Box)",
+            "alive(Box)", "Lock()", "NSLock()", "NSRecursiveLock()", "OSAllocatedUnfairLock()", "synchronized(m)", "m.try()",
+            "DispatchSemaphore(value:", "sem.wait()", "sem.signal()", "timeout: .now()", ".distantFuture", "NSCondition()",
+            "c.wait()", "c.signal()", "c.broadcast()", "DispatchQueue(label:", "attributes: .concurrent", "DispatchQueue.global()",
+            "q.sync", "q.async", "flags: .barrier", "main.async", "main.sync", "DispatchQueue.main", "DispatchGroup()", "g.enter()",
+            "g.leave()", "g.wait()", "g.notify(queue:", "async(group: g", "OperationQueue(", "Operation(name:", "isAsynchronous: true",
+            "op.finish()", "BlockOperation", "addExecutionBlock", "addDependency", "removeDependency", "completionBlock",
+            "addObserver(forKeyPath:", "queuePriority", "qualityOfService", "waitUntilFinished", "waitUntilAllOperationsAreFinished",
+            "cancelAllOperations", "isSuspended", ".cancel()", ".start()", "OperationQueue.main", "Atomic(0)", ".load(",
+            ".store(", "wrappingAdd", "wrappingSubtract", "compareExchange", ".exchanged", ".newValue", "ordering: .relaxed",
+            "ordering: .acquiringAndReleasing", "critical {", "critical \"cs\"", "always ", "expect ", "assert(", "progress",
+            "idle", "while true", "required \"", "holding m", "due \"", "work(", "print(", "isMainThread()", "fix alt",
+            "remove thread", "schedule story", "wakeups \"signalled only\"", "scheduling \"strict priority\"", "% ", "&&", "||", "!(",
+        ]
+        for construct in constructs {
+            #expect(programs.contains(construct), "no generated program holds \(construct)")
+        }
+    }
+
+    /// The bytes decide the program: the same bytes write the same text, and no bytes
+    /// write the plainest program.
+    @Test func theBytesDecideTheProgram() {
+        #expect(Self.program(seed: 7) == Self.program(seed: 7))
+        #expect(Self.program(seed: 7) != Self.program(seed: 8))
+        #expect(
+            ProgramGenerator.program(from: []) == """
+                var x = 0
+                var y = 0
+                var xs = [1]
+                thread T1 {
+                    x += 0
+                }
+                thread T2 {
+                    x += 0
+                }
+
+                """)
+    }
+
+    // MARK: What the oracle found (issue 29, item 7)
+
+    static func compile(_ source: String) throws -> Program {
+        try Scenario.load(name: "test", file: SourceFile(name: "test.race", text: source)).program(fix: nil)
+    }
+
+    /// The write/write race on a reference DPOR once missed (each store frees the
+    /// object the other replaced): every search reports it now.
+    @Test func everySearchReportsTheRaceOnAReference() throws {
+        let program = try Self.compile("class Box { var v = 0 }\nvar box: Box? = Box()\nthread A { box = Box(v: 3) }\nthread B { box = Box(v: 3) }")
+        #expect(SearchOracle().check(program) == .agreed(pairs: 3))
+    }
+
+    /// A flag published with a plain variable: the consumer's read of `data` comes
+    /// after the producer's write in every run (it spins until `ready`), so the two
+    /// are never enabled together, and nothing orders them. DPOR and every
+    /// interleaving report the race on `data`; the stateful search, which reports
+    /// two steps that can both run from one state, reports only the race on `ready`.
+    /// An unused `NSCondition` sends `explore` to the stateful search, and the race
+    /// is gone from the report.
+    @Test func theStatefulSearchMissesTheRaceOnDataPublishedByAPlainFlag() throws {
+        let program = try Self.compile(
+            """
+            var data = 0
+            var ready = false
+            thread producer { data = 42; ready = true }
+            thread consumer { while !ready { }; let got = data }
+            """)
+        let found = SearchOracle().check(program)
+        guard case .knownGap(let why) = found else { return #expect(found == .agreed(pairs: 3), "fixed: drop the first known gap") }
+        #expect(why.contains("data: line 3 write / line 4 read") && why.contains("the stateful search misses"))
+        withKnownIssue("issue 29, item 7: the stateful search misses a race between steps never enabled together") {
+            #expect(found == .agreed(pairs: 3))
+        }
+    }
+
+    /// Two threads each remove the last of one element: whichever runs second crashes
+    /// on an empty array, and the stateless searches record no write for it, so they
+    /// report no race; the stateful search, from the state where both can run, reports
+    /// the write/write race. An invariant broken after either of two writes stops the
+    /// run the same way: the second write never runs, and only the stateful search
+    /// reports the race.
+    @Test func theStatelessSearchesMissARaceWhoseSecondAccessCrashes() throws {
+        for source in [
+            "var xs = [1]\nthread A { xs.removeLast() }\nthread B { xs.removeLast() }",
+            "var turn = 0\nthread A { turn = 1 }\nthread B { turn = 2 }\nalways turn < 0, \"never\"",
+        ] {
+            let found = SearchOracle().check(try Self.compile(source))
+            guard case .knownGap(let why) = found else {
+                #expect(found == .agreed(pairs: 3), "fixed: drop the second known gap")
+                continue
+            }
+            #expect(why.contains("the stateless searches miss") && why.contains("line 2 write / line 3 write"), "\(source)")
+            withKnownIssue("issue 29, item 7: the stateless searches miss a race whose second access crashes or never runs") {
+                #expect(found == .agreed(pairs: 3), "\(source)")
+            }
+        }
+    }
+}
