@@ -201,7 +201,7 @@ extension Compiler {
         builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count))
         let ends = compileStatements(body)
         let waits = builder.code.instructions[top...].indices.filter { pc in
-            if case .method(let name, _) = builder.code.instructions[pc] { return program.names[name].hasPrefix("wait") }
+            if case .method(let name, _, _) = builder.code.instructions[pc] { return program.names[name].hasPrefix("wait") }
             return false
         }
         // Only where a thread can block: a call, a lock, main.sync, or a loop (a spin).
