@@ -61,8 +61,8 @@ public struct Exploration: Sendable {
     /// A run that goes on forever without progress, found by the stateful search.
     public var livelock: Livelock?
     /// When a bound cut the stateful search with no failure found: the shared
-    /// variables that keep growing on the way to the deepest state it reached, so
-    /// the states may never end (`Explorer.growing`).
+    /// variables (and "objects") that grew at the search's edge, so the states may
+    /// never end (`GrowthWatch`).
     public var growing: [String] = []
     /// Complete executions: each ends, deadlocks, crashes or is cut by the step bound.
     public var executions = 0
