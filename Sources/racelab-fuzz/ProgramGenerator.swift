@@ -77,10 +77,6 @@ struct ProgramGenerator {
         choices = FuzzChoices(bytes)
     }
 
-    init(choices: FuzzChoices) {
-        self.choices = choices
-    }
-
     /// The program `bytes` choose.
     static func program(from bytes: some Sequence<UInt8>) -> String {
         var generator = ProgramGenerator(bytes: bytes)

@@ -33,7 +33,7 @@ struct GeneratorOracleTests {
     /// debug build.
     @Test func theSearchesAgreeOnGeneratedPrograms() throws {
         var compared = 0, allThree = 0, loops = 0, gaps = 0, versions = 0
-        for seed in 0..<UInt64(120) {
+        for seed in 0..<UInt64(100) {
             let text = Self.program(seed: seed)
             let scenario: Scenario
             do throws(ScriptError) {
@@ -121,24 +121,33 @@ struct GeneratorOracleTests {
         #expect(SearchOracle().check(program) == .agreed(pairs: 3))
     }
 
-    /// A flag published with a plain variable: the consumer's read of `data` comes
-    /// after the producer's write in every run (it spins until `ready`), so the two
-    /// are never enabled together, and nothing orders them. DPOR and every
-    /// interleaving report the race on `data`; the stateful search, which reports
-    /// two steps that can both run from one state, reports only the race on `ready`.
-    /// An unused `NSCondition` sends `explore` to the stateful search, and the race
-    /// is gone from the report.
-    @Test func theStatefulSearchMissesTheRaceOnDataPublishedByAPlainFlag() throws {
-        let program = try Self.compile(
-            """
-            var data = 0
-            var ready = false
-            thread producer { data = 42; ready = true }
-            thread consumer { while !ready { }; let got = data }
-            """)
-        let found = SearchOracle().check(program)
+    /// The stateful search reports two steps that can both run from one state; the
+    /// stateless searches, two accesses of one run that nothing orders. A race between
+    /// steps never enabled together is missed by the stateful search: a flag published
+    /// with a plain variable (the consumer's read of `data` comes after the producer's
+    /// write in every run, as it spins until `ready`: every search reports the race on
+    /// `ready`, only the stateless ones the race on `data`; an unused `NSCondition`
+    /// sends `explore` to the stateful search, and the race is gone from the report);
+    /// two critical sections that write one variable (the second section's write
+    /// cannot be enabled while the first is inside: entering stops the run); a
+    /// strict-priority scheduler (the higher thread's write always runs first). In
+    /// the last two the stateful search says "none: every conflicting pair of accesses
+    /// is ordered".
+    @Test(arguments: [
+        (
+            "var data = 0\nvar ready = false\nthread producer { data = 42; ready = true }\nthread consumer { while !ready { }; let got = data }",
+            "data: line 3 write / line 4 read"
+        ),
+        ("var y = 0\nthread A { critical { y = 1 } }\nthread B { critical { y = 2 } }", "y: line 2 write / line 3 write"),
+        (
+            "scheduling \"strict priority\"\nvar y = 0\nthread A { Thread.current.qualityOfService = .userInteractive; y = 1 }\nthread B { y = 2 }",
+            "y: line 3 write / line 4 write"
+        ),
+    ])
+    func theStatefulSearchMissesARaceBetweenStepsNeverEnabledTogether(source: String, race: String) throws {
+        let found = SearchOracle().check(try Self.compile(source))
         guard case .knownGap(let why) = found else { return #expect(found == .agreed(pairs: 3), "fixed: drop the first known gap") }
-        #expect(why.contains("data: line 3 write / line 4 read") && why.contains("the stateful search misses"))
+        #expect(why.contains("only stateful: []") && why.contains(race) && why.contains("the stateful search misses"))
         withKnownIssue("issue 29, item 7: the stateful search misses a race between steps never enabled together") {
             #expect(found == .agreed(pairs: 3))
         }
@@ -164,6 +173,58 @@ struct GeneratorOracleTests {
             withKnownIssue("issue 29, item 7: the stateless searches miss a race whose second access crashes or never runs") {
                 #expect(found == .agreed(pairs: 3), "\(source)")
             }
+        }
+    }
+
+    /// An outcome tells a weak reference apart by its object, not by whether that is
+    /// alive: a run that stops while the object lives (`wbox = Box#1`) and one that
+    /// stops after it was freed (`wbox = nil`) are one outcome, printed as whichever
+    /// came first. DPOR meets the freed one first and never shows `wbox = Box#1`;
+    /// every interleaving and the stateful search count the freed run as `Box#1`.
+    /// (`Explorer.atom` compares `.weak(id)` without `World.resolve`.)
+    @Test func outcomesTellAWeakReferenceApartByWhetherItsObjectLives() throws {
+        let program = try Self.compile(
+            """
+            class Box { var v = 0 }
+            weak var wbox: Box? = nil
+            thread T1 { assert(false, "stop") }
+            thread T2 { let b = Box(); wbox = b }
+            """)
+        let found = SearchOracle().check(program)
+        withKnownIssue("issue 29, item 7: DPOR loses the outcome wbox = Box#1") {
+            #expect(found == .agreed(pairs: 3))
+        }
+    }
+
+    /// The step that breaks mutual exclusion ends the run, as a failed assertion does,
+    /// but DPOR takes it as independent of a third thread's steps: the runs in which C
+    /// writes before the sections overlap (`x = 1`, mutual exclusion broken) are never
+    /// explored, and DPOR counts 18 interleavings where there are 28.
+    @Test func dporKeepsTheOutcomesOfARunStoppedByACriticalSection() throws {
+        let program = try Self.compile(
+            """
+            var x = 0
+            thread A { critical { print("a") } }
+            thread B { critical { print("b") } }
+            thread C { x = 1 }
+            """)
+        let found = SearchOracle().check(program)
+        withKnownIssue("issue 29, item 7: DPOR loses x = 1 with mutual exclusion broken") {
+            #expect(found == .agreed(pairs: 3))
+        }
+    }
+
+    /// An invariant false from the start is checked only after a step, so B's read,
+    /// run first, breaks it, and A's write, run first, mends it. DPOR takes the read
+    /// as independent of the write (a read changes nothing an invariant reads), runs
+    /// one order, and says "proven"; every interleaving and the stateful search fail.
+    @Test func dporFindsAnInvariantBrokenFromTheStart() throws {
+        let program = try Self.compile("var s = 1\nvar y = 0\nthread A { s = 0 }\nthread B { let t = y }\nalways s == 0, \"s is 0\"")
+        let found = SearchOracle().check(program)
+        guard case .disagreement(let why) = found else { return #expect(found == .agreed(pairs: 3), "fixed: drop this known issue") }
+        #expect(why.hasPrefix("DPOR says proven, every interleaving says fails"))
+        withKnownIssue("issue 29, item 7: DPOR proves a program whose invariant is false from the start") {
+            #expect(found == .agreed(pairs: 3))
         }
     }
 }
