@@ -27,7 +27,17 @@ struct InvariantTests {
         "var x = 0\nvar y = 0\nthread A { x = 1 }\nthread B { y = 1 }\nalways !(x == 0 && y == 1), \"x is set before y\"",
         "var x = 0\nvar y = 0\nvar z = 0\nthread A { x = 1; x = 0 }\nthread B { y = 1; y = 0 }\nthread C { let k = z }\nalways x + y < 2, \"never both\"",
         "class C {}\nvar c: C? = nil\nvar n = 0\nthread A { c = C() }\nthread B { n = 1 }\nalways !(created(C) == 1 && n == 0), \"n first\"",
+        // Broken by the initial values (the grammar fuzzer's find: DPOR said proven).
+        "var s = 1\nvar y = 0\nthread A { s = 0 }\nthread B { let t = y }\nalways s == 0, \"s is 0\"",
     ]
+
+    /// `always` holds in the first state too: broken by the initial values, a run
+    /// fails before its first step.
+    @Test func anInvariantBrokenFromTheStartFailsEveryRunAtOnce() throws {
+        let run = try RaceLabEngineTests.run("var s = 1\nthread A { s = 0 }\nalways s == 0, \"s is 0\"")
+        #expect(run.end == .crashed && run.schedule.isEmpty)
+        #expect(run.findings.map(\.message) == ["s is 0"])
+    }
 
     @Test(arguments: programs)
     func dporFindsEveryBrokenStateNoReductionDoes(_ source: String) throws {

@@ -46,6 +46,9 @@ public struct Engine: Sendable {
         for id in world.threads.indices {
             Machine.run(compiled, world: &world, thread: id, localBudget: localBudget) { $0.normalize() }
         }
+        // `always` holds in every state, the first one too: broken by the initial
+        // values, every run fails before its first step (as main's setup left it).
+        if program.invariantsCode != nil { checkInvariants(&world, after: 0, log: EventLog(narrate: false)) }
         return world
     }
 
