@@ -79,24 +79,49 @@ extension ProgramGenerator {
         }
     }
 
-    /// An `ordering:` argument, or none.
-    mutating func ordering(first: Bool = false) -> String {
+    /// The orderings each kind of access takes, as Swift checks them: a load cannot
+    /// release, a store cannot acquire, a read-modify-write takes any.
+    enum Access {
+        case load, store, readModifyWrite
+
+        var orderings: [String] {
+            switch self {
+            case .load: return [".relaxed", ".acquiring", ".sequentiallyConsistent"]
+            case .store: return [".relaxed", ".releasing", ".sequentiallyConsistent"]
+            case .readModifyWrite: return [".relaxed", ".acquiring", ".releasing", ".acquiringAndReleasing", ".sequentiallyConsistent"]
+            }
+        }
+    }
+
+    /// An `ordering:` argument for `access`, or none (`first`: the call's only argument).
+    mutating func ordering(_ access: Access, first: Bool = false) -> String {
         guard choices.chance(40) else { return "" }
-        let name = choices.pick([".relaxed", ".acquiring", ".releasing", ".acquiringAndReleasing", ".sequentiallyConsistent"])
-        return (first ? "" : ", ") + "ordering: \(name)"
+        return (first ? "" : ", ") + "ordering: \(choices.pick(access.orderings))"
+    }
+
+    /// A compare-exchange's orderings: none, one `ordering:`, or a success ordering
+    /// and a failure ordering (a failed exchange only loads).
+    mutating func exchangeOrdering() -> String {
+        switch choices.below(3) {
+        case 0: return ""
+        case 1: return ordering(.readModifyWrite)
+        default:
+            let success = choices.pick(Access.readModifyWrite.orderings)
+            return ", successOrdering: \(success), failureOrdering: \(choices.pick(Access.load.orderings))"
+        }
     }
 
     /// Each method of `Atomic`, with and without `ordering:`.
     mutating func atomicStatement() {
         switch choices.below(8) {
-        case 0: emit("at.wrappingAdd(1\(ordering()))")
-        case 1: emit("at.store(\(intExpression())\(ordering()))")
-        case 2: emit("let \(newLocal(.int)) = at.load(\(ordering(first: true)))")
-        case 3: emit("at.wrappingSubtract(1\(ordering()))")
+        case 0: emit("at.wrappingAdd(1\(ordering(.readModifyWrite)))")
+        case 1: emit("at.store(\(intExpression())\(ordering(.store)))")
+        case 2: emit("let \(newLocal(.int)) = at.load(\(ordering(.load, first: true)))")
+        case 3: emit("at.wrappingSubtract(1\(ordering(.readModifyWrite)))")
         case 4: emit("let \(newLocal(.int)) = at.wrappingAdd(1).newValue")
         case 5 where canNest:
-            block("if at.compareExchange(expected: 0, desired: 1\(ordering())).exchanged {", count: 1, after: choices.chance(50) ? ["at.store(0)"] : [])
-        case 6: emit("if !at.compareExchange(expected: \(choices.below(2)), desired: 2\(ordering())) { y += 1 }")
+            block("if at.compareExchange(expected: 0, desired: 1\(exchangeOrdering())).exchanged {", count: 1, after: choices.chance(50) ? ["at.store(0)"] : [])
+        case 6: emit("if !at.compareExchange(expected: \(choices.below(2)), desired: 2\(exchangeOrdering())) { y += 1 }")
         default: emit("at.wrappingAdd(2)")
         }
     }
