@@ -177,9 +177,9 @@ struct SearchOracleTests {
     /// "What orders steps for the race detector"): with a plain flag, the read of the
     /// data is ordered after its write in every interleaving only through the flag,
     /// which is no synchronization. The stateless searches report both races; the
-    /// stateful search (all atomics sequentially consistent: it keeps no order in its
-    /// states) reports two accesses that can both run from one state: the flag's race
-    /// alone. The program is racy for all three.
+    /// stateful search (all atomics sequentially consistent: it follows no order)
+    /// reports two accesses that can both run from one state: the flag's race alone.
+    /// The program is racy for all three.
     @Test func aPlainFlagsSecondRaceIsSeenByTheStatelessSearchesAlone() throws {
         let program = try compile(
             """

@@ -35,13 +35,16 @@ struct ModelStatementTests {
         #expect(grade.points == 0 && grade.maxPoints == 10)
         #expect(grade.reason == Self.message)
         #expect(grade.details == "")
-        // What it would have bought: under that scheduler the lock-free file is proven.
+        // What it would have bought: under that scheduler every interleaving passes,
+        // but nothing orders C's write before A's read (the scheduler is not a
+        // lock), and the race detector says so under every search.
         let file = SourceFile(name: "singleton-fix.race", text: text)
         let program = try Scenario.load(name: "singleton-fix", file: file).program(fix: nil)
         #expect(program.strictPriority)
         let (passed, reason, _, _) = GraderTests.grader.gradeFix(program, file, key: "model-statement-cheat")
-        #expect(passed, "the refusal is what stops this cheat")
-        #expect(reason == "every one of 20 interleavings passes (18 states explored)")
+        #expect(!passed)
+        #expect(
+            reason == "every interleaving passes, but singleton has a data race: C writes it (line 29) and A reads it (line 35), with nothing ordering them")
         // Under the exercise's own model the same thread C fixes nothing.
         let fair = Self.grade(try Self.starter(with: Self.eager))
         #expect(fair.status == .failed)

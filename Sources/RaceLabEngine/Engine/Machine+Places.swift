@@ -232,10 +232,18 @@ extension Machine {
         case .success(let r): removed = r
         case .failure(let failure):
             fail(failure)
+            // The mutation that stopped the program was a write all the same: one
+            // that races with another thread's (two `removeLast()` of one element).
             switch place {
             case .local(let slot): frame.slots[slot] = wrapped(items)
-            case .global(let g): world.globals[g] = wrapped(items)
-            case .field: if let fieldSlot { world.heap[objectID!].fields[fieldSlot] = wrapped(items) }
+            case .global(let g):
+                world.globals[g] = wrapped(items)
+                log.accesses.append(globalAccess(g, .write))
+            case .field:
+                if let fieldSlot {
+                    world.heap[objectID!].fields[fieldSlot] = wrapped(items)
+                    log.accesses.append(fieldAccess(objectID!, fieldSlot, .write))
+                }
             }
             return
         }

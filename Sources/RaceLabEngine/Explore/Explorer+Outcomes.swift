@@ -56,6 +56,8 @@ extension Explorer {
         case .object(let id) where world.heap[id].kind == .atomic: return .value(world.heap[id].fields[0])
         case .object(let id): return .object(world.heap[id].name)
         case .array, .closure: return value.hasReferences ? .text(world.describe(value, elided: false)) : .value(value)
+        // A weak reference is its object while that lives and nil after.
+        case .weak: return atom(world.resolve(value), in: world)
         default: return .value(value)
         }
     }

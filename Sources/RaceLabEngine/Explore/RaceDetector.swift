@@ -110,6 +110,21 @@ extension Explorer {
                 second: side(later.thread, later.access, later.line)))
     }
 
+    /// The races of the step that stopped the program (step `depth` of `trace`, taken
+    /// from `node`) with the steps the other threads could have taken in its place:
+    /// both could run from one state, so nothing orders them, yet no run takes the
+    /// other step after it (two writes that each break an invariant).
+    func recordRacesOfHalt(at depth: Int, trace: Trace, from node: Node, log: EventLog, seen: inout SeenRaces, into result: inout Exploration) {
+        let thread = trace.threads[depth]
+        let halting = (thread: thread, accesses: Array(trace.accesses[depth]), line: trace.ranges[depth]?.start.line)
+        guard halting.accesses.contains(where: Trace.isData) else { return }
+        for other in node.enabledThreads where other != thread {
+            var next = node.world
+            engine.quietStep(&next, thread: other, log: log)
+            recordCoenabledRaces([halting, (other, log.accesses, log.range?.start.line)], at: depth, world: next, seen: &seen, into: &result)
+        }
+    }
+
     /// Data races between steps that can both run from one state: conflicting
     /// accesses to a variable or field (one a write) by different threads.
     func recordCoenabledRaces(

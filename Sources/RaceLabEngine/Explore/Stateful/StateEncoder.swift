@@ -130,9 +130,12 @@ struct StateEncoder {
         }
     }
 
-    /// Appends to the last world's bytes what the race detector knows in its state
-    /// (kept only for programs with weaker orderings: `HappensBefore`).
-    mutating func append(_ order: HappensBefore) {
+    /// A stored state's number and what the race detector knows on a visit to it
+    /// (`HappensBefore`): the key of one visit, as the stateful search tells visits
+    /// apart where it follows the order.
+    mutating func encode(state: Int, order: HappensBefore) {
+        bytes.reset()
+        put(state)
         order.forEachNumber { put(bits: $0) }
     }
 

@@ -31,12 +31,8 @@ struct StateStore {
     /// The state with these bytes: its number, and whether it is new (then added).
     mutating func insert(_ state: UnsafeRawBufferPointer) -> (index: Int, isNew: Bool) {
         let hash = Self.hash(state)
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while table[slot] != 0 {
-            let index = Int(table[slot]) - 1
-            if hashes[index] == hash && equals(index, state) { return (index, false) }
-            slot = (slot + 1) & mask
-        }
+        let (slot, found) = probe(state, hash)
+        if let found { return (found, false) }
         let index = hashes.count
         table[slot] = UInt32(index + 1)
         hashes.append(hash)
@@ -44,6 +40,22 @@ struct StateStore {
         offsets.append(arena.count)
         if hashes.count * 2 > table.count { grow() }
         return (index, true)
+    }
+
+    /// The number of the state with these bytes, if it is stored.
+    func find(_ state: UnsafeRawBufferPointer) -> Int? {
+        probe(state, Self.hash(state)).found
+    }
+
+    /// Where the state with these bytes is in the table, or the free slot it would take.
+    private func probe(_ state: UnsafeRawBufferPointer, _ hash: UInt64) -> (slot: Int, found: Int?) {
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while table[slot] != 0 {
+            let index = Int(table[slot]) - 1
+            if hashes[index] == hash && equals(index, state) { return (slot, index) }
+            slot = (slot + 1) & mask
+        }
+        return (slot, nil)
     }
 
     private func equals(_ index: Int, _ probe: UnsafeRawBufferPointer) -> Bool {

@@ -43,10 +43,11 @@ struct StatefulSearch: Search {
     /// state, memory and time budgets.
     ///
     /// Data races are two conflicting steps that can both run from one state (no
-    /// lock, queue or thread start orders them: one of them would be blocked). In a
-    /// program with weaker orderings, two accesses that a relaxed atomic leaves
-    /// unordered may never both run from one state, so there each state carries what
-    /// is ordered before each thread (`HappensBefore`), and a step races with every
+    /// lock, queue or thread start orders them: one of them would be blocked); a
+    /// step that stops the program races so with what another thread would do
+    /// instead. Where that can miss every race of a racy program (a relaxed atomic,
+    /// a strict-priority scheduler: `HappensBefore.isNeeded`), each visit also
+    /// carries what is ordered before each thread, and a step races with every
     /// conflicting access not ordered before it, as in the stateless searches.
     ///
     /// Invariant: every state in `frontier[head...]` is in the store and not yet
@@ -78,9 +79,13 @@ struct StatefulSearch: Search {
         var revisit: UInt64?
         /// Its world's estimated size, counted in `Frontier.bytes` while it waits.
         var bytes = 0
-        /// What the race detector knows here, part of the state (`HappensBefore`):
-        /// only for a program with weaker orderings, and never in a final state.
+        /// What the race detector knows here (`HappensBefore`): where it is needed,
+        /// and never in a final state.
         var order: HappensBefore?
+        /// A visit for the race detector alone: the state was expanded before, with
+        /// another order, so its steps are in the graph; they are taken again only for
+        /// the races they make, and lead on only to visits not made yet.
+        var ordersOnly = false
     }
 
     /// The states waiting to be expanded, first in first out (breadth first).
@@ -141,17 +146,21 @@ struct StatefulSearch: Search {
         }
         var encoder = StateEncoder(program: engine.program, initial: initial)
         var store = StateStore()
+        // The visits made, by state and order (`PendingState.ordersOnly`).
+        var visits = StateStore()
         var graph = StateGraph()
         var sleep = StateSleepSets()
         var keys: [Explorer.OutcomeKey] = []
         var seenRaces = Explorer.SeenRaces()
-        // Where a relaxed atomic can leave two accesses unordered that never run from
-        // one state, races are read off the order each state carries instead.
-        let tracksOrder = config.detectRaces && !engine.program.weakOrderings.isEmpty
-        let initialOrder = tracksOrder ? HappensBefore(threads: initial.threads.count, program: engine.program) : nil
+        let initialOrder =
+            config.detectRaces && HappensBefore.isNeeded(for: engine.program)
+            ? HappensBefore(threads: initial.threads.count, program: engine.program) : nil
         encoder.encode(initial)
-        if let initialOrder { encoder.append(initialOrder) }
         _ = store.insert(encoder.bytes.raw)
+        if let initialOrder {
+            encoder.encode(state: 0, order: initialOrder)
+            _ = visits.insert(encoder.bytes.raw)
+        }
         graph.addState()
         visit?(initial)
         if sleepSets { sleep.addState(asleep: 0) }
@@ -188,12 +197,13 @@ struct StatefulSearch: Search {
                 growth.add(world)
                 continue
             }
-            graph.beginEdges(of: state)
+            let ordersOnly = pending.ordersOnly
+            if !ordersOnly { graph.beginEdges(of: state) }
             stepped.removeAll(keepingCapacity: true)
             // The steps asleep for the children: the ones asleep here, then each step
             // taken here, in the order taken.
             var done = pending.asleep
-            var bits = enabled & (pending.revisit ?? ~StateSleepSets.threads(pending.asleep))
+            var bits = ordersOnly ? enabled : enabled & (pending.revisit ?? ~StateSleepSets.threads(pending.asleep))
             while bits != 0 {
                 let thread = bits.trailingZeroBitCount
                 bits &= bits - 1
@@ -219,21 +229,38 @@ struct StatefulSearch: Search {
                     }
                 }
                 if config.detectRaces {
-                    if !tracksOrder, log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
-                    if log.accesses.contains(where: { $0.kind == .acquire }) {
+                    if log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
+                    if !ordersOnly, log.accesses.contains(where: { $0.kind == .acquire }) {
                         explorer.recordLockOrder(heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: line, into: &result)
                     }
                 }
                 encoder.encode(next)
-                if let order { encoder.append(order) }
+                if ordersOnly {
+                    // Under sleep sets a step skipped at the state's first visit leads
+                    // to no stored state: its races are recorded, and it goes no further.
+                    guard let target = store.find(encoder.bytes.raw), let order else { continue }
+                    encoder.encode(state: target, order: order)
+                    if visits.insert(encoder.bytes.raw).isNew {
+                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: true))
+                    }
+                    continue
+                }
                 let (target, isNew) = store.insert(encoder.bytes.raw)
                 graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
                 if isNew {
                     graph.addState()
                     visit?(next)
                 }
+                // Another order at a state stored before: a visit for the races alone.
+                var newOrder = false
+                if let order {
+                    encoder.encode(state: target, order: order)
+                    newOrder = visits.insert(encoder.bytes.raw).isNew && !isNew
+                }
                 guard sleepSets else {
-                    if isNew { frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order)) }
+                    if isNew || newOrder {
+                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: !isNew))
+                    }
                     continue
                 }
                 var spawns: UInt64 = 0
@@ -247,21 +274,20 @@ struct StatefulSearch: Search {
                 } else if let wake = sleep.revisit(target, asleep: threads) {
                     frontier.append(
                         PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake, order: order))
+                } else if newOrder {
+                    frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: true))
                 }
                 done.append(Sleeper(step: step, line: line))
             }
             if config.detectRaces {
                 // A sleeping step can run here too: it races with what it conflicts with.
                 for sleeper in pending.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
-                    if let known = pending.order {
-                        known.forEachRace(of: sleeper.step.thread, sleeper.step.accesses) { other, record, access in
-                            explorer.recordOrderedRace(
-                                (other, record.access, record.line < 0 ? nil : record.line), (sleeper.step.thread, access, sleeper.line),
-                                at: depth, world: world, seen: &seenRaces, into: &result)
-                        }
-                    } else {
-                        stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
+                    pending.order?.forEachRace(of: sleeper.step.thread, sleeper.step.accesses) { other, record, access in
+                        explorer.recordOrderedRace(
+                            (other, record.access, record.line < 0 ? nil : record.line), (sleeper.step.thread, access, sleeper.line),
+                            at: depth, world: world, seen: &seenRaces, into: &result)
                     }
+                    stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
                 }
                 if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
             }
@@ -269,7 +295,7 @@ struct StatefulSearch: Search {
                 result.cut = .stateBound(config.maxStates)
                 break search
             }
-            let held = store.bytes + graph.bytes + sleep.bytes + frontier.bytes
+            let held = store.bytes + visits.bytes + graph.bytes + sleep.bytes + frontier.bytes
             peakMemory = max(peakMemory, held)
             if held > config.maxStateMemory {
                 result.cut = .memoryBound(config.maxStateMemory)
@@ -297,7 +323,7 @@ struct StatefulSearch: Search {
         }
         result.states = store.count
         result.transitions = graph.edgeCount
-        result.memory = max(peakMemory, store.bytes + graph.bytes + sleep.bytes)
+        result.memory = max(peakMemory, store.bytes + visits.bytes + graph.bytes + sleep.bytes)
         assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
         assert(store.isConsistent(), "the state store breaks its invariants")
         finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)

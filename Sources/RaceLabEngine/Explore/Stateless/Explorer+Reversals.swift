@@ -174,10 +174,18 @@ extension Explorer {
     }
 
     /// A halting step stops every other thread: each one's pending step is in a race
-    /// with it, so try running that step first.
+    /// with it, so try running that step first, then the halting thread's. The
+    /// sequence keeps the halting step: what makes it halt (another thread inside a
+    /// critical section, say) is not a conflict with the other thread's step, so a
+    /// sequence of that step alone is covered by a sleeping step that only leads to
+    /// runs in which the halt never comes (the thread inside leaving first).
     func addReversalsOfHalt(by thread: ThreadID, at depth: Int, stack: inout [Node], sleeping: SleepSets, log: EventLog) {
+        let world = stack[depth].world
         for other in stack[depth].enabledThreads where other != thread {
-            if let step = replay(CollectionOfOne(other), from: stack[depth].world, log: log) {
+            guard let step = replay(CollectionOfOne(other), from: world, log: log) else { continue }
+            if let halting = replay([other, thread], from: world, log: log) {
+                insert([step, halting], at: depth, stack: &stack, sleeping: sleeping)
+            } else {
                 insert([step], at: depth, stack: &stack, sleeping: sleeping)
             }
         }

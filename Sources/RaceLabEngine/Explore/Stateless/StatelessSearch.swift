@@ -112,6 +112,9 @@ struct StatelessSearch: Search {
                             reversalSteps: &result.reversalSteps, log: log)
                     }
                 }
+                if world.halted && config.detectRaces {
+                    explorer.recordRacesOfHalt(at: depth, trace: trace, from: stack[depth], log: log, seen: &seenRaces, into: &result)
+                }
                 if world.halted && config.reduction == .dpor {
                     explorer.addReversalsOfHalt(by: thread, at: depth, stack: &stack, sleeping: sleeping, log: log)
                 }
