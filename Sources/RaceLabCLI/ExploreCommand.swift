@@ -27,7 +27,7 @@ struct ExploreCommand {
         ),
         .init(
             name: "max-memory", value: "MB",
-            help: "Memory the stateful search may hold: states, graph and\nthe worlds waiting (default 1024)."),
+            help: "Memory a search may hold: states, graph and waiting worlds,\nor the current execution's worlds (default 1024)."),
         .init(name: "max-steps", value: "n", help: "Steps one execution may take (default 2000, at most 20000)."),
         .init(name: "max-executions", value: "n", help: "Executions before the search stops (default 1000000)."),
         .init(name: "preemption-bound", value: "n", help: "Preemptions one execution may make (default: no bound)."),

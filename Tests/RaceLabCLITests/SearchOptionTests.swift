@@ -33,8 +33,24 @@ struct SearchOptionTests {
                 "Search: not exhaustive: every state within 10 steps of the start was explored, and some go further (the step bound; --max-steps raises it)\n  'counter' keeps growing on the way to the deepest state reached: the states may never end\n"
             ))
         let small = racelab.main(["explore", Self.counter, "--search", "stateful", "--max-memory", "1", "--all-outcomes"])
-        #expect(small.stdout.contains("Search: not exhaustive: stopped when the states took 1 MB (the memory budget: do values grow every step?)\n"))
+        #expect(small.stdout.contains("Search: not exhaustive: stopped when the search held 1 MB (the memory budget: do values grow every step?)\n"))
         #expect(racelab.main(["explore", Self.counter, "--max-memory", "0"]).exitCode == 64)
+    }
+
+    /// DPOR holds a world for each step of the current execution, and a step that
+    /// changes a 20,000-element array copies it (the world before the step keeps the
+    /// old one): about 320 KB a step, counted against the budget with the trace.
+    @Test func theMemoryBudgetBoundsTheWorldsOfDPORsExecution() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-big-array.race").path
+        let zeros = [String](repeating: "0", count: 20_000).joined(separator: ", ")
+        let script = "var xs = [\(zeros)]\nthread A { for i in 0..<200 { xs[0] = i } }\nthread B { for i in 0..<200 { xs[1] = i } }\n"
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        let small = racelab.main(["explore", path, "--search", "dpor", "--max-memory", "4"])
+        #expect(small.exitCode == 2)
+        #expect(small.stdout.contains("Search: not exhaustive: stopped when the search held 4 MB (the memory budget: do values grow every step?)\n"))
+        // Within the default budget, one execution of 400 steps holds about 128 MB.
+        let one = racelab.main(["explore", path, "--search", "dpor", "--max-executions", "1"])
+        #expect(one.stdout.contains("Search: not exhaustive: stopped after 1 executions"), "\(one.stdout)")
     }
 
     /// verify and explore --all-fixes rank their versions' exit codes: a failing fix

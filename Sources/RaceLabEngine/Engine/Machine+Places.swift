@@ -248,6 +248,7 @@ extension Machine {
             return
         }
         if objectID != nil { _ = pop() }
+        log.copied &+= items.weight
         for value in added { retain(value) }
         var access: Access?
         switch place {

@@ -346,6 +346,10 @@ final class EventLog {
     @exclusivity(unchecked) var range: SourceRange?
     /// Whether the step ran a `progress` statement.
     @exclusivity(unchecked) var progressed = false
+    /// The weight (`Value.weight`) of the collections the step changed in place. A
+    /// search keeps the world before the step too, which shares them, so the change
+    /// copies each: what a stateless search's stack holds beyond `World.estimatedBytes`.
+    @exclusivity(unchecked) var copied = 0
 
     init(narrate: Bool) {
         self.narrate = narrate
@@ -360,5 +364,6 @@ final class EventLog {
         emitted = 0
         range = nil
         progressed = false
+        copied = 0
     }
 }

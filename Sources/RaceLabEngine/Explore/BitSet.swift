@@ -95,6 +95,9 @@ struct BitMatrix {
         rows -= 1
     }
 
+    /// The bytes its rows take.
+    var bytes: Int { storage.count * 8 }
+
     func contains(_ i: Int, row: Int) -> Bool {
         storage[row * words + i / 64] & (1 << UInt64(i % 64)) != 0
     }

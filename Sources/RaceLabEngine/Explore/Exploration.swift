@@ -41,8 +41,9 @@ public struct Exploration: Sendable {
     public var states = 0
     public var transitions = 0
     public var depth = 0
-    /// The most bytes the stateful search held at once: its store and graph, and the
-    /// worlds waiting to be expanded (estimated).
+    /// The most bytes the search held at once (estimated): the stateful search's
+    /// store and graph, and the worlds waiting to be expanded; the stateless search's
+    /// worlds, trace and sleep sets, read every 256 steps.
     public var memory = 0
     /// Under the stateful search, whether the counts are interleavings (paths from
     /// the start to a final state, when the state graph has no cycle) or, when it

@@ -30,9 +30,11 @@ public struct ExploreConfig: Sendable, Equatable {
     public var reduction = Reduction.dpor
     /// Distinct worlds the stateful search may store before it stops.
     public var maxStates = 5_000_000
-    /// Bytes the stateful search's states, graph and waiting worlds (estimated:
-    /// `World.estimatedBytes`) may take before it stops (a stored state is a few dozen
-    /// bytes, but one holding an array that grows every step is as large as the array).
+    /// Bytes a search may hold before it stops: the stateful search's states, graph
+    /// and waiting worlds; the stateless search's stack of worlds, its trace and sleep
+    /// sets (estimated: `World.estimatedBytes`, and the collections each step copied).
+    /// A stored state is a few dozen bytes, but one holding an array that grows every
+    /// step is as large as the array.
     public var maxStateMemory = 1 << 30
     /// Steps one execution may take; a longer one is cut (a thread may loop forever).
     /// The stateful search reads it as a depth: it expands no state this many steps

@@ -4,64 +4,81 @@
 /// when many traces reach the same worlds (a counter three threads increment: 1.8
 /// million traces, 15,388 states) and the only way when a program may never end.
 /// Which one a program needs cannot be read off its text, and estimating a state
-/// space's size is as hard as exploring it; so both are tried, in turns, with equal
-/// budgets of steps that grow fourfold each round, and the first to finish wins: at
-/// most a few times the cost of the cheaper one, never the thousandfold of the wrong one.
+/// space's size is as hard as exploring it; so both run, in turns, each going on
+/// where it stopped (`StatelessSearch.Run`, `StatefulSearch.Run`), with equal
+/// budgets of steps that double each round, and the first to finish wins: it has
+/// taken at most about as many steps as the other (docs/PERFORMANCE.md measures the
+/// cost), never the thousandfold of the wrong one.
 extension Explorer {
-    /// The budget of steps of the first round.
+    /// The steps each search may take in the first round.
     static let choiceBudget = 50_000
 
     /// Explores with the search that finishes first (see above); the result's
     /// `searchReason` says which and why. One whose DPOR execution reaches the step
-    /// bound may loop forever: it gets the stateful search at once. (What a program's
-    /// features force is decided before, by `SearchPlan`.)
+    /// bound may loop forever: it gets the stateful search alone from then on. (What a
+    /// program's features force is decided before, by `SearchPlan`.)
     func exploreChoosing(progress: Progress? = nil) -> Exploration {
-        var stateful = config
-        stateful.search = .stateful
-        var stateless = config
-        stateless.search = .stateless
+        var statefulConfig = config
+        statefulConfig.search = .stateful
+        var statelessConfig = config
+        statelessConfig.search = .stateless
+        let stateless = StatelessSearch(explorer: Explorer(engine: engine, config: statelessConfig))
+        let stateful = StatefulSearch(explorer: Explorer(engine: engine, config: statefulConfig))
+        var dpor = stateless.start()
+        var graph = stateful.start()
         func chosen(_ result: Exploration, _ reason: String) -> Exploration {
             var result = result
             result.searchReason = reason
             return result
         }
+        func graphToTheEnd() -> Exploration {
+            graph.resume(progress: progress)
+            return stateful.completed(graph.result, progress: progress)
+        }
         var budget = Self.choiceBudget
         while true {
-            let over = Overrun()
-            let dpor = Explorer(engine: engine, config: stateless).explore(progress: Self.within(budget, over, progress))
-            if over.cutByStepBound {
+            var reachedStepBound = false
+            stateless.resume(&dpor, progress: progress) { result in
+                // An execution that reached the step bound may loop forever: no use going on.
+                if case .stepBound = result.cut {
+                    reachedStepBound = true
+                    return true
+                }
+                return result.steps + result.reversalSteps >= budget
+            }
+            if reachedStepBound {
                 return chosen(
-                    Explorer(engine: engine, config: stateful).explore(progress: progress),
+                    graphToTheEnd(),
                     "stateful search: an execution reached the step bound (\(config.maxSteps) steps), so the program may never end; "
                         + "the stateful search follows loops without a bound"
                 )
             }
-            if !over.happened {
-                // DPOR ended within the round, but a bound of its own may have cut it
-                // (the execution bound): the stateful search may still finish.
-                if case .executionBound = dpor.cut, dpor.failingExecutions == 0 {
-                    let graph = Explorer(engine: engine, config: stateful).explore(progress: progress)
-                    if graph.cut == nil || graph.failingExecutions > 0 {
-                        return chosen(graph, "stateful search: DPOR \(dpor.cut!), and the stateful search finished (\(graph.states) states)")
+            if dpor.ended {
+                // A bound of DPOR's own may have cut it (the execution bound): the
+                // stateful search may still finish.
+                if case .executionBound = dpor.result.cut, dpor.result.failingExecutions == 0 {
+                    let result = graphToTheEnd()
+                    if result.cut == nil || result.failingExecutions > 0 {
+                        return chosen(result, "stateful search: DPOR \(dpor.result.cut!), and the stateful search finished (\(result.states) states)")
                     }
                 }
-                return chosen(dpor, dporReason(dpor))
+                return chosen(dpor.result, dporReason(dpor.result))
             }
-            let graphOver = Overrun()
-            let graph = Explorer(engine: engine, config: stateful).explore(progress: Self.within(budget, graphOver, progress))
-            switch graph.cut {
-            case .stateBound, .memoryBound:
-                // Out of room for states: DPOR, which stores none, is what is left.
-                let rest = Explorer(engine: engine, config: stateless).explore(progress: progress)
-                return chosen(rest, dporReason(rest) + "; the stateful search reached its budget (\(graph.cut!))")
-            default: break
+            graph.resume(progress: progress) { $0.steps >= budget }
+            if graph.ended {
+                switch graph.result.cut {
+                case .stateBound, .memoryBound:
+                    // Out of room for states: DPOR, which stores none, is what is left.
+                    stateless.resume(&dpor, progress: progress)
+                    return chosen(dpor.result, dporReason(dpor.result) + "; the stateful search reached its budget (\(graph.result.cut!))")
+                default:
+                    // A bound of its own (time, say) may have cut it: say so.
+                    let result = stateful.completed(graph.result, progress: progress)
+                    let how = result.cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(result.states) states)"
+                    return chosen(result, "stateful search: \(how), while DPOR had run \(dpor.result.executions) executions without finishing")
+                }
             }
-            if !graphOver.happened {
-                // A bound of its own (time, say) may have cut it: say so.
-                let how = graph.cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(graph.states) states)"
-                return chosen(graph, "stateful search: \(how), while DPOR had run \(dpor.executions) executions without finishing")
-            }
-            budget = budget.multipliedReportingOverflow(by: 4).overflow ? .max : budget * 4
+            budget = budget.multipliedReportingOverflow(by: 2).overflow ? .max : budget * 2
         }
     }
 
@@ -69,29 +86,5 @@ extension Explorer {
         let name = config.reduction == .dpor ? "DPOR" : "every interleaving"
         if let cut = result.cut { return "\(name), cut: \(cut)" }
         return "\(name): it finished first (\(result.executions) execution\(result.executions == 1 ? "" : "s"))"
-    }
-
-    /// A progress callback that stops a search past `budget` steps (and says so in
-    /// `over`), and passes the totals on to `progress` (which may stop it too).
-    static func within(_ budget: Int, _ over: Overrun, _ progress: Progress?) -> Progress {
-        { result in
-            // An execution that reached the step bound may loop forever: no use going on.
-            if case .stepBound = result.cut, result.search == .stateless {
-                over.happened = true
-                over.cutByStepBound = true
-                return false
-            }
-            guard result.steps + result.reversalSteps <= budget else {
-                over.happened = true
-                return false
-            }
-            return progress?(result) ?? true
-        }
-    }
-
-    /// Whether a search of one round ran out of its budget.
-    final class Overrun {
-        var happened = false
-        var cutByStepBound = false
     }
 }

@@ -44,6 +44,13 @@ struct Trace {
 
     var count: Int { threads.count }
 
+    /// The bytes it holds, estimated: its steps and their accesses, and the three
+    /// orders (a bit per pair of steps each: the most of it in a long execution).
+    var estimatedBytes: Int {
+        count * (MemoryLayout<StepInfo>.stride + MemoryLayout<StepAccesses>.stride + 40) + accessList.count * MemoryLayout<Access>.stride
+            + before.bytes + direct.bytes + syncBefore.bytes
+    }
+
     mutating func truncate(to length: Int) {
         while threads.count > length { removeLast() }
     }

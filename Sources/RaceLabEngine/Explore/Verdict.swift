@@ -62,7 +62,7 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .threadLimit(let n): return "an execution started more than \(n) threads"
         case .stopped: return "stopped"
         case .stateBound(let n): return "stopped after \(n) states (the state budget; --max-states raises it)"
-        case .memoryBound(let n): return "stopped when the states took \(n >> 20) MB (the memory budget: do values grow every step?)"
+        case .memoryBound(let n): return "stopped when the search held \(n >> 20) MB (the memory budget: do values grow every step?)"
         case .depthBound(let n):
             return "every state within \(n) steps of the start was explored, and some go further (the step bound; --max-steps raises it)"
         case .afterFailure(let n):

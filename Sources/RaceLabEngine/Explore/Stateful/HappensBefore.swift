@@ -72,6 +72,14 @@ struct HappensBefore: Hashable {
         atomicsMeetLocks = program.codes.contains { $0.instructions.contains(.monitorEnter) }
     }
 
+    /// The bytes it holds, estimated (what a waiting visit adds to its world's).
+    var estimatedBytes: Int {
+        let arrays = records.count + known.count + channels.count
+        let records = records.reduce(0) { $0 + $1.count } * MemoryLayout<Record>.stride
+        let known = known.count * known.count * 8 + channels.count * (self.known.count * 8 + MemoryLayout<Channel>.stride)
+        return records + known + arrays * 32
+    }
+
     /// Calls `body` with each race that `thread`'s step making `accesses` would make
     /// from here: the other thread, its access and line, and this step's access.
     func forEachRace(of thread: ThreadID, _ accesses: some Collection<Access>, _ body: (ThreadID, Record, Access) -> Void) {

@@ -54,10 +54,14 @@ struct StatefulSearch: Search {
     /// expanded; every state in the store is expanded or in the frontier; the
     /// frontier's depths never decrease.
     func run(progress: Explorer.Progress?) -> Exploration {
-        var result = searchOnce(progress: progress)
-        // Livelock needs every step of a cycle, which sleep sets skip: a graph with a
-        // cycle is searched again without them (an acyclic one has no cycle to find:
-        // see `StateSleepSets`).
+        completed(searchOnce(progress: progress), progress: progress)
+    }
+
+    /// The result of a search that is over. Livelock needs every step of a cycle,
+    /// which sleep sets skip: a graph with a cycle is searched again without them (an
+    /// acyclic one has no cycle to find: see `StateSleepSets`).
+    func completed(_ result: Exploration, progress: Explorer.Progress?) -> Exploration {
+        var result = result
         if result.sleepSets, result.cut == nil, result.failingExecutions == 0, result.hasCycle {
             let first = (states: result.states, steps: result.steps)
             var full = self
@@ -77,7 +81,7 @@ struct StatefulSearch: Search {
         var depth: Int
         var asleep: [Sleeper] = []
         var revisit: UInt64?
-        /// Its world's estimated size, counted in `Frontier.bytes` while it waits.
+        /// Its world's and order's estimated size, counted in `Frontier.bytes` while it waits.
         var bytes = 0
         /// What the race detector knows here (`HappensBefore`): where it is needed,
         /// and never in a final state.
@@ -106,7 +110,7 @@ struct StatefulSearch: Search {
         var waiting: [World] { pending[head...].compactMap { $0?.world } }
 
         mutating func append(_ state: consuming PendingState) {
-            state.bytes = state.world.estimatedBytes
+            state.bytes = state.world.estimatedBytes + (state.order?.estimatedBytes ?? 0)
             bytes += state.bytes
             pending.append(state)
         }
@@ -134,206 +138,45 @@ struct StatefulSearch: Search {
 
     /// One search, with or without sleep sets, as `sleepSets` says.
     func searchOnce(progress: Explorer.Progress?) -> Exploration {
+        var run = start()
+        run.resume(progress: progress)
+        return run.result
+    }
+
+    /// A search before its first state is expanded (or over at once: too many threads).
+    func start() -> Run {
         var result = Exploration(reduction: config.reduction)
         result.search = .stateful
         result.sleepSets = sleepSets
-        let deadline = config.started().deadline
-        let log = EventLog(narrate: false)
         let initial = engine.initialWorld()
-        guard initial.threads.count <= 64 else {
-            result.cut = .threadLimit(64)
-            return result
-        }
-        var encoder = StateEncoder(program: engine.program, initial: initial)
-        var store = StateStore()
-        // The visits made, by state and order (`PendingState.ordersOnly`).
-        var visits = StateStore()
-        var graph = StateGraph()
-        var sleep = StateSleepSets()
-        var keys: [Explorer.OutcomeKey] = []
-        var seenRaces = Explorer.SeenRaces()
-        let initialOrder =
+        let order =
             config.detectRaces && HappensBefore.isNeeded(for: engine.program)
             ? HappensBefore(threads: initial.threads.count, program: engine.program) : nil
-        encoder.encode(initial)
-        _ = store.insert(encoder.bytes.raw)
-        if let initialOrder {
-            encoder.encode(state: 0, order: initialOrder)
-            _ = visits.insert(encoder.bytes.raw)
+        var run = Run(
+            search: self, result: result, deadline: config.started().deadline, initial: initial,
+            encoder: StateEncoder(program: engine.program, initial: initial),
+            frontier: Frontier(PendingState(state: 0, world: initial, depth: 0, order: order)), growth: GrowthWatch(explorer, initial))
+        guard initial.threads.count <= 64 else {
+            run.result.cut = .threadLimit(64)
+            run.ended = true
+            return run
         }
-        graph.addState()
+        run.encoder.encode(initial)
+        _ = run.store.insert(run.encoder.bytes.raw)
+        if let order {
+            run.encoder.encode(state: 0, order: order)
+            _ = run.visits.insert(run.encoder.bytes.raw)
+        }
+        run.graph.addState()
         visit?(initial)
-        if sleepSets { sleep.addState(asleep: 0) }
-        var frontier = Frontier(PendingState(state: 0, world: initial, depth: 0, order: initialOrder))
-        var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
-        var expanded = 0
-        // The number of states stored when the first failure was met.
-        var storedAtFailure: Int?
-        // The most the store, graph, sleep sets and waiting worlds held together.
-        var peakMemory = 0
-        var depthCut = false
-        // The sizes the states at the search's edge reach, to name what keeps growing.
-        var growth = GrowthWatch(explorer, initial)
-        search: while let pending = frontier.next() {
-            if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
-                result.cut = .afterFailure(margin)
-                break search
-            }
-            let state = pending.state, world = pending.world, depth = pending.depth
-            let enabled = world.halted ? 0 : engine.runnableMask(world)
-            if enabled == 0 {
-                // A revisit of a final state has nothing to run (no step sleeps there).
-                guard graph.final[state] < 0 else { continue }
-                let index = explorer.outcomeIndex(world, explorer.ending(of: world), into: &result, keys: &keys) { [] }
-                graph.final[state] = Int32(index)
-                result.outcomes[index].executions += 1
-                result.executions += 1
-                if storedAtFailure == nil, result.outcomes[index].outcome.isFailure { storedAtFailure = store.count }
-                continue
-            }
-            if depth >= config.maxSteps {
-                // Every state this near the start is explored; what lies further is not.
-                depthCut = true
-                growth.add(world)
-                continue
-            }
-            let ordersOnly = pending.ordersOnly
-            if !ordersOnly { graph.beginEdges(of: state) }
-            stepped.removeAll(keepingCapacity: true)
-            // The steps asleep for the children: the ones asleep here, then each step
-            // taken here, in the order taken.
-            var done = pending.asleep
-            var bits = ordersOnly ? enabled : enabled & (pending.revisit ?? ~StateSleepSets.threads(pending.asleep))
-            while bits != 0 {
-                let thread = bits.trailingZeroBitCount
-                bits &= bits - 1
-                var next = world
-                let threadCount = world.threads.count
-                engine.quietStep(&next, thread: thread, log: log)
-                result.steps += 1
-                if next.threads.count > 64 {
-                    result.cut = .threadLimit(64)
-                    break search
-                }
-                let line = log.range?.start.line
-                var order: HappensBefore?
-                if var known = pending.order {
-                    known.forEachRace(of: thread, log.accesses) { other, record, access in
-                        explorer.recordOrderedRace(
-                            (other, record.access, record.line < 0 ? nil : record.line), (thread, access, line), at: depth, world: next,
-                            seen: &seenRaces, into: &result)
-                    }
-                    if !next.halted && engine.runnableMask(next) != 0 {
-                        known.step(thread, log.accesses, line: line, threads: next.threads.count, finished: next.threads[thread].isFinished)
-                        order = known
-                    }
-                }
-                if config.detectRaces {
-                    if log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
-                    if !ordersOnly, log.accesses.contains(where: { $0.kind == .acquire }) {
-                        explorer.recordLockOrder(heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: line, into: &result)
-                    }
-                }
-                encoder.encode(next)
-                if ordersOnly {
-                    // Under sleep sets a step skipped at the state's first visit leads
-                    // to no stored state: its races are recorded, and it goes no further.
-                    guard let target = store.find(encoder.bytes.raw), let order else { continue }
-                    encoder.encode(state: target, order: order)
-                    if visits.insert(encoder.bytes.raw).isNew {
-                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: true))
-                    }
-                    continue
-                }
-                let (target, isNew) = store.insert(encoder.bytes.raw)
-                graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
-                if isNew {
-                    graph.addState()
-                    visit?(next)
-                }
-                // Another order at a state stored before: a visit for the races alone.
-                var newOrder = false
-                if let order {
-                    encoder.encode(state: target, order: order)
-                    newOrder = visits.insert(encoder.bytes.raw).isNew && !isNew
-                }
-                guard sleepSets else {
-                    if isNew || newOrder {
-                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: !isNew))
-                    }
-                    continue
-                }
-                var spawns: UInt64 = 0
-                for spawned in threadCount..<next.threads.count { spawns |= 1 << UInt64(spawned) }
-                let step = WakeupStep(thread: thread, accesses: StepAccesses(log.accesses), halts: next.halted, spawns: spawns)
-                let asleep = done.filter { !$0.step.isDependent(step) }
-                let threads = StateSleepSets.threads(asleep)
-                if isNew {
-                    sleep.addState(asleep: threads)
-                    frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, order: order))
-                } else if let wake = sleep.revisit(target, asleep: threads) {
-                    frontier.append(
-                        PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake, order: order))
-                } else if newOrder {
-                    frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: true))
-                }
-                done.append(Sleeper(step: step, line: line))
-            }
-            if config.detectRaces {
-                // A sleeping step can run here too: it races with what it conflicts with.
-                for sleeper in pending.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
-                    pending.order?.forEachRace(of: sleeper.step.thread, sleeper.step.accesses) { other, record, access in
-                        explorer.recordOrderedRace(
-                            (other, record.access, record.line < 0 ? nil : record.line), (sleeper.step.thread, access, sleeper.line),
-                            at: depth, world: world, seen: &seenRaces, into: &result)
-                    }
-                    stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
-                }
-                if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
-            }
-            if store.count >= config.maxStates {
-                result.cut = .stateBound(config.maxStates)
-                break search
-            }
-            let held = store.bytes + visits.bytes + graph.bytes + sleep.bytes + frontier.bytes
-            peakMemory = max(peakMemory, held)
-            if held > config.maxStateMemory {
-                result.cut = .memoryBound(config.maxStateMemory)
-                break search
-            }
-            // Every 1,024 states expanded (not stored: a stretch of states seen before
-            // stores none, and the clock must still be read).
-            expanded += 1
-            if expanded & 1023 == 0 {
-                if let deadline, deadline.hasPassed(keepingShareForCounterexample: false) {
-                    result.cut = .timeLimit(deadline.seconds)
-                    break search
-                }
-                result.states = store.count
-                if let progress, !progress(result) {
-                    result.cut = .stopped
-                    break search
-                }
-            }
-        }
-        if result.cut == nil, depthCut { result.cut = .depthBound(config.maxSteps) }
-        if result.cut != nil, result.failingExecutions == 0 {
-            for world in frontier.waiting { growth.add(world) }
-            result.growing = growth.grown
-        }
-        result.states = store.count
-        result.transitions = graph.edgeCount
-        result.memory = max(peakMemory, store.bytes + visits.bytes + graph.bytes + sleep.bytes)
-        assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
-        assert(store.isConsistent(), "the state store breaks its invariants")
-        finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)
-        return result
+        if sleepSets { run.sleep.addState(asleep: 0) }
+        return run
     }
 
     /// Reads the report off the graph: depth, schedules, counts and livelock. Counts
     /// and livelock need the whole graph: a cut search keeps final-state counts and
     /// looks for no livelock (an unexpanded state's steps are unknown).
-    private func finishStateful(_ result: inout Exploration, graph: StateGraph, initial: World, complete: Bool) {
+    func finishStateful(_ result: inout Exploration, graph: StateGraph, initial: World, complete: Bool) {
         let tree = graph.breadthFirst()
         result.depth = tree.depth
         let log = EventLog(narrate: false)

@@ -18,6 +18,9 @@ extension Explorer {
         var current: WakeupStep?
         var last: ThreadID?
         var preemptions = 0
+        /// What the node holds of its own, estimated (`World.estimatedBytes`, and the
+        /// collections the step that made it copied): counted against the memory budget.
+        var bytes = 0
 
         func isEnabled(_ thread: ThreadID) -> Bool { enabled & (1 << UInt64(thread)) != 0 }
 

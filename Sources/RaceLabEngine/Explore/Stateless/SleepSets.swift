@@ -11,6 +11,9 @@ struct SleepSets {
 
     var count: Int { steps.count }
 
+    /// The bytes its steps take, estimated.
+    var estimatedBytes: Int { steps.count * (MemoryLayout<WakeupStep>.stride + 16) }
+
     subscript(position: Int) -> WakeupStep { steps[position] }
 
     func isAsleep(_ thread: ThreadID, in node: Explorer.Node) -> Bool {

@@ -26,29 +26,73 @@ struct StatelessSearch: Search {
         config = explorer.config
     }
 
+    /// A search under way: all it holds between two executions, so that it can stop
+    /// at the end of one and go on later where it stopped (`Explorer.exploreChoosing`
+    /// takes turns between the two searches without starting either again).
+    struct Run {
+        var result: Exploration
+        /// Whether it is over: explored to the end, or cut by a bound.
+        var ended = false
+        fileprivate var trace = Trace()
+        fileprivate var seenRaces = Explorer.SeenRaces()
+        fileprivate var outcomeKeys: [Explorer.OutcomeKey] = []
+        fileprivate var sleeping = SleepSets()
+        fileprivate var stack: [Explorer.Node] = []
+        fileprivate let deadline: Deadline?
+    }
+
     /// `visit` sees the trace of every complete execution (the tests' oracle uses it).
     func run(progress: Explorer.Progress?) -> Exploration {
-        var result = Exploration(reduction: config.reduction)
-        let deadline = config.started().deadline
-        var trace = Trace()
-        var seenRaces = Explorer.SeenRaces()
-        var outcomeKeys: [Explorer.OutcomeKey] = []
-        var sleeping = SleepSets()
-        let log = EventLog(narrate: false)
+        var run = start()
+        resume(&run, progress: progress)
+        return run.result
+    }
+
+    /// A search before its first execution (or over at once: no thread can run).
+    func start() -> Run {
+        var run = Run(result: Exploration(reduction: config.reduction), deadline: config.started().deadline)
         let initial = engine.initialWorld()
-        var stack: [Explorer.Node] = []
         guard initial.threads.count <= 64 else {
-            result.cut = .threadLimit(64)
-            return result
+            run.result.cut = .threadLimit(64)
+            run.ended = true
+            return run
         }
         var root = Explorer.Node(world: initial, enabled: engine.runnableMask(initial))
         if root.enabled == 0 {
-            result.executions = 1
-            explorer.record(root.world, trace: trace, into: &result, keys: &outcomeKeys)
-            return result
+            run.result.executions = 1
+            explorer.record(root.world, trace: run.trace, into: &run.result, keys: &run.outcomeKeys)
+            run.ended = true
+            return run
         }
-        root.startPending(config.reduction, sleeping: sleeping)
-        stack.append(root)
+        root.startPending(config.reduction, sleeping: run.sleeping)
+        run.stack.append(root)
+        return run
+    }
+
+    /// Goes on with `run` until it is over, or until `pause` (asked at the end of each
+    /// execution) says to stop there; `progress` may cut it (`.stopped`).
+    func resume(_ run: inout Run, progress: Explorer.Progress?, pause: ((Exploration) -> Bool)? = nil) {
+        guard !run.ended else { return }
+        // Taken out of `run` while the search works (and put back however it leaves),
+        // so that no array is shared, and none is copied, on its first change.
+        var result = Exploration(reduction: config.reduction), trace = Trace(), seenRaces = Explorer.SeenRaces(), outcomeKeys: [Explorer.OutcomeKey] = []
+        var sleeping = SleepSets(), stack: [Explorer.Node] = []
+        func exchange() {
+            swap(&result, &run.result)
+            swap(&trace, &run.trace)
+            swap(&seenRaces, &run.seenRaces)
+            swap(&outcomeKeys, &run.outcomeKeys)
+            swap(&sleeping, &run.sleeping)
+            swap(&stack, &run.stack)
+        }
+        exchange()
+        var paused = false
+        defer {
+            exchange()
+            run.ended = !paused
+        }
+        let deadline = run.deadline
+        let log = EventLog(narrate: false)
         // Invariant: stack[d] holds the world after the first d steps of the current
         // execution, `trace` those steps (truncated to d when node d is resumed), and
         // each node's sleep set names steps of `sleeping` that lead only to executions
@@ -73,12 +117,21 @@ struct StatelessSearch: Search {
             var world = stack[depth].world
             let threadCount = world.threads.count
             engine.quietStep(&world, thread: thread, log: log)
-            let accesses = log.accesses, range = log.range
+            let accesses = log.accesses, range = log.range, copied = log.copied
             result.steps += 1
-            // The clock is read every 256 steps, so a long execution cannot outrun it.
+            // The clock and the memory are read every 256 steps, so a long execution
+            // cannot outrun them, and the memory after any step that copied much.
             if result.steps & 255 == 0, let deadline, deadline.hasPassed(keepingShareForCounterexample: result.shortestFailure != nil) {
                 result.cut = .timeLimit(deadline.seconds)
                 break search
+            }
+            if result.steps & 255 == 0 || copied >= 1_024 {
+                let held = stack.reduce(trace.estimatedBytes + sleeping.estimatedBytes) { $0 &+ $1.bytes }
+                result.memory = max(result.memory, held)
+                if held > config.maxStateMemory {
+                    result.cut = .memoryBound(config.maxStateMemory)
+                    break search
+                }
             }
             trace.append(
                 thread: thread, accesses: accesses, halts: world.halted,
@@ -126,7 +179,8 @@ struct StatelessSearch: Search {
                 // Built in place on the stack: a node is large, and copying one in costs a
                 // retain of each of its arrays.
                 let preemptions = stack[depth].preemptions + (stack[depth].isPreemption(thread) ? 1 : 0)
-                stack.append(Explorer.Node(world: consume world, enabled: enabled, last: thread, preemptions: preemptions))
+                let bytes = world.estimatedBytes &+ copied &* MemoryLayout<Value>.stride
+                stack.append(Explorer.Node(world: consume world, enabled: enabled, last: thread, preemptions: preemptions, bytes: bytes))
                 let child = depth + 1
                 if config.reduction == .dpor {
                     stack[child].sleepingStart = sleeping.count
@@ -161,9 +215,12 @@ struct StatelessSearch: Search {
                     result.cut = .timeLimit(deadline.seconds)
                     break search
                 }
+                if let pause, !stack.isEmpty, pause(result) {
+                    paused = true
+                    break search
+                }
             }
         }
-        return result
     }
 
     /// The step explored from a node is done; under DPOR it goes to sleep there.

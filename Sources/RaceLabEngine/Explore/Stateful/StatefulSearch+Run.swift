@@ -1,0 +1,208 @@
+/// The stateful search under way (`StatefulSearch.start`): all it holds between two
+/// states it expands, so that it can stop after one and go on later where it stopped
+/// (`Explorer.exploreChoosing` takes turns between the two searches without starting
+/// either again).
+extension StatefulSearch {
+    struct Run {
+        let search: StatefulSearch
+        var result: Exploration
+        /// Whether it is over: explored to the end, or cut by a bound.
+        var ended = false
+        let deadline: Deadline?
+        let initial: World
+        var encoder: StateEncoder
+        var store = StateStore()
+        /// The visits made, by state and order (`PendingState.ordersOnly`).
+        var visits = StateStore()
+        var graph = StateGraph()
+        var sleep = StateSleepSets()
+        var keys: [Explorer.OutcomeKey] = []
+        var seenRaces = Explorer.SeenRaces()
+        var frontier: Frontier
+        var expanded = 0
+        /// The number of states stored when the first failure was met.
+        var storedAtFailure: Int?
+        /// The most the store, graph, sleep sets and waiting worlds held together.
+        var peakMemory = 0
+        var depthCut = false
+        /// The sizes the states at the search's edge reach, to name what keeps growing.
+        var growth: GrowthWatch
+
+        private var engine: Engine { search.engine }
+        private var config: ExploreConfig { search.config }
+        private var explorer: Explorer { search.explorer }
+        private var sleepSets: Bool { search.sleepSets }
+        private var visit: ((World) -> Void)? { search.visit }
+
+        /// Goes on until the search is over, or until `pause` (asked after each state
+        /// expanded) says to stop there; `progress` may cut it (`.stopped`).
+        mutating func resume(progress: Explorer.Progress?, pause: ((Exploration) -> Bool)? = nil) {
+            guard !ended else { return }
+            let log = EventLog(narrate: false)
+            var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
+            search: while let pending = frontier.next() {
+                if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
+                    result.cut = .afterFailure(margin)
+                    break search
+                }
+                let state = pending.state, world = pending.world, depth = pending.depth
+                let enabled = world.halted ? 0 : engine.runnableMask(world)
+                if enabled == 0 {
+                    // A revisit of a final state has nothing to run (no step sleeps there).
+                    guard graph.final[state] < 0 else { continue }
+                    let index = explorer.outcomeIndex(world, explorer.ending(of: world), into: &result, keys: &keys) { [] }
+                    graph.final[state] = Int32(index)
+                    result.outcomes[index].executions += 1
+                    result.executions += 1
+                    if storedAtFailure == nil, result.outcomes[index].outcome.isFailure { storedAtFailure = store.count }
+                    continue
+                }
+                if depth >= config.maxSteps {
+                    // Every state this near the start is explored; what lies further is not.
+                    depthCut = true
+                    growth.add(world)
+                    continue
+                }
+                let ordersOnly = pending.ordersOnly
+                if !ordersOnly { graph.beginEdges(of: state) }
+                stepped.removeAll(keepingCapacity: true)
+                // The steps asleep for the children: the ones asleep here, then each step
+                // taken here, in the order taken.
+                var done = pending.asleep
+                var bits = ordersOnly ? enabled : enabled & (pending.revisit ?? ~StateSleepSets.threads(pending.asleep))
+                while bits != 0 {
+                    let thread = bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    var next = world
+                    let threadCount = world.threads.count
+                    engine.quietStep(&next, thread: thread, log: log)
+                    result.steps += 1
+                    if next.threads.count > 64 {
+                        result.cut = .threadLimit(64)
+                        break search
+                    }
+                    let line = log.range?.start.line
+                    var order: HappensBefore?
+                    if var known = pending.order {
+                        known.forEachRace(of: thread, log.accesses) { other, record, access in
+                            explorer.recordOrderedRace(
+                                (other, record.access, record.line < 0 ? nil : record.line), (thread, access, line), at: depth, world: next,
+                                seen: &seenRaces, into: &result)
+                        }
+                        if !next.halted && engine.runnableMask(next) != 0 {
+                            known.step(thread, log.accesses, line: line, threads: next.threads.count, finished: next.threads[thread].isFinished)
+                            order = known
+                        }
+                    }
+                    if config.detectRaces {
+                        if log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
+                        if !ordersOnly, log.accesses.contains(where: { $0.kind == .acquire }) {
+                            explorer.recordLockOrder(heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: line, into: &result)
+                        }
+                    }
+                    encoder.encode(next)
+                    if ordersOnly {
+                        // Under sleep sets a step skipped at the state's first visit leads
+                        // to no stored state: its races are recorded, and it goes no further.
+                        guard let target = store.find(encoder.bytes.raw), let order else { continue }
+                        encoder.encode(state: target, order: order)
+                        if visits.insert(encoder.bytes.raw).isNew {
+                            frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: true))
+                        }
+                        continue
+                    }
+                    let (target, isNew) = store.insert(encoder.bytes.raw)
+                    graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
+                    if isNew {
+                        graph.addState()
+                        visit?(next)
+                    }
+                    // Another order at a state stored before: a visit for the races alone.
+                    var newOrder = false
+                    if let order {
+                        encoder.encode(state: target, order: order)
+                        newOrder = visits.insert(encoder.bytes.raw).isNew && !isNew
+                    }
+                    guard sleepSets else {
+                        if isNew || newOrder {
+                            frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: !isNew))
+                        }
+                        continue
+                    }
+                    var spawns: UInt64 = 0
+                    for spawned in threadCount..<next.threads.count { spawns |= 1 << UInt64(spawned) }
+                    let step = WakeupStep(thread: thread, accesses: StepAccesses(log.accesses), halts: next.halted, spawns: spawns)
+                    let asleep = done.filter { !$0.step.isDependent(step) }
+                    let threads = StateSleepSets.threads(asleep)
+                    if isNew {
+                        sleep.addState(asleep: threads)
+                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, order: order))
+                    } else if let wake = sleep.revisit(target, asleep: threads) {
+                        frontier.append(
+                            PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake, order: order))
+                    } else if newOrder {
+                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: true))
+                    }
+                    done.append(Sleeper(step: step, line: line))
+                }
+                if config.detectRaces {
+                    // A sleeping step can run here too: it races with what it conflicts with.
+                    for sleeper in pending.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
+                        pending.order?.forEachRace(of: sleeper.step.thread, sleeper.step.accesses) { other, record, access in
+                            explorer.recordOrderedRace(
+                                (other, record.access, record.line < 0 ? nil : record.line), (sleeper.step.thread, access, sleeper.line),
+                                at: depth, world: world, seen: &seenRaces, into: &result)
+                        }
+                        stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
+                    }
+                    if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
+                }
+                if store.count >= config.maxStates {
+                    result.cut = .stateBound(config.maxStates)
+                    break search
+                }
+                let held = store.bytes + visits.bytes + graph.bytes + sleep.bytes + frontier.bytes
+                peakMemory = max(peakMemory, held)
+                if held > config.maxStateMemory {
+                    result.cut = .memoryBound(config.maxStateMemory)
+                    break search
+                }
+                // Every 1,024 states expanded (not stored: a stretch of states seen before
+                // stores none, and the clock must still be read).
+                expanded += 1
+                if expanded & 1023 == 0 {
+                    if let deadline, deadline.hasPassed(keepingShareForCounterexample: false) {
+                        result.cut = .timeLimit(deadline.seconds)
+                        break search
+                    }
+                    result.states = store.count
+                    if let progress, !progress(result) {
+                        result.cut = .stopped
+                        break search
+                    }
+                }
+                if let pause, pause(result) {
+                    result.states = store.count
+                    return
+                }
+            }
+            ended = true
+            finish()
+        }
+
+        /// The report, once the search is over.
+        private mutating func finish() {
+            if result.cut == nil, depthCut { result.cut = .depthBound(config.maxSteps) }
+            if result.cut != nil, result.failingExecutions == 0 {
+                for world in frontier.waiting { growth.add(world) }
+                result.growing = growth.grown
+            }
+            result.states = store.count
+            result.transitions = graph.edgeCount
+            result.memory = max(peakMemory, store.bytes + visits.bytes + graph.bytes + sleep.bytes)
+            assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
+            assert(store.isConsistent(), "the state store breaks its invariants")
+            search.finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)
+        }
+    }
+}
