@@ -168,6 +168,30 @@ struct GeneratorOracleTests {
         #expect(stateful.races.map(\.description) == ["y: line 3 write / line 4 write"], "\(stateful)")
     }
 
+    /// A block that writes only once its `[weak b]` is nil runs after the release that
+    /// freed the object, and a release orders nothing (item 7), so the block's write
+    /// and the thread's own write race, though they never run from one state: where a
+    /// thread sees memory management the stateful search follows the order too. The
+    /// fuzzer found it in a generated program (the stateful search said "none").
+    @Test func everySearchReportsARaceOrderedOnlyByAFreedObject() throws {
+        let program = try Self.compile(
+            """
+            class Box { var v = 0 }
+            var y = 0
+            thread T1 {
+                let b = Box(v: 1)
+                DispatchQueue.global().async { [weak b] in
+                    if b == nil { y = 3 }
+                }
+                y = 1
+            }
+            """)
+        #expect(program.racesNeedOrder)
+        #expect(SearchOracle().check(program) == .agreed(pairs: 3))
+        let stateful = SearchOracle().answer("stateful", program, executions: 1_000) { $0.search = .stateful }
+        #expect(stateful.races.map(\.description) == ["y: line 6 write / line 8 write"], "\(stateful)")
+    }
+
     /// Two threads each remove the last of one element: whichever runs second crashes
     /// on an empty array, and its step once recorded no write, so the stateless
     /// searches reported no race. An invariant broken after either of two writes stops

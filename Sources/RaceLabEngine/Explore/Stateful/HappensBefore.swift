@@ -23,14 +23,17 @@
 /// forgotten, and a final state keeps none (`StatefulSearch` leaves it out of the key
 /// there).
 struct HappensBefore: Hashable {
-    /// Whether two conflicting steps that can both run from one state miss a racy
-    /// program's races: with weaker orderings, a relaxed store and the relaxed load
+    /// Whether two conflicting steps that can both run from one state may miss every
+    /// race of a racy program, because something that is not synchronization decides
+    /// which runs first: with weaker orderings, a relaxed store and the relaxed load
     /// that sees it order nothing, so `data = 42` before the store and `let d = data`
     /// after the load race, yet never both run from one state; under a
     /// strict-priority scheduler, the higher thread's write always runs before the
-    /// lower one's, and nothing orders them.
+    /// lower one's; where a thread sees memory management (`observesLifetimes`), a
+    /// block that writes only once its `[weak b]` is nil runs after the release that
+    /// freed it, which orders nothing (a release caused by a race must not hide it).
     static func isNeeded(for program: Program) -> Bool {
-        !program.weakOrderings.isEmpty || program.strictPriority
+        !program.weakOrderings.isEmpty || program.strictPriority || program.observesLifetimes
     }
 
     /// One access to a variable or field, as a race report tells it apart.
@@ -237,4 +240,17 @@ extension Program {
     /// Whether the stateful search follows the order of happens-before to find this
     /// program's races (`HappensBefore.isNeeded`).
     public var racesNeedOrder: Bool { HappensBefore.isNeeded(for: self) }
+
+    /// Whether a thread can see when objects are made or freed: a weak reference
+    /// (nil once its object is freed), or `created()` and `alive()`.
+    var observesLifetimes: Bool {
+        globals.contains(where: \.isWeak) || classes.contains { $0.fieldIsWeak.contains(true) }
+            || codes.contains { code in
+                !code.weakSlots.isEmpty
+                    || code.instructions.contains {
+                        if case .builtin(let builtin, _, _) = $0 { return builtin == .created || builtin == .alive }
+                        return false
+                    }
+            }
+    }
 }
