@@ -288,7 +288,7 @@ struct LongCounterexampleTests {
     @Test func theMiddleOfALongRunIsOneLine() {
         let output = racelab.main(["explore", Self.fixture])
         #expect(output.exitCode == 1)
-        #expect(output.stdout.contains("Simplest counterexample: 0 preemptions, 102 steps\n"))
+        #expect(output.stdout.contains("Shortest counterexample (fewest steps, breadth first): 0 preemptions, 102 steps\n"))
         #expect(output.stdout.contains("    20  writes x = 20\n     … 61 more steps (A 61) …\n    82  writes x = 82\n"))
         #expect(output.stdout.contains(" > 100  writes x = 100\n"))
         #expect(output.stdout.contains("Why: A wrote x (step 100) before B read it (step 101).\n"))

@@ -3,15 +3,22 @@
 /// touch little in common; the stateful search visits each world once, which is best
 /// when many traces reach the same worlds (a counter three threads increment: 1.8
 /// million traces, 15,388 states) and the only way when a program may never end.
-/// Which one a program needs cannot be read off its text, and estimating a state
-/// space's size is as hard as exploring it; so both run, in turns, each going on
-/// where it stopped (`StatelessSearch.Run`, `StatefulSearch.Run`), with equal
-/// budgets of steps that double each round, and the first to finish wins: it has
-/// taken at most about as many steps as the other (docs/PERFORMANCE.md measures the
-/// cost), never the thousandfold of the wrong one.
+/// Which one a program needs cannot be read off its text; so both run, in turns, each
+/// going on where it stopped (`StatelessSearch.Run`, `StatefulSearch.Run`), and the
+/// first to finish wins: 5,000 steps each in the first round, DPOR first (a small
+/// program's report, with its executions and traces, is DPOR's; an execution that
+/// never ends shows in the first). After each round each says how much it has left, from numbers alone
+/// (never the clock: the winner decides what the report prints): DPOR from its place
+/// in its tree (`StatelessSearch.Run.fraction`), the stateful search from the sizes
+/// of its breadth-first levels and DPOR's longest execution
+/// (`StatefulSearch.Run.estimatedStates`); both in steps, a stateful step costing one
+/// more for each 512 bytes it encodes (`StatefulSearch.Run.work`). The one with less
+/// left goes first in the next round, with twice the steps it has taken; the other
+/// gets an eighth of what that adds, so a wrong guess costs a few rounds, never the
+/// thousandfold of the wrong search (docs/PERFORMANCE.md measures the cost).
 extension Explorer {
     /// The steps each search may take in the first round.
-    static let choiceBudget = 50_000
+    static let choiceBudget = 5_000
 
     /// Explores with the search that finishes first (see above); the result's
     /// `searchReason` says which and why. One whose DPOR execution reaches the step
@@ -35,8 +42,9 @@ extension Explorer {
             graph.resume(progress: progress)
             return stateful.completed(graph.result, progress: progress)
         }
-        var budget = Self.choiceBudget
-        while true {
+        var dporBudget = Self.choiceBudget, graphBudget = Self.choiceBudget
+        /// DPOR's turn: the result, if the choice is made.
+        func dporTurn() -> Exploration? {
             var reachedStepBound = false
             stateless.resume(&dpor, progress: progress) { result in
                 // An execution that reached the step bound may loop forever: no use going on.
@@ -44,7 +52,7 @@ extension Explorer {
                     reachedStepBound = true
                     return true
                 }
-                return result.steps + result.reversalSteps >= budget
+                return result.steps + result.reversalSteps >= dporBudget
             }
             if reachedStepBound {
                 return chosen(
@@ -53,32 +61,50 @@ extension Explorer {
                         + "the stateful search follows loops without a bound"
                 )
             }
-            if dpor.ended {
-                // A bound of DPOR's own may have cut it (the execution bound): the
-                // stateful search may still finish.
-                if case .executionBound = dpor.result.cut, dpor.result.failingExecutions == 0 {
-                    let result = graphToTheEnd()
-                    if result.cut == nil || result.failingExecutions > 0 {
-                        return chosen(result, "stateful search: DPOR \(dpor.result.cut!), and the stateful search finished (\(result.states) states)")
-                    }
-                }
-                return chosen(dpor.result, dporReason(dpor.result))
-            }
-            graph.resume(progress: progress) { $0.steps >= budget }
-            if graph.ended {
-                switch graph.result.cut {
-                case .stateBound, .memoryBound:
-                    // Out of room for states: DPOR, which stores none, is what is left.
-                    stateless.resume(&dpor, progress: progress)
-                    return chosen(dpor.result, dporReason(dpor.result) + "; the stateful search reached its budget (\(graph.result.cut!))")
-                default:
-                    // A bound of its own (time, say) may have cut it: say so.
-                    let result = stateful.completed(graph.result, progress: progress)
-                    let how = result.cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(result.states) states)"
-                    return chosen(result, "stateful search: \(how), while DPOR had run \(dpor.result.executions) executions without finishing")
+            guard dpor.ended else { return nil }
+            // A bound of DPOR's own may have cut it (the execution bound): the stateful
+            // search may still finish.
+            if case .executionBound = dpor.result.cut, dpor.result.failingExecutions == 0 {
+                let result = graphToTheEnd()
+                if result.cut == nil || result.failingExecutions > 0 {
+                    return chosen(result, "stateful search: DPOR \(dpor.result.cut!), and the stateful search finished (\(result.states) states)")
                 }
             }
-            budget = budget.multipliedReportingOverflow(by: 2).overflow ? .max : budget * 2
+            return chosen(dpor.result, dporReason(dpor.result))
+        }
+        /// The stateful search's turn: the result, if the choice is made.
+        func graphTurn() -> Exploration? {
+            graph.resume(progress: progress, until: graphBudget)
+            guard graph.ended else { return nil }
+            switch graph.result.cut {
+            case .stateBound, .memoryBound:
+                // Out of room for states: DPOR, which stores none, is what is left.
+                stateless.resume(&dpor, progress: progress)
+                return chosen(dpor.result, dporReason(dpor.result) + "; the stateful search reached its budget (\(graph.result.cut!))")
+            default:
+                // A bound of its own (time, say) may have cut it: say so.
+                let result = stateful.completed(graph.result, progress: progress)
+                let how = result.cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(result.states) states)"
+                return chosen(result, "stateful search: \(how), while DPOR had run \(dpor.result.executions) executions without finishing")
+            }
+        }
+        var statefulFirst = false
+        while true {
+            if statefulFirst {
+                if let result = graphTurn() ?? dporTurn() { return result }
+            } else {
+                if let result = dporTurn() ?? graphTurn() { return result }
+            }
+            // What each has left, in steps, as far as it can tell.
+            let dporSteps = dpor.result.steps + dpor.result.reversalSteps, graphSteps = graph.work
+            let dporLeft = Double(dporSteps) * (1 / min(max(dpor.fraction, 1e-6), 1) - 1)
+            let statesLeft = Double(graph.estimatedStates(longest: dpor.longest)) - Double(graph.store.count)
+            let graphLeft = max(0, statesLeft) * Double(graphSteps) / Double(max(1, graph.store.count))
+            statefulFirst = graphLeft < dporLeft
+            let (taken, other) = statefulFirst ? (graphSteps, dporSteps) : (dporSteps, graphSteps)
+            let lead = taken > Int.max / 2 ? Int.max : max(2 * taken, taken + Self.choiceBudget)
+            let follow = other &+ (lead - taken) / 8
+            (graphBudget, dporBudget) = statefulFirst ? (lead, follow) : (follow, lead)
         }
     }
 

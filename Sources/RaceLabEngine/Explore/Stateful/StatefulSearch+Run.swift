@@ -1,3 +1,4 @@
+import Foundation
 /// The stateful search under way (`StatefulSearch.start`): all it holds between two
 /// states it expands, so that it can stop after one and go on later where it stopped
 /// (`Explorer.exploreChoosing` takes turns between the two searches without starting
@@ -27,6 +28,15 @@ extension StatefulSearch {
         var depthCut = false
         /// The sizes the states at the search's edge reach, to name what keeps growing.
         var growth: GrowthWatch
+        /// The states stored at each depth (breadth first: every level but the last
+        /// is complete).
+        var levels: [Int] = [1]
+        /// The bytes of every world encoded so far.
+        var encodedBytes = 0
+
+        /// What the search has cost, counted without the clock: a step, and a step for
+        /// each 512 bytes encoded (a world with a long array costs more to store).
+        var work: Int { result.steps &+ encodedBytes / 512 }
 
         private var engine: Engine { search.engine }
         private var config: ExploreConfig { search.config }
@@ -34,9 +44,9 @@ extension StatefulSearch {
         private var sleepSets: Bool { search.sleepSets }
         private var visit: ((World) -> Void)? { search.visit }
 
-        /// Goes on until the search is over, or until `pause` (asked after each state
-        /// expanded) says to stop there; `progress` may cut it (`.stopped`).
-        mutating func resume(progress: Explorer.Progress?, pause: ((Exploration) -> Bool)? = nil) {
+        /// Goes on until the search is over, or until its `work` reaches `budget`
+        /// (looked at after each state expanded); `progress` may cut it (`.stopped`).
+        mutating func resume(progress: Explorer.Progress?, until budget: Int = .max) {
             guard !ended else { return }
             let log = EventLog(narrate: false)
             var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
@@ -101,6 +111,7 @@ extension StatefulSearch {
                         }
                     }
                     encoder.encode(next)
+                    encodedBytes &+= encoder.bytes.count
                     if ordersOnly {
                         // Under sleep sets a step skipped at the state's first visit leads
                         // to no stored state: its races are recorded, and it goes no further.
@@ -116,6 +127,8 @@ extension StatefulSearch {
                     if isNew {
                         graph.addState()
                         visit?(next)
+                        if levels.count == depth + 1 { levels.append(0) }
+                        levels[depth + 1] += 1
                     }
                     // Another order at a state stored before: a visit for the races alone.
                     var newOrder = false
@@ -157,7 +170,8 @@ extension StatefulSearch {
                     }
                     if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
                 }
-                if store.count >= config.maxStates {
+                // A visit for the race detector alone is work like a state's.
+                if store.count + visits.count >= config.maxStates {
                     result.cut = .stateBound(config.maxStates)
                     break search
                 }
@@ -181,7 +195,7 @@ extension StatefulSearch {
                         break search
                     }
                 }
-                if let pause, pause(result) {
+                if work >= budget {
                     result.states = store.count
                     return
                 }
@@ -203,6 +217,32 @@ extension StatefulSearch {
             assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
             assert(store.isConsistent(), "the state store breaks its invariants")
             search.finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)
+        }
+
+        /// The states a search of a program whose executions take at most `longest` steps
+        /// will store, estimated from the levels so far, as interleavings spread: the
+        /// levels grow to a widest one and shrink as threads finish. Past the widest
+        /// level, what is left mirrors what came before it. Before it, the growth from
+        /// level to level slows as it did over the last complete levels, until it stops
+        /// (or half the depth is reached: a spin makes executions longer than the
+        /// levels are deep), and the levels after mirror those before.
+        func estimatedStates(longest: Int) -> Int {
+            let complete = Array(levels.dropLast())
+            guard complete.count >= 4 else { return Int.max }
+            if let widest = complete.indices.dropFirst().first(where: { complete[$0] < complete[$0 - 1] }).map({ $0 - 1 }) {
+                return 2 * complete[...widest].reduce(0, +) - complete[widest]
+            }
+            var sizes = complete.map(Double.init)
+            let n = sizes.count
+            // Growth as a logarithm, and how much it fell over the last level.
+            var growth = log(sizes[n - 1] / max(1, sizes[n - 2]))
+            let slowing = max(log(sizes[n - 2] / max(1, sizes[n - 3])) - growth, growth / 8, 0.01)
+            while sizes.count < max(longest / 2 + 1, n + 1) && growth > 0 {
+                sizes.append(sizes[sizes.count - 1] * exp(growth))
+                growth -= slowing
+            }
+            let estimate = 2 * sizes.reduce(0, +) - sizes[sizes.count - 1]
+            return estimate >= Double(Int.max / 2) ? Int.max : Int(estimate)
         }
     }
 }

@@ -39,6 +39,13 @@ struct StatelessSearch: Search {
         fileprivate var sleeping = SleepSets()
         fileprivate var stack: [Explorer.Node] = []
         fileprivate let deadline: Deadline?
+        /// The most steps an execution has taken so far.
+        var longest = 0
+        /// How much of the search is done, as the current execution's place in the
+        /// tree says (each node's explored branches over all it knows of, weighted by
+        /// the share of the tree above): set when it pauses. Wakeup trees learn of
+        /// branches late, so it runs ahead of the truth, which `exploreChoosing` allows for.
+        var fraction = 0.0
     }
 
     /// `visit` sees the trace of every complete execution (the tests' oracle uses it).
@@ -172,6 +179,7 @@ struct StatelessSearch: Search {
                     explorer.addReversalsOfHalt(by: thread, at: depth, stack: &stack, sleeping: sleeping, log: log)
                 }
                 result.executions += 1
+                if depth + 1 > run.longest { run.longest = depth + 1 }
                 explorer.record(world, trace: trace, into: &result, keys: &outcomeKeys)
                 visit?(trace)
                 finish(&stack[depth], sleeping: &sleeping)
@@ -216,6 +224,13 @@ struct StatelessSearch: Search {
                     break search
                 }
                 if let pause, !stack.isEmpty, pause(result) {
+                    var share = 1.0
+                    run.fraction = 0
+                    for node in stack {
+                        let known = Double(node.explored + node.pending.branches.count + 1)
+                        run.fraction += share * Double(node.explored) / known
+                        share /= known
+                    }
                     paused = true
                     break search
                 }
