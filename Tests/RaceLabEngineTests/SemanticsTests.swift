@@ -6,10 +6,12 @@ import Testing
 /// dependencies, suspension and completion blocks; main.sync; deinit bodies; a
 /// re-entrant synchronized; cancellation.
 struct SemanticsTests {
-    /// Reading a built-in property is an access to a field with a negative index; its
-    /// name comes back from `Program.fieldName` (so `Access.builtinProperties` and the
-    /// machine's properties must agree).
-    @Test func everyBuiltinPropertyIsAFieldWithItsName() throws {
+    /// Reading a built-in property reads its operation's or queue's state, which
+    /// Foundation keeps under the object's own lock: a read of its synchronizing
+    /// target, so `isFinished` true orders the operation's work before the reader (the
+    /// fuzzer found a race the stateful search could not see when it was plain data).
+    /// Every name in `Access.builtinProperties` is one the machine reads.
+    @Test func everyBuiltinPropertyReadsItsObjectsState() throws {
         let source = """
             let queue = OperationQueue()
             thread A {
@@ -28,11 +30,16 @@ struct SemanticsTests {
             }
             """
         let result = try run(source)
-        let names = result.events.flatMap(\.accesses).compactMap { access -> String? in
-            guard case .field(_, let index) = access.target else { return nil }
-            return result.program.fieldName(index, classIndex: nil)
-        }
+        let reads = result.events.filter { $0.text.hasPrefix("reads one.") || $0.text.hasPrefix("reads queue.") }
+        let names = reads.map { String($0.text.dropFirst("reads ".count).prefix { $0 != ":" }.split(separator: ".")[1]) }
         #expect(names == Access.builtinProperties)
+        for read in reads {
+            #expect(read.accesses.count == 1 && read.accesses[0].kind == .read, "\(read.text)")
+            switch read.accesses[0].target {
+            case .operation, .queue: break
+            default: Issue.record("\(read.text) reads \(read.accesses[0].target)")
+            }
+        }
     }
 
     @Test func dependenciesSuspensionAndCompletionBlocks() throws {

@@ -192,6 +192,29 @@ struct GeneratorOracleTests {
         #expect(stateful.races.map(\.description) == ["y: line 6 write / line 8 write"], "\(stateful)")
     }
 
+    /// A thread that writes only once it reads `isFinished` true writes after the
+    /// operation's work: Foundation keeps an operation's state under its own lock, so
+    /// the read synchronizes with the finish. It was a read of plain data that nothing
+    /// wrote: DPOR reported a race the stateful search could not see (the two never
+    /// run from one state). The fuzzer found it in a generated program.
+    @Test func readingIsFinishedOrdersTheOperationsWorkFirst() throws {
+        let program = try Self.compile(
+            """
+            var y = 0
+            let oq = OperationQueue(maxConcurrentOperationCount: 1)
+            thread T1 {
+                let o1 = BlockOperation {
+                    let t = y
+                }
+                oq.addOperation(o1)
+                if o1.isFinished { y += 1 }
+            }
+            """)
+        #expect(SearchOracle().check(program) == .agreed(pairs: 3))
+        let dpor = SearchOracle().answer("DPOR", program, executions: 100) { $0.reduction = .dpor }
+        #expect(dpor.races.isEmpty && dpor.outcomes.count == 2, "\(dpor)")
+    }
+
     /// Two threads each remove the last of one element: whichever runs second crashes
     /// on an empty array, and its step once recorded no write, so the stateless
     /// searches reported no race. An invariant broken after either of two writes stops

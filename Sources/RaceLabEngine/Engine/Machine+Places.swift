@@ -107,7 +107,15 @@ extension Machine {
             }
             push(world.resolve(value))
             advance()
-            let access = fieldAccess(id, slot, .read)
+            // An operation's or a queue's state (isFinished, isCancelled, operationCount)
+            // is kept under the object's own lock, as Foundation keeps it: reading it
+            // synchronizes with what set it (`isFinished` true orders the work before).
+            let access: Access
+            switch (slot < 0, world.heap[id].kind) {
+            case (true, .operation): access = Access(.operation(id), .read)
+            case (true, .queue): access = Access(.queue(id), .read)
+            default: access = fieldAccess(id, slot, .read)
+            }
             emitRead("\(name).\(field)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access, value)
             if case .weak = value { useWeakReferenceAtOnce() }
         }

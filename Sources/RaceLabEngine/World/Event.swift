@@ -221,8 +221,9 @@ public struct Access: Hashable, Sendable {
         (bits | other.bits) & Access.kindBits != 0 && Access.overlaps(targetBits, other.targetBits)
     }
 
-    /// The built-in properties of operations and queues, as fields: property `i` is
-    /// field `-1 - i`, so that every target is plain data. Keep it in step with
+    /// The built-in properties of operations and queues: property `i` is field
+    /// `-1 - i` where a name is looked up (`Program.fieldName`); reading one reads
+    /// its object's synchronizing target. Keep it in step with
     /// `Machine.builtinProperty` (a test reads every one of them).
     public static let builtinProperties = [
         "isCancelled", "isFinished", "isExecuting", "name", "isSuspended",
