@@ -1,4 +1,3 @@
-import Foundation
 /// The stateful search under way (`StatefulSearch.start`): all it holds between two
 /// states it expands, so that it can stop after one and go on later where it stopped
 /// (`Explorer.exploreChoosing` takes turns between the two searches without starting
@@ -234,12 +233,13 @@ extension StatefulSearch {
             }
             var sizes = complete.map(Double.init)
             let n = sizes.count
-            // Growth as a logarithm, and how much it fell over the last level.
-            var growth = log(sizes[n - 1] / max(1, sizes[n - 2]))
-            let slowing = max(log(sizes[n - 2] / max(1, sizes[n - 3])) - growth, growth / 8, 0.01)
-            while sizes.count < max(longest / 2 + 1, n + 1) && growth > 0 {
-                sizes.append(sizes[sizes.count - 1] * exp(growth))
-                growth -= slowing
+            // The growth from level to level, and how much it fell over the last level
+            // (as a factor: no logarithms in the engine, which builds for the browser).
+            var growth = sizes[n - 1] / max(1, sizes[n - 2])
+            let slowing = max(sizes[n - 2] / max(1, sizes[n - 3]) / growth, 1 + (growth - 1) / 8, 1.01)
+            while sizes.count < max(longest / 2 + 1, n + 1) && growth > 1 {
+                sizes.append(sizes[sizes.count - 1] * growth)
+                growth /= slowing
             }
             let estimate = 2 * sizes.reduce(0, +) - sizes[sizes.count - 1]
             return estimate >= Double(Int.max / 2) ? Int.max : Int(estimate)
