@@ -19,8 +19,6 @@ struct SearchOracle {
         case agreed(pairs: Int)
         /// The program loops; the stateful search's answer holds what DPOR saw.
         case loops(checked: Bool)
-        /// The race sets differ in a way already reported (`knownGap`), and nothing else does.
-        case knownGap(String)
         /// The searches disagree: which way, and the three answers.
         case disagreement(String)
     }
@@ -81,17 +79,15 @@ struct SearchOracle {
         let stateful = answer("stateful", program, executions: noneExecutions) { $0.search = .stateful }
         let answers = [dpor, none, stateful]
         var pairs = 0
-        var gap: String?
         for i in answers.indices {
             for j in answers.indices where j > i && answers[i].finished && answers[j].finished {
                 pairs += 1
-                guard let difference = Self.difference(answers[i], answers[j]) else { continue }
-                let report = "\(difference)\n" + answers.map(\.description).joined()
-                guard answers[j].name == "stateful", let known = Self.knownGap(answers[i], stateful, program: program) else { return .disagreement(report) }
-                gap = "\(known)\n\(report)"
+                if let difference = Self.difference(answers[i], answers[j]) {
+                    return .disagreement("\(difference)\n" + answers.map(\.description).joined())
+                }
             }
         }
-        return gap.map { .knownGap($0) } ?? .agreed(pairs: pairs)
+        return .agreed(pairs: pairs)
     }
 
     /// A looping program: what DPOR completed, against the stateful search.
@@ -103,9 +99,7 @@ struct SearchOracle {
             return .disagreement("DPOR completes an execution with an outcome the stateful search never reaches: \(missing)\n\(dpor)\(stateful)")
         }
         if let missing = dpor.races.subtracting(stateful.races).min() {
-            let report = "DPOR reports a race the stateful search does not: \(missing)\n\(dpor)\(stateful)"
-            guard let known = Self.knownGap(dpor, stateful, program: program, missingOnly: true) else { return .disagreement(report) }
-            return .knownGap("\(known)\n\(report)")
+            return .disagreement("DPOR reports a race the stateful search does not: \(missing)\n\(dpor)\(stateful)")
         }
         return .loops(checked: true)
     }
@@ -126,28 +120,6 @@ struct SearchOracle {
             return "data races differ: only \(a.name): \(onlyA); only \(b.name): \(onlyB)"
         }
         return nil
-    }
-
-    /// Whether the stateless answer and the stateful one differ only in the way
-    /// docs/ARCHITECTURE.md describes ("What orders steps for the race detector"):
-    /// where the stateful search does not follow the order (`Program.racesNeedOrder`),
-    /// it reports two conflicting steps that can both run from one state, and misses
-    /// a race between two steps never enabled together though nothing orders them: a
-    /// flag published with a plain variable (`data = 42; ready = true` against
-    /// `while !ready { }; got = data`: the race on `data`), two `critical` sections
-    /// writing one variable (the second cannot start its write while the first is
-    /// inside: that stops the run). Its list must then be part of theirs, and it
-    /// must find a race wherever they do, unless the program fails anyway.
-    ///
-    /// - Returns: which gap, or nil for a disagreement of any other kind.
-    static func knownGap(_ stateless: Answer, _ stateful: Answer, program: Program, missingOnly: Bool = false) -> String? {
-        guard !program.racesNeedOrder, stateful.races.isSubset(of: stateless.races) else { return nil }
-        if !missingOnly {
-            guard stateless.exploration.verdict() == stateful.exploration.verdict(), stateless.outcomes == stateful.outcomes else { return nil }
-            let fails = stateful.outcomes.contains(where: \.isFailure)
-            guard fails || stateful.races.isEmpty == stateless.races.isEmpty else { return nil }
-        }
-        return "known gap: the stateful search misses races between steps never enabled together"
     }
 
     /// `x = 1, y = 2 | completed | crash | checks [1] | 2 Box created`.

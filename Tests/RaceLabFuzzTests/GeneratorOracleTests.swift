@@ -32,7 +32,7 @@ struct GeneratorOracleTests {
     /// one that loops, the stateful search holds what DPOR saw). About 10 s in a
     /// debug build.
     @Test func theSearchesAgreeOnGeneratedPrograms() throws {
-        var compared = 0, allThree = 0, loops = 0, gaps = 0, versions = 0
+        var compared = 0, allThree = 0, loops = 0, versions = 0
         for seed in 0..<UInt64(100) {
             let text = Self.program(seed: seed)
             let scenario: Scenario
@@ -49,7 +49,6 @@ struct GeneratorOracleTests {
                     compared += pairs > 0 ? 1 : 0
                     allThree += pairs == 3 ? 1 : 0
                 case .loops(let checked): loops += checked ? 1 : 0
-                case .knownGap: gaps += 1
                 case .disagreement(let why): Issue.record("seed \(seed), \(fix ?? "the program"):\n\(text)\n\(why)")
                 }
             }
@@ -58,7 +57,6 @@ struct GeneratorOracleTests {
         #expect(compared * 4 > versions * 3, "\(compared) of \(versions) versions compared")
         #expect(allThree * 2 > versions, "\(allThree) of \(versions) versions compared by all three searches")
         #expect(loops > 0, "some programs loop, and the stateful search finishes on them")
-        #expect(gaps <= 5, "\(gaps) programs fall in the known gap")
     }
 
     /// Across a few thousand seeds, every statement, expression and primitive of
@@ -135,10 +133,9 @@ struct GeneratorOracleTests {
     /// published with a plain variable (the consumer's read of `data` comes after the
     /// producer's write in every run, as it spins until `ready`); two critical
     /// sections that write one variable (the second section's write cannot run while
-    /// the first is inside: entering stops the run). The stateful search, which
-    /// reports two conflicting steps that can both run from one state, misses it (it
-    /// still finds the race on `ready`, and the sections fail anyway); following the
-    /// order everywhere costs the looping programs it is for too much (`HappensBefore`).
+    /// the first is inside: entering stops the run). Reporting two conflicting steps
+    /// that can both run from one state misses it; the stateful search follows each
+    /// access along the graph (`StatefulSearch.recordOrderedRaces`) and finds it.
     @Test(arguments: [
         (
             "var data = 0\nvar ready = false\nthread producer { data = 42; ready = true }\nthread consumer { while !ready { }; let got = data }",
@@ -146,23 +143,19 @@ struct GeneratorOracleTests {
         ),
         ("var y = 0\nthread A { critical { y = 1 } }\nthread B { critical { y = 2 } }", "y: line 2 write / line 3 write"),
     ])
-    func theStatefulSearchMissesARaceBetweenStepsNeverEnabledTogether(source: String, race: String) throws {
-        let found = SearchOracle().check(try Self.compile(source))
-        guard case .knownGap(let why) = found else { return #expect(found == .agreed(pairs: 3), "fixed: drop the known gap") }
-        #expect(why.contains("only stateful: []") && why.contains(race), "\(why)")
-        withKnownIssue("issue 29, item 7: the stateful search misses a race between steps never enabled together") {
-            #expect(found == .agreed(pairs: 3))
-        }
+    func everySearchReportsARaceBetweenStepsNeverEnabledTogether(source: String, race: String) throws {
+        let program = try Self.compile(source)
+        #expect(SearchOracle().check(program) == .agreed(pairs: 3))
+        let stateful = SearchOracle().answer("stateful", program, executions: 1_000) { $0.search = .stateful }
+        #expect(stateful.races.map(\.description).contains(race), "\(stateful)")
     }
 
     /// Under a strict-priority scheduler the higher thread's write always runs first,
-    /// so the two writes never run from one state, and nothing orders them: the
-    /// stateful search follows the order there (`Program.racesNeedOrder`), and every
+    /// so the two writes never run from one state, and nothing orders them: every
     /// search reports the race.
     @Test func everySearchReportsARaceAStrictPrioritySchedulerHides() throws {
         let program = try Self.compile(
             "scheduling \"strict priority\"\nvar y = 0\nthread A { Thread.current.qualityOfService = .userInteractive; y = 1 }\nthread B { y = 2 }")
-        #expect(program.racesNeedOrder)
         #expect(SearchOracle().check(program) == .agreed(pairs: 3))
         let stateful = SearchOracle().answer("stateful", program, executions: 1_000) { $0.search = .stateful }
         #expect(stateful.races.map(\.description) == ["y: line 3 write / line 4 write"], "\(stateful)")
@@ -170,8 +163,7 @@ struct GeneratorOracleTests {
 
     /// A block that writes only once its `[weak b]` is nil runs after the release that
     /// freed the object, and a release orders nothing (item 7), so the block's write
-    /// and the thread's own write race, though they never run from one state: where a
-    /// thread sees memory management the stateful search follows the order too. The
+    /// and the thread's own write race, though they never run from one state. The
     /// fuzzer found it in a generated program (the stateful search said "none").
     @Test func everySearchReportsARaceOrderedOnlyByAFreedObject() throws {
         let program = try Self.compile(
@@ -186,7 +178,6 @@ struct GeneratorOracleTests {
                 y = 1
             }
             """)
-        #expect(program.racesNeedOrder)
         #expect(SearchOracle().check(program) == .agreed(pairs: 3))
         let stateful = SearchOracle().answer("stateful", program, executions: 1_000) { $0.search = .stateful }
         #expect(stateful.races.map(\.description) == ["y: line 6 write / line 8 write"], "\(stateful)")

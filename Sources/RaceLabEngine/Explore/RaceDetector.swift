@@ -76,6 +76,8 @@ extension Explorer {
             recent[slot] = key
             return all.insert(key).inserted
         }
+
+        func contains(_ key: RaceKey) -> Bool { all.contains(key) }
     }
 
     func recordRaces(_ index: Int, trace: Trace, world: World, seen: inout SeenRaces, into result: inout Exploration) {
@@ -92,8 +94,8 @@ extension Explorer {
         }
     }
 
-    /// A race the stateful search reads off the order a state carries
-    /// (`HappensBefore`): `earlier`'s access, not ordered before `later`'s step from
+    /// A race the stateful search finds by following an access along the graph
+    /// (`StatefulSearch.recordOrderedRaces`): `earlier`'s access, not ordered before `later`'s step from
     /// the state at `depth`.
     func recordOrderedRace(
         _ earlier: (thread: ThreadID, access: Access, line: Int?), _ later: (thread: ThreadID, access: Access, line: Int?), at depth: Int,

@@ -130,15 +130,6 @@ struct StateEncoder {
         }
     }
 
-    /// A stored state's number and what the race detector knows on a visit to it
-    /// (`HappensBefore`): the key of one visit, as the stateful search tells visits
-    /// apart where it follows the order.
-    mutating func encode(state: Int, order: HappensBefore) {
-        bytes.reset()
-        put(state)
-        order.forEachNumber { put(bits: $0) }
-    }
-
     // MARK: - Parts
 
     private mutating func put(_ frame: Frame, _ world: World) {

@@ -1,6 +1,6 @@
 /// The state graph the stateful search builds: states by number (as `StateStore`
 /// numbers them), and for each its steps, one per thread that can run there, each
-/// to the state it leads to. Numbers only, five bytes a step and nine a state: the
+/// to the state it leads to. Numbers only, nine bytes a step and nine a state: the
 /// worlds themselves are gone once expanded.
 struct StateGraph {
     /// Each state's first step in `targets`, and how many it has (0 for a final state
@@ -11,6 +11,8 @@ struct StateGraph {
     /// a `progress` statement (bit 7).
     private var targets: [UInt32] = []
     private var labels: [UInt8] = []
+    /// Per step: what it did, as `StepEffects` numbers it.
+    private var effects: [UInt32] = []
     /// Per state: the outcome (an index in `Exploration.outcomes`) of a final state, else -1.
     var final: [Int32] = []
 
@@ -18,7 +20,7 @@ struct StateGraph {
     /// Steps in the graph (a revisited state's old copies not counted).
     private(set) var edgeCount = 0
     /// Counts, not capacities, as `StateStore.bytes`.
-    var bytes: Int { firstEdge.count * 4 + edgeCounts.count + targets.count * 4 + labels.count + final.count * 4 }
+    var bytes: Int { firstEdge.count * 4 + edgeCounts.count + targets.count * 8 + labels.count + final.count * 4 }
 
     mutating func addState() {
         firstEdge.append(0)
@@ -35,14 +37,16 @@ struct StateGraph {
         for edge in earlier {
             targets.append(targets[edge])
             labels.append(labels[edge])
+            effects.append(effects[edge])
         }
     }
 
     /// A step of `state`, the last state `beginEdges` began.
-    mutating func addEdge(from state: Int, to target: Int, thread: ThreadID, progress: Bool) {
+    mutating func addEdge(from state: Int, to target: Int, thread: ThreadID, progress: Bool, effect: UInt32 = 0) {
         assert(Int(firstEdge[state]) + Int(edgeCounts[state]) == targets.count, "a state's steps must be added together")
         targets.append(UInt32(target))
         labels.append(UInt8(thread) | (progress ? 0x80 : 0))
+        effects.append(effect)
         edgeCounts[state] += 1
         edgeCount += 1
     }
@@ -56,6 +60,7 @@ struct StateGraph {
     func target(_ edge: Int) -> Int { Int(targets[edge]) }
     func thread(_ edge: Int) -> ThreadID { Int(labels[edge] & 0x7F) }
     func isProgress(_ edge: Int) -> Bool { labels[edge] & 0x80 != 0 }
+    func effect(_ edge: Int) -> UInt32 { effects[edge] }
 
     /// Whether `thread` can run in `state` (it has a step there).
     func isEnabled(_ thread: ThreadID, in state: Int) -> Bool {

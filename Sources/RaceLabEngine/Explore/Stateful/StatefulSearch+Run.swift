@@ -12,8 +12,8 @@ extension StatefulSearch {
         let initial: World
         var encoder: StateEncoder
         var store = StateStore()
-        /// The visits made, by state and order (`PendingState.ordersOnly`).
-        var visits = StateStore()
+        /// What each step in the graph did, for the race detector.
+        var effects = StepEffects()
         var graph = StateGraph()
         var sleep = StateSleepSets()
         var keys: [Explorer.OutcomeKey] = []
@@ -72,13 +72,12 @@ extension StatefulSearch {
                     growth.add(world)
                     continue
                 }
-                let ordersOnly = pending.ordersOnly
-                if !ordersOnly { graph.beginEdges(of: state) }
+                graph.beginEdges(of: state)
                 stepped.removeAll(keepingCapacity: true)
                 // The steps asleep for the children: the ones asleep here, then each step
                 // taken here, in the order taken.
                 var done = pending.asleep
-                var bits = ordersOnly ? enabled : enabled & (pending.revisit ?? ~StateSleepSets.threads(pending.asleep))
+                var bits = enabled & (pending.revisit ?? ~StateSleepSets.threads(pending.asleep))
                 while bits != 0 {
                     let thread = bits.trailingZeroBitCount
                     bits &= bits - 1
@@ -91,90 +90,56 @@ extension StatefulSearch {
                         break search
                     }
                     let line = log.range?.start.line
-                    var order: HappensBefore?
-                    if var known = pending.order {
-                        known.forEachRace(of: thread, log.accesses) { other, record, access in
-                            explorer.recordOrderedRace(
-                                (other, record.access, record.line < 0 ? nil : record.line), (thread, access, line), at: depth, world: next,
-                                seen: &seenRaces, into: &result)
-                        }
-                        if !next.halted && engine.runnableMask(next) != 0 {
-                            known.step(thread, log.accesses, line: line, threads: next.threads.count, finished: next.threads[thread].isFinished)
-                            order = known
-                        }
-                    }
+                    var spawns: UInt64 = 0
+                    for spawned in threadCount..<next.threads.count { spawns |= 1 << UInt64(spawned) }
+                    var effect: UInt32 = 0
                     if config.detectRaces {
                         if log.accesses.contains(where: Trace.isData) { stepped.append((thread, log.accesses, line)) }
-                        if !ordersOnly, log.accesses.contains(where: { $0.kind == .acquire }) {
+                        if log.accesses.contains(where: { $0.kind == .acquire }) {
                             explorer.recordLockOrder(heldBefore: world.headers, after: next, thread: thread, accesses: log.accesses, line: line, into: &result)
                         }
+                        effect = effects.number(
+                            StepEffects.Effect(
+                                thread: thread, accesses: log.accesses.filter { Trace.isData($0) || Trace.isSync($0) }, line: line ?? -1,
+                                spawned: spawns))
                     }
                     encoder.encode(next)
                     encodedBytes &+= encoder.bytes.count
-                    if ordersOnly {
-                        // Under sleep sets a step skipped at the state's first visit leads
-                        // to no stored state: its races are recorded, and it goes no further.
-                        guard let target = store.find(encoder.bytes.raw), let order else { continue }
-                        encoder.encode(state: target, order: order)
-                        if visits.insert(encoder.bytes.raw).isNew {
-                            frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: true))
-                        }
-                        continue
-                    }
                     let (target, isNew) = store.insert(encoder.bytes.raw)
-                    graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
+                    graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed, effect: effect)
                     if isNew {
                         graph.addState()
                         visit?(next)
                         if levels.count == depth + 1 { levels.append(0) }
                         levels[depth + 1] += 1
                     }
-                    // Another order at a state stored before: a visit for the races alone.
-                    var newOrder = false
-                    if let order {
-                        encoder.encode(state: target, order: order)
-                        newOrder = visits.insert(encoder.bytes.raw).isNew && !isNew
-                    }
                     guard sleepSets else {
-                        if isNew || newOrder {
-                            frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: !isNew))
-                        }
+                        if isNew { frontier.append(PendingState(state: target, world: consume next, depth: depth + 1)) }
                         continue
                     }
-                    var spawns: UInt64 = 0
-                    for spawned in threadCount..<next.threads.count { spawns |= 1 << UInt64(spawned) }
                     let step = WakeupStep(thread: thread, accesses: StepAccesses(log.accesses), halts: next.halted, spawns: spawns)
                     let asleep = done.filter { !$0.step.isDependent(step) }
                     let threads = StateSleepSets.threads(asleep)
                     if isNew {
                         sleep.addState(asleep: threads)
-                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, order: order))
+                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep))
                     } else if let wake = sleep.revisit(target, asleep: threads) {
-                        frontier.append(
-                            PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake, order: order))
-                    } else if newOrder {
-                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, order: order, ordersOnly: true))
+                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake))
                     }
                     done.append(Sleeper(step: step, line: line))
                 }
                 if config.detectRaces {
                     // A sleeping step can run here too: it races with what it conflicts with.
                     for sleeper in pending.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
-                        pending.order?.forEachRace(of: sleeper.step.thread, sleeper.step.accesses) { other, record, access in
-                            explorer.recordOrderedRace(
-                                (other, record.access, record.line < 0 ? nil : record.line), (sleeper.step.thread, access, sleeper.line),
-                                at: depth, world: world, seen: &seenRaces, into: &result)
-                        }
                         stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
                     }
                     if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
                 }
-                // A visit for the race detector alone is work like a state's.
-                if store.count + visits.count >= config.maxStates {
+                if store.count >= config.maxStates {
                     result.cut = .stateBound(config.maxStates)
                     break search
                 }
-                let held = store.bytes + visits.bytes + graph.bytes + sleep.bytes + frontier.bytes
+                let held = store.bytes + effects.bytes + graph.bytes + sleep.bytes + frontier.bytes
                 peakMemory = max(peakMemory, held)
                 if held > config.maxStateMemory {
                     result.cut = .memoryBound(config.maxStateMemory)
@@ -212,10 +177,12 @@ extension StatefulSearch {
             }
             result.states = store.count
             result.transitions = graph.edgeCount
-            result.memory = max(peakMemory, store.bytes + visits.bytes + graph.bytes + sleep.bytes)
+            result.memory = max(peakMemory, store.bytes + effects.bytes + graph.bytes + sleep.bytes)
             assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
             assert(store.isConsistent(), "the state store breaks its invariants")
-            search.finishStateful(&result, graph: graph, initial: initial, complete: result.cut == nil)
+            search.finishStateful(
+                &result, graph: graph, initial: initial, complete: result.cut == nil,
+                races: (effects, deadline, store.bytes + effects.bytes + graph.bytes + sleep.bytes), seen: &seenRaces)
         }
 
         /// The states a search of a program whose executions take at most `longest` steps

@@ -42,13 +42,14 @@ struct StatefulSearch: Search {
     /// stored (`afterFailure`: the failure stands, the outcomes are partial); and the
     /// state, memory and time budgets.
     ///
-    /// Data races are two conflicting steps that can both run from one state (no
-    /// lock, queue or thread start orders them: one of them would be blocked); a
-    /// step that stops the program races so with what another thread would do
-    /// instead. Where that can miss every race of a racy program (a relaxed atomic,
-    /// a strict-priority scheduler: `HappensBefore.isNeeded`), each visit also
-    /// carries what is ordered before each thread, and a step races with every
-    /// conflicting access not ordered before it, as in the stateless searches.
+    /// Data races are found as the stateless searches find them: a step races with
+    /// every conflicting access of another thread that happens-before does not order
+    /// before it. Two conflicting steps that can both run from one state race (one of
+    /// them would be blocked if anything ordered them), as does a step that stops the
+    /// program with what another thread would do instead; once the graph is built,
+    /// each access is followed along every path from the steps that make it
+    /// (`recordOrderedRaces`), which finds the rest: `data` in a flag published with
+    /// a plain variable, written and read only on either side of the flag's own race.
     ///
     /// Invariant: every state in `frontier[head...]` is in the store and not yet
     /// expanded; every state in the store is expanded or in the frontier; the
@@ -83,13 +84,6 @@ struct StatefulSearch: Search {
         var revisit: UInt64?
         /// Its world's and order's estimated size, counted in `Frontier.bytes` while it waits.
         var bytes = 0
-        /// What the race detector knows here (`HappensBefore`): where it is needed,
-        /// and never in a final state.
-        var order: HappensBefore?
-        /// A visit for the race detector alone: the state was expanded before, with
-        /// another order, so its steps are in the graph; they are taken again only for
-        /// the races they make, and lead on only to visits not made yet.
-        var ordersOnly = false
     }
 
     /// The states waiting to be expanded, first in first out (breadth first).
@@ -110,7 +104,7 @@ struct StatefulSearch: Search {
         var waiting: [World] { pending[head...].compactMap { $0?.world } }
 
         mutating func append(_ state: consuming PendingState) {
-            state.bytes = state.world.estimatedBytes + (state.order?.estimatedBytes ?? 0)
+            state.bytes = state.world.estimatedBytes
             bytes += state.bytes
             pending.append(state)
         }
@@ -149,13 +143,10 @@ struct StatefulSearch: Search {
         result.search = .stateful
         result.sleepSets = sleepSets
         let initial = engine.initialWorld()
-        let order =
-            config.detectRaces && HappensBefore.isNeeded(for: engine.program)
-            ? HappensBefore(threads: initial.threads.count, program: engine.program) : nil
         var run = Run(
             search: self, result: result, deadline: config.started().deadline, initial: initial,
             encoder: StateEncoder(program: engine.program, initial: initial),
-            frontier: Frontier(PendingState(state: 0, world: initial, depth: 0, order: order)), growth: GrowthWatch(explorer, initial))
+            frontier: Frontier(PendingState(state: 0, world: initial, depth: 0)), growth: GrowthWatch(explorer, initial))
         guard initial.threads.count <= 64 else {
             run.result.cut = .threadLimit(64)
             run.ended = true
@@ -163,10 +154,6 @@ struct StatefulSearch: Search {
         }
         run.encoder.encode(initial)
         _ = run.store.insert(run.encoder.bytes.raw)
-        if let order {
-            run.encoder.encode(state: 0, order: order)
-            _ = run.visits.insert(run.encoder.bytes.raw)
-        }
         run.graph.addState()
         visit?(initial)
         if sleepSets { run.sleep.addState(asleep: 0) }
@@ -176,9 +163,18 @@ struct StatefulSearch: Search {
     /// Reads the report off the graph: depth, schedules, counts and livelock. Counts
     /// and livelock need the whole graph: a cut search keeps final-state counts and
     /// looks for no livelock (an unexpanded state's steps are unknown).
-    func finishStateful(_ result: inout Exploration, graph: StateGraph, initial: World, complete: Bool) {
+    func finishStateful(
+        _ result: inout Exploration, graph: StateGraph, initial: World, complete: Bool, races: (effects: StepEffects, deadline: Deadline?, held: Int),
+        seen: inout Explorer.SeenRaces
+    ) {
         let tree = graph.breadthFirst()
         result.depth = tree.depth
+        if config.detectRaces && needsOrderedRaces(result) {
+            recordOrderedRaces(
+                graph: graph, tree: tree, effects: races.effects, initial: initial, deadline: races.deadline, held: races.held, seen: &seen,
+                into: &result)
+        }
+        let complete = complete && result.cut == nil
         let log = EventLog(narrate: false)
         // Thread IDs to names, replayed: a spawned thread's name is the world's.
         func names(_ path: [ThreadID]) -> [String] {
