@@ -120,7 +120,7 @@ func fuzzScenario(_ scenario: Scenario, file: SourceFile) {
         }
         check(ExplorationRenderer(program: program).render(result, counterexample: nil, replay: ReplayCommand("fuzz")))
         check(ExplorationJSON(program: program).render(result, version: fix, counterexample: example).serialized())
-        // Sleep sets: the same final outcomes, and a cycle exactly when the full graph has one.
+        // Sleep sets: the same final outcomes and races, and a cycle exactly when the full graph has one.
         var reduced = stateful
         reduced.sleepSets = true
         let sleeping = Explorer(program: program, config: reduced).explore()
@@ -132,6 +132,10 @@ func fuzzScenario(_ scenario: Scenario, file: SourceFile) {
             let reduced = sleeping.sleepSets || sleeping.sleepSetsRetried != nil
             let reducedCycle = sleeping.sleepSetsRetried != nil || (sleeping.sleepSets && sleeping.hasCycle)
             if reduced && reducedCycle != result.hasCycle { fatalError("sleep sets changed whether the state graph has a cycle") }
+            // Races follow paths, and a reduced graph holds one path of each trace.
+            if Set(sleeping.dataRaces.map(SearchOracle.RaceKey.init)) != Set(result.dataRaces.map(SearchOracle.RaceKey.init)) {
+                fatalError("sleep sets and the full stateful search report different data races")
+            }
         }
         check(ExplorationRenderer(program: program).render(sleeping, counterexample: nil, replay: ReplayCommand("fuzz")))
         if let livelock = result.livelock {
