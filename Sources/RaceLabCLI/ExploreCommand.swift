@@ -82,17 +82,13 @@ struct ExploreCommand {
                 "unknown strategy '\(strategy)'; explore visits every interleaving, or with --strategy priority only those a strict-priority scheduler allows",
                 command: spec)
         }
-        let fixes: [String?] = parsed.flags.contains("all-fixes") ? [nil] + scenario.fixes.map(\.name) : [try checkedFix(parsed.values["fix"], scenario)]
+        let versions = parsed.flags.contains("all-fixes") ? scenario.versions : [try checkedVersion(parsed.values["fix"], scenario)]
         var out = "\(scenario.name): \(scenario.title)\n"
         var explorations: [JSON] = []
         var worst = ExitCode.success
-        for fix in fixes {
-            var program: Program
-            do throws(ScriptError) {
-                program = try scenario.program(fix: fix)
-            } catch {
-                return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
-            }
+        for version in versions {
+            let fix = version.fix
+            var program = version.program
             if parsed.values["strategy"] == "priority" { program.strictPriority = true }
             let explorer = Explorer(program: program, config: config)
             var result = explorer.explore(progress: ProgressLine(sink: progress).callback)
@@ -110,7 +106,7 @@ struct ExploreCommand {
             explorations.append(
                 ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0))
             let how = result.search == .stateful ? "stateful search" : result.reduction == .dpor ? "DPOR" : "no reduction"
-            out += "\nExploring \(describe(fix, in: scenario)) (\(how)).\n"
+            out += "\nExploring \(version.phrase) (\(how)).\n"
             if program.strictPriority { out += Self.strictPriorityNote }
             if let reason = result.searchReason { out += "Search chosen: \(reason)\n" }
             let replay = ReplayCommand(parsed.positionals[0], fix: fix)
@@ -123,7 +119,7 @@ struct ExploreCommand {
             case .notExhaustive: code = ExitCode.notExhaustive
             }
             // With --all-fixes, the verdict is about the fixes that are meant to work.
-            if fixes.count == 1 || scenario.role(of: fix) == .fix { worst = ExitCode.worse(worst, code) }
+            if versions.count == 1 || version.role == .fix { worst = ExitCode.worse(worst, code) }
         }
         if wantsJSON {
             let json = JSON.object([
@@ -193,12 +189,6 @@ struct ExploreCommand {
     }
 }
 
-/// "the broken version", "fix 'mutex'", "the broken variant 'forIn'".
-func describe(_ fix: String?, in scenario: Scenario) -> String {
-    guard let fix else { return "the broken version" }
-    return scenario.fix(named: fix)?.variant != nil ? "the broken variant '\(fix)'" : "fix '\(fix)'"
-}
-
 /// The one scenario a command names.
 func loadOne(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: ScenarioLocator) throws(UsageError) -> Result<Scenario, CommandOutput> {
     guard parsed.positionals.count == 1 else {
@@ -209,28 +199,22 @@ func loadOne(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: Scenario
 
 /// The scenario a command names, its `--fix` checked, compiled.
 func loadVersion(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: ScenarioLocator) throws(UsageError)
-    -> Result<(Scenario, String?, Program), CommandOutput>
+    -> Result<(Scenario, Version), CommandOutput>
 {
     let scenario: Scenario
     switch try loadOne(parsed, spec, locator) {
     case .success(let s): scenario = s
     case .failure(let output): return .failure(output)
     }
-    let fix = try checkedFix(parsed.values["fix"], scenario)
-    do throws(ScriptError) {
-        return .success((scenario, fix, try scenario.program(fix: fix)))
-    } catch {
-        return .failure(CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError))
-    }
+    return .success((scenario, try checkedVersion(parsed.values["fix"], scenario)))
 }
 
-/// A fix name checked against the scenario's fixes.
-func checkedFix(_ name: String?, _ scenario: Scenario) throws(UsageError) -> String? {
-    guard let name else { return nil }
-    guard scenario.fix(named: name) == nil else { return name }
+/// The version `--fix` names (none: the broken version), or a usage error naming the fixes.
+func checkedVersion(_ name: String?, _ scenario: Scenario) throws(UsageError) -> Version {
+    if let version = scenario.version(name) { return version }
     let names = scenario.fixes.map(\.name)
     throw UsageError(
-        "scenario '\(scenario.name)' has no fix '\(name)'" + suggestion(name, names)
+        "scenario '\(scenario.name)' has no fix '\(name ?? "")'" + suggestion(name ?? "", names)
             + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
 }
 

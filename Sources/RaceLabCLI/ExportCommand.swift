@@ -75,11 +75,12 @@ struct ExportCommand {
             config.timeLimit = n
         }
         config = config.started()
-        let (scenario, fix, program): (Scenario, String?, Program)
+        let (scenario, version): (Scenario, Version)
         switch try loadVersion(parsed, spec, locator) {
-        case .success(let version): (scenario, fix, program) = version
+        case .success(let loaded): (scenario, version) = loaded
         case .failure(let output): return output
         }
+        let fix = version.fix, program = version.program
         // A break-it or predict-it exercise's story and counterexample are its answer.
         if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)), parsed.values["schedule"] == nil {
             return Spoilers.refusal("export", scenario, kind, own: true)
@@ -149,7 +150,7 @@ struct ExportCommand {
         } catch {
             return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
         }
-        let title = "\(scenario.name) (\(describe(fix, in: scenario))), \(what)"
+        let title = "\(scenario.name) (\(version.phrase)), \(what)"
         var text: String
         switch format {
         case "svg": text = SVGTimeline(run: result, title: title, decisive: decisive).render()

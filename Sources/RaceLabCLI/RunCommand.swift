@@ -61,11 +61,13 @@ struct RunCommand {
             throw UsageError("--strategy \(strategy) needs --seed <n>", command: spec)
         }
 
-        var (scenario, fixName, program): (Scenario, String?, Program)
+        let (scenario, version): (Scenario, Version)
         switch try loadVersion(parsed, spec, locator) {
-        case .success(let version): (scenario, fixName, program) = version
+        case .success(let loaded): (scenario, version) = loaded
         case .failure(let output): return output
         }
+        let fixName = version.fix
+        var program = version.program
         if strategy == "priority" { program.strictPriority = true }
         // An exercise's own schedules may be its answer; the student's 'answer' is
         // theirs. A schedule the command chooses (round robin, random, PCT, even one
@@ -116,9 +118,7 @@ struct RunCommand {
         if wantsJSON {
             return CommandOutput(stdout: JSONRenderer(scenario: scenario.name, fix: fixName).render(result), exitCode: exit)
         }
-        let variant = fixName.flatMap { scenario.fix(named: $0)?.variant }
-        let version = variant != nil ? "the broken variant '\(fixName!)'" : fixName.map { "fix '\($0)'" } ?? "the broken version"
-        var title = "\(scenario.name): \(scenario.title)\nRunning \(version) under the \(description)."
+        var title = "\(scenario.name): \(scenario.title)\nRunning \(version.phrase) under the \(description)."
         if let fixName, let reason = scenario.fix(named: fixName)?.expectedFailure {
             title += "\nThis fix is meant to fail: \(reason)"
         }

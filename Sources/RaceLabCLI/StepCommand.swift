@@ -48,11 +48,12 @@ struct StepCommand {
             guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
             seed = value
         }
-        let (scenario, fix, program): (Scenario, String?, Program)
+        let (scenario, version): (Scenario, Version)
         switch try loadVersion(parsed, spec, locator) {
-        case .success(let version): (scenario, fix, program) = version
+        case .success(let loaded): (scenario, version) = loaded
         case .failure(let output): return output
         }
+        let fix = version.fix, program = version.program
         var session = StepSession(program: program)
         if let text = parsed.values["schedule"] {
             let named = scenario.schedules(fix: fix).first { $0.name == text }
@@ -77,7 +78,7 @@ struct StepCommand {
             }
         }
         var controller = StepController(
-            session: session, scenario: scenario, fix: fix, challenge: parsed.flags.contains("challenge"),
+            session: session, scenario: scenario, version: version, challenge: parsed.flags.contains("challenge"),
             seed: seed, argument: parsed.positionals[0])
         controller.guarded = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, environment)) != nil
         let color = environment["NO_COLOR"].map(\.isEmpty) ?? true

@@ -24,7 +24,8 @@ struct StepController {
 
     var session: StepSession
     let scenario: Scenario
-    let fix: String?
+    let version: Version
+    var fix: String? { version.fix }
     let challenge: Bool
     /// For `x`: the project's seeded generator, never the system's.
     var random: SplitMix64
@@ -41,10 +42,10 @@ struct StepController {
     var hintRung = 0
     var hintSchedule: [ThreadID]?
 
-    init(session: StepSession, scenario: Scenario, fix: String?, challenge: Bool, seed: UInt64, argument: String) {
+    init(session: StepSession, scenario: Scenario, version: Version, challenge: Bool, seed: UInt64, argument: String) {
         self.session = session
         self.scenario = scenario
-        self.fix = fix
+        self.version = version
         self.challenge = challenge
         random = SplitMix64(seed: seed)
         self.argument = argument
@@ -58,15 +59,11 @@ struct StepController {
     }
 
     /// A fix that is not meant to fail: the challenge cannot be won on it.
-    var isSoundFix: Bool {
-        guard let fix, let info = scenario.fix(named: fix) else { return false }
-        return info.expectedFailure == nil && info.variant == nil
-    }
+    var isSoundFix: Bool { version.role == .fix }
 
     func screen(width: Int, color: Bool) -> String {
-        let version = describe(fix, in: scenario)
         let screen = StepScreen(
-            title: "\(scenario.name): \(scenario.title) (\(version))", goal: challenge ? goal : nil,
+            title: "\(scenario.name): \(scenario.title) (\(version.phrase))", goal: challenge ? goal : nil,
             width: width, color: color)
         return screen.render(session)
     }

@@ -35,16 +35,10 @@ struct VerifyCommand {
             return Spoilers.refusal("verify", scenario, .predictIt)
         }
         var exit = ExitCode.success
-        var versions: [VerifyTable.Version] = []
-        for fix in [nil] + scenario.fixes.map(\.name) {
-            let program: Program
-            do throws(ScriptError) {
-                program = try scenario.program(fix: fix)
-            } catch {
-                return CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError)
-            }
-            let result = Explorer(program: program, config: config).explore(progress: ProgressLine(sink: progress).callback)
-            let role = scenario.role(of: fix)
+        var versions: [VerifyTable.Row] = []
+        for version in scenario.versions {
+            let result = Explorer(program: version.program, config: config).explore(progress: ProgressLine(sink: progress).callback)
+            let role = version.role
             switch result.verdict(as: role) {
             case .notExhaustive: exit = ExitCode.worse(exit, ExitCode.notExhaustive)
             case .fails: exit = ExitCode.worse(exit, ExitCode.finding)
@@ -52,7 +46,7 @@ struct VerifyCommand {
             case .passesUnexpectedly where role == .expectedToFail: exit = ExitCode.worse(exit, ExitCode.finding)
             case .proven, .failsAsExpected, .passesUnexpectedly: break
             }
-            versions.append(VerifyTable.Version(fix: fix, role: role, result: result))
+            versions.append(VerifyTable.Row(version: version, result: result))
         }
         let report = VerifyTable(scenario: scenario, reduction: config.reduction, versions: versions)
         if wantsJSON {

@@ -87,7 +87,7 @@ public struct Grader: Sendable {
         let program: Program
         do throws(ScriptError) {
             scenario = try Scenario.load(name: id, file: file)
-            program = try scenario.program(fix: nil)
+            program = scenario.versions[0].program
         } catch {
             let first = error.diagnostics.first.map { "line \($0.range.start.line): \($0.message)" } ?? "it does not compile"
             grade.status = .invalid

@@ -6,8 +6,7 @@ import RaceLabEngine
 extension LessonPage {
     public func render() -> String {
         let (versions, complete, sizes) = self.versions()
-        let first = [nil] + scenario.fixes.map(\.name)
-        let start = first.firstIndex { $0 == selected } ?? 0
+        let start = scenario.versions.firstIndex { $0.fix == selected } ?? 0
         let header = JSON.object([
             ("run", .string(ReplayCommand(argument).text)), ("step", .string(ReplayCommand(argument, verb: "step").text)),
             ("ladder", .bool(scenario.challenge != nil)),

@@ -40,12 +40,6 @@ public struct LessonPage {
     /// The challenge, as step mode states it.
     var goal: String { scenario.challenge ?? "make the run go wrong: break a check, crash it, or deadlock it" }
 
-    /// A version in words: "the broken version", "fix 'mutex'", "the broken variant 'x'".
-    func label(_ fix: String?) -> String {
-        guard let fix else { return "the broken version" }
-        return scenario.fix(named: fix)?.variant != nil ? "the broken variant '\(fix)'" : "fix '\(fix)'"
-    }
-
     /// Every version (the broken one, then each fix and variant), each with its graph,
     /// its verdict over every interleaving, its outcomes, its code, and the runs the
     /// reader can watch (its story, a counterexample) as moves.
@@ -53,8 +47,8 @@ public struct LessonPage {
         var versions: [JSON] = []
         var complete: [Bool] = []
         var sizes: [Int] = []
-        for fix in [nil] + scenario.fixes.map(\.name) {
-            guard let program = try? scenario.program(fix: fix) else { continue }
+        for version in scenario.versions {
+            let fix = version.fix, program = version.program
             let explorer = Explorer(program: program, config: config)
             let result = explorer.explore()
             let verdict: String
@@ -93,7 +87,7 @@ public struct LessonPage {
             let info = fix.flatMap { scenario.fix(named: $0) }
             versions.append(
                 .object([
-                    ("name", fix.map(JSON.string) ?? .null), ("label", .string(label(fix))),
+                    ("name", fix.map(JSON.string) ?? .null), ("label", .string(version.phrase)),
                     ("summary", .string(info.map { $0.variant ?? $0.summary } ?? "")),
                     ("code", .string(ScenarioCode.code(of: scenario, fix: fix))), ("verdict", .string(verdict)),
                     ("proven", .bool(result.verdict() == .proven)), ("outcomes", .array(outcomes)), ("watch", .array(watch)),

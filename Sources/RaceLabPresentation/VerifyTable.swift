@@ -4,24 +4,23 @@ import RaceLabEngine
 /// or as JSON, from their explorations. The command explores and decides the exit
 /// status; this only renders.
 public struct VerifyTable {
-    /// One version: its fix (nil: broken), its role, and its exploration.
-    public struct Version {
-        public var fix: String?
-        public var role: VersionRole
+    /// One version and its exploration.
+    public struct Row {
+        public var version: Version
         public var result: Exploration
+        var role: VersionRole { version.role }
 
-        public init(fix: String?, role: VersionRole, result: Exploration) {
-            self.fix = fix
-            self.role = role
+        public init(version: Version, result: Exploration) {
+            self.version = version
             self.result = result
         }
     }
 
     public let scenario: Scenario
     public let reduction: ExploreConfig.Reduction
-    public let versions: [Version]
+    public let versions: [Row]
 
-    public init(scenario: Scenario, reduction: ExploreConfig.Reduction, versions: [Version]) {
+    public init(scenario: Scenario, reduction: ExploreConfig.Reduction, versions: [Row]) {
         self.scenario = scenario
         self.reduction = reduction
         self.versions = versions
@@ -51,7 +50,7 @@ public struct VerifyTable {
             let unit = result.countsInterleavings ? "" : " states"
             statesCounted = statesCounted || !result.countsInterleavings
             rows.append([
-                version.fix.map { version.role == .variant ? "\($0) (variant)" : $0 } ?? "broken",
+                version.version.label,
                 result.search == .stateful ? "stateful" : "dpor", result.interleavings.description + unit, String(result.executions),
                 result.failingInterleavings.description + unit, String(result.outcomes.count), String(result.dataRaces.count),
                 kinds.isEmpty ? "-" : kinds.joined(separator: ", "), Self.words(result.verdict(as: version.role), version.role),
@@ -70,7 +69,7 @@ public struct VerifyTable {
         let using = versions.filter { !$0.result.weakOrderings.isEmpty }
         let orderings = MemoryOrdering.allCases.filter { ordering in using.contains { $0.result.weakOrderings.contains(ordering) } }
         if using.count > 1 && using.count == versions.count { return MemoryOrdering.note(orderings, "every version") }
-        let names = using.map { $0.fix.map { "fix \($0)" } ?? "the broken version" }
+        let names = using.map(\.version.phrase)
         let who = names.count <= 1 ? names.first ?? "" : names.dropLast().joined(separator: ", ") + " and " + names.last!
         return MemoryOrdering.note(orderings, who, plural: names.count > 1)
     }
@@ -83,7 +82,7 @@ public struct VerifyTable {
                 ExplorationJSON.fields("interleavings", result.interleavings) + [("executions", .int(result.executions))]
                 + ExplorationJSON.fields("failingInterleavings", result.failingInterleavings)
             return .object(
-                [("version", .string(version.fix ?? "broken")), ("role", .string(version.role.rawValue))] + counts + [
+                [("version", .string(version.version.fix ?? "broken")), ("role", .string(version.role.rawValue))] + counts + [
                     ("outcomes", .int(result.outcomes.count)),
                     ("dataRaces", .int(result.dataRaces.count)),
                     ("findings", .array(result.findingKinds.map { JSON.string($0.rawValue) })),

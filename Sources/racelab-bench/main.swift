@@ -210,7 +210,7 @@ print(
 for item in cases {
     let program: Program
     do {
-        program = try Scenario.load(name: item.family, file: SourceFile(name: "bench.race", text: item.source)).program(fix: nil)
+        program = try Scenario.load(name: item.family, file: SourceFile(name: "bench.race", text: item.source)).versions[0].program
     } catch {
         print("error in \(item.family) \(item.size): \(error)")
         continue

@@ -38,9 +38,9 @@ func fuzzGenerated(_ bytes: some Sequence<UInt8>) {
     let scenario: Scenario
     do throws(ScriptError) {
         scenario = try Scenario.load(name: "generated", file: file)
-        for fix in [nil] + scenario.fixes.map(\.name) {
-            if case .disagreement(let why) = SearchOracle().check(try scenario.program(fix: fix)) {
-                fatalError("the searches disagree on \(fix ?? "the program"):\n\(text)\n\(why)")
+        for version in scenario.versions {
+            if case .disagreement(let why) = SearchOracle().check(version.program) {
+                fatalError("the searches disagree on \(version.phrase):\n\(text)\n\(why)")
             }
         }
     } catch {
@@ -57,8 +57,8 @@ func fuzzScenario(_ scenario: Scenario, file: SourceFile) {
     config.maxExecutions = 40
     config.timeLimit = 5
     config = config.started()
-    for fix in ([nil] + scenario.fixes.map(\.name)).prefix(4) {
-        guard let program = try? scenario.program(fix: fix) else { continue }
+    for version in scenario.versions.prefix(4) {
+        let fix = version.fix, program = version.program
         var scheduler = RoundRobinScheduler()
         if let run = try? Runner(program: program, maxSteps: 200).run(&scheduler) {
             check(TextRenderer(title: scenario.title, replay: ReplayCommand("fuzz")).render(run))

@@ -37,7 +37,7 @@ struct OrderingNoteTests {
         let text = racelab.main(["verify", Self.fixture])
         #expect(
             lines(text.stdout, "Orderings:") == [
-                "Orderings: the broken version and fix publish use .relaxed, .acquiring and .releasing atomics; " + Self.sentence
+                "Orderings: the broken version and fix 'publish' use .relaxed, .acquiring and .releasing atomics; " + Self.sentence
             ])
         let json = racelab.main(["verify", Self.fixture, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

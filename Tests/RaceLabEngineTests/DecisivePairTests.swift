@@ -26,7 +26,7 @@ struct DecisivePairTests {
 
     @Test func aReadSaysWhatItWouldHaveSeen() throws {
         let scenario = try loadShipped("singleton-race")
-        let explorer = Explorer(program: try scenario.program(fix: nil))
+        let explorer = Explorer(program: scenario.versions[0].program)
         let why = try #require(explorer.decisivePair(["A", "A", "B", "B", "B", "B", "B", "A", "A", "A"]))
         #expect(why.what == "B read singleton (step 3) before A wrote it (step 8).")
         #expect(why.otherwise == "Had A written it first, B would have read MySingle#1, and every check passes (the rest running without preemption).")
@@ -36,7 +36,7 @@ struct DecisivePairTests {
     /// flag the worker polls.
     @Test func aDeallocationOnTheWrongThreadIsDecidedByTheLastRelease() throws {
         let scenario = try loadShipped("dealloc-wrong-thread")
-        let explorer = Explorer(program: try scenario.program(fix: nil))
+        let explorer = Explorer(program: scenario.versions[0].program)
         let why = try #require(explorer.decisivePair(["main", "main", "main", "main", "main", "worker", "worker"]))
         #expect(why.what == "main released its reference to ViewController#1 (step 5) before worker released its own (step 7).")
         #expect(why.otherwise.hasPrefix("Had worker released its reference first, main's would have been the last"))
@@ -44,7 +44,7 @@ struct DecisivePairTests {
 
     @Test func aDeadlockIsDecidedByWhoTookTheLockFirst() throws {
         let scenario = try loadShipped("deadlock")
-        let explorer = Explorer(program: try scenario.program(fix: nil))
+        let explorer = Explorer(program: scenario.versions[0].program)
         let why = try #require(explorer.decisivePair(["A", "B", "B", "A"]))
         #expect(why.what == "A took lock1 (step 1) before B tried to take it (step 3).")
         #expect(why.otherwise == "Had B taken it first, every check passes (the rest running without preemption).")

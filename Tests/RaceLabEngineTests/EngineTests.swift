@@ -15,7 +15,7 @@ struct EngineTests {
 
     @Test func replayingAPrintedScheduleGivesTheSameRun() throws {
         let scenario = try loadShipped("singleton-race")
-        let runner = Runner(program: try scenario.program(fix: nil))
+        let runner = Runner(program: scenario.versions[0].program)
         var seed: UInt64 = 0
         var failing: Run?
         while failing == nil && seed < 500 {

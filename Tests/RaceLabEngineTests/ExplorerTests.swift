@@ -59,8 +59,9 @@ struct ExplorerTests {
         var programs: [(String, Program)] = []
         for name in ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"] {
             let scenario = try! loadShipped(name)
-            for fix in [nil] + scenario.fixes.map(\.name) {
-                programs.append(("\(name) \(fix ?? "broken")", try! scenario.program(fix: fix)))
+            for version in scenario.versions {
+                let fix = version.fix
+                programs.append(("\(name) \(fix ?? "broken")", version.program))
             }
         }
         let small = [

@@ -12,8 +12,9 @@ struct ForesightTests {
     @Test(arguments: ScenarioFileTests.names)
     func fromTheStartItAgreesWithTheVerdict(name: String) throws {
         let scenario = try loadShipped(name)
-        for fix in [nil] + scenario.fixes.map(\.name) {
-            let program = try scenario.program(fix: fix)
+        for version in scenario.versions {
+            let fix = version.fix
+            let program = version.program
             var config = ExploreConfig.automatic
             config.timeLimit = nil
             let result = Explorer(program: program, config: config).explore()
@@ -47,7 +48,7 @@ struct ForesightTests {
     @Test(arguments: ScenarioFileTests.names)
     func alongTheStoryEachAnswerIsTheShortestDistance(name: String) throws {
         let scenario = try loadShipped(name)
-        let program = try scenario.program(fix: nil)
+        let program = scenario.versions[0].program
         let engine = Engine(program: program, localBudget: 10_000)
         let story = try #require(scenario.schedules(fix: nil).first { $0.name == "story" })
         var world = engine.initialWorld()
@@ -97,13 +98,13 @@ struct ForesightTests {
     }
 
     @Test func theSingletonRaceAnswersInWordsAndNumbers() throws {
-        let engine = Engine(program: try loadShipped("singleton-race").program(fix: nil), localBudget: 10_000)
+        let engine = Engine(program: try loadShipped("singleton-race").versions[0].program, localBudget: 10_000)
         #expect(
             Foresight.look(engine, from: engine.initialWorld())
                 == .failure(
                     steps: 10, next: 1,
                     what: "expectation failed: exactly one MySingle is ever created; expectation failed: A and B end up with the same MySingle"))
-        let fixed = Engine(program: try loadShipped("singleton-race").program(fix: "mutex"), localBudget: 10_000)
+        let fixed = Engine(program: try #require(loadShipped("singleton-race").version("mutex")).program, localBudget: 10_000)
         #expect(Foresight.look(fixed, from: fixed.initialWorld()) == .safe(states: 50))
         #expect(Foresight.look(engine, from: engine.initialWorld(), maxStates: 3) == .unknown(states: 3))
     }
@@ -113,11 +114,11 @@ struct ForesightTests {
     /// The page's graph marks exactly the states where the hint says "from here".
     @Test func aLivelockIsALoopAheadNotAState() throws {
         let scenario = try loadShipped("polite-livelock")
-        let engine = Engine(program: try scenario.program(fix: nil), localBudget: 10_000)
+        let engine = Engine(program: scenario.versions[0].program, localBudget: 10_000)
         let start = engine.initialWorld()
         let a = try #require(start.thread(named: "A"))
         #expect(Foresight.look(engine, from: start) == .livelock(steps: 2, next: a, cycle: 6))
-        let fixed = Engine(program: try scenario.program(fix: "turn"), localBudget: 10_000)
+        let fixed = Engine(program: try #require(scenario.version("turn")).program, localBudget: 10_000)
         guard case .safe = Foresight.look(fixed, from: fixed.initialWorld()) else {
             Issue.record("Dekker's fix: \(Foresight.look(fixed, from: fixed.initialWorld()))")
             return
@@ -137,7 +138,7 @@ struct ForesightTests {
     /// The lesson page's graph: each state once, steps only to states it holds, none
     /// out of a state that went wrong; a budget keeps the states nearest the start.
     @Test func theStateSpaceHoldsEveryStateOnceWithinItsBudget() throws {
-        let engine = Engine(program: try loadShipped("singleton-race").program(fix: nil), localBudget: 10_000)
+        let engine = Engine(program: try loadShipped("singleton-race").versions[0].program, localBudget: 10_000)
         let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: 5_000)
         #expect(space.isComplete && space.worlds.count == 115)
         for (index, edges) in space.edges.enumerated() {

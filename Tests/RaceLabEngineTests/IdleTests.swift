@@ -139,14 +139,14 @@ struct IdleTests {
         config.search = .stateful
         config.timeLimit = nil
         let scenario = try Scenario.load(name: "barber", file: SourceFile(name: "barber.race", text: Self.barber))
-        let solution = Explorer(program: try scenario.program(fix: nil), config: config).explore()
+        let solution = Explorer(program: scenario.versions[0].program, config: config).explore()
         #expect(solution.verdict() == .proven)
         #expect(
             solution.outcomes.map(\.outcome.state).sorted() == [
                 "customers = 0, cuts = 1, balked = 2", "customers = 0, cuts = 2, balked = 1", "customers = 0, cuts = 3, balked = 0",
             ])
         #expect(solution.outcomes.allSatisfy { $0.outcome.end == .idle })
-        let outside = Explorer(program: try scenario.program(fix: "outside"), config: config).explore()
+        let outside = Explorer(program: try #require(scenario.version("outside")).program, config: config).explore()
         #expect(outside.verdict() == .fails)
         #expect(outside.findingKinds == [.invariant])
     }

@@ -51,7 +51,7 @@ struct InterleavingCountTests {
     }
 
     func explore(_ text: String) throws -> Exploration {
-        let program = try Scenario.load(name: "t", file: .init(name: "t.race", text: text)).program(fix: nil)
+        let program = try Scenario.load(name: "t", file: .init(name: "t.race", text: text)).versions[0].program
         return Explorer(program: program, config: ExploreConfig()).explore()
     }
 }

@@ -70,7 +70,7 @@ struct LanguageDocTests {
             for fix in scenario.fixes where fix.expectedFailure == nil && fix.variant == nil {
                 for seed in UInt64(0)..<50 {
                     var scheduler = RandomScheduler(seed: seed)
-                    let result = try Runner(program: try scenario.program(fix: fix.name)).run(&scheduler)
+                    let result = try Runner(program: try #require(scenario.version(fix.name)).program).run(&scheduler)
                     #expect(result.findings.isEmpty, "fix \(fix.name): \(result.findings.map(\.message))")
                 }
             }

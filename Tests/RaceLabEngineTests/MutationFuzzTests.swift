@@ -42,8 +42,8 @@ struct MutationFuzzTests {
                 continue
             }
             loaded += 1
-            for fix in [nil] + scenario.fixes.map(\.name) {
-                let runner = Runner(program: try scenario.program(fix: fix), maxSteps: 300, localBudget: 3_000)
+            for version in scenario.versions {
+                let runner = Runner(program: version.program, maxSteps: 300, localBudget: 3_000)
                 var scheduler = RandomScheduler(seed: UInt64(loaded))
                 let run = try runner.run(&scheduler)
                 #expect(run.schedule.count <= 300)

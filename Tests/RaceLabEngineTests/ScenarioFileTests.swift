@@ -37,14 +37,14 @@ struct ScenarioFileTests {
             // A livelock's story leads into its cycle and goes round it once.
             var config = ExploreConfig()
             config.search = .stateful
-            let program = try scenario.program(fix: nil)
+            let program = scenario.versions[0].program
             let livelock = try #require(Explorer(program: program, config: config).explore().livelock)
             #expect((livelock.prefix + livelock.cycle).joined(separator: " ") == story.steps, "\(name)")
             #expect(Self.position(program, after: livelock.prefix) == Self.position(program, after: livelock.prefix + livelock.cycle))
             return
         }
         var scheduler = try FixedScheduler(story.steps, limit: 10_000)
-        let result = try Runner(program: scenario.program(fix: nil)).run(&scheduler)
+        let result = try Runner(program: scenario.versions[0].program).run(&scheduler)
         #expect(!result.findings.isEmpty, "\(name): the story schedule must show the bug")
         #expect(scheduler.isExhausted, "\(name): the story is followed to its end")
         if Self.canonical.contains(name) {
@@ -61,8 +61,8 @@ struct ScenarioFileTests {
         let scenario = try loadShipped(name)
         // Threads that loop forever run to the step limit under any schedule: the
         // stateful proof below covers them.
-        for fix in scenario.fixes where try !scenario.program(fix: fix.name).marksProgress {
-            let runner = Runner(program: try scenario.program(fix: fix.name))
+        for version in scenario.versions.dropFirst() where !version.program.marksProgress {
+            let runner = Runner(program: version.program)
             var failures = 0
             var firstFailure: String?
             for seed in UInt64(0)..<1_000 {
@@ -73,10 +73,10 @@ struct ScenarioFileTests {
                     firstFailure = firstFailure ?? String(result.scheduleText.prefix(200)) + " (\(result.findings[0].message))"
                 }
             }
-            if fix.variant != nil || fix.expectedFailure != nil {
-                #expect(failures > 0, "\(name) --fix \(fix.name) is marked to fail, so some schedule must fail")
+            if version.role.shouldFail {
+                #expect(failures > 0, "\(name) \(version.phrase) is marked to fail, so some schedule must fail")
             } else {
-                #expect(failures == 0, "\(name) --fix \(fix.name) failed under \(firstFailure ?? "")")
+                #expect(failures == 0, "\(name) \(version.phrase) failed under \(firstFailure ?? "")")
             }
         }
     }
@@ -84,10 +84,10 @@ struct ScenarioFileTests {
     @Test(arguments: names)
     func variantsFailOnTheirOwnStory(name: String) throws {
         let scenario = try loadShipped(name)
-        for fix in scenario.fixes where fix.variant != nil {
-            let story = try #require(scenario.schedules(fix: fix.name).first { $0.name == "story" })
+        for version in scenario.versions where version.role == .variant {
+            let story = try #require(scenario.schedules(fix: version.fix).first { $0.name == "story" })
             var scheduler = try FixedScheduler(story.steps, limit: 10_000)
-            let result = try Runner(program: scenario.program(fix: fix.name)).run(&scheduler)
+            let result = try Runner(program: version.program).run(&scheduler)
             #expect(result.failed)
         }
     }
@@ -98,8 +98,8 @@ struct ScenarioProofTests {
     @Test(arguments: ScenarioFileTests.names)
     func everyVersionGetsItsVerdictOverEveryInterleavingExhaustive(name: String) throws {
         let scenario = try loadShipped(name)
-        for fix in [nil] + scenario.fixes {
-            let program = try scenario.program(fix: fix?.name)
+        for version in scenario.versions {
+            let program = version.program
             var config = ExploreConfig()
             config.timeLimit = nil
             // The canonical five keep their DPOR counts; the others take the search
@@ -107,14 +107,13 @@ struct ScenarioProofTests {
             config.search = ScenarioFileTests.canonical.contains(name) ? .stateless : .automatic
             let explorer = Explorer(program: program, config: config)
             let result = explorer.explore()
-            let label = "\(name) \(fix?.name ?? "broken")"
+            let label = "\(name) \(version.fix ?? "broken")"
             #expect(result.isExhaustive, "\(label): \(result.cut.map(String.init(describing:)) ?? "")")
             // Counting is bounded, but every shipped version's count is exact except two
             // (docs/PERFORMANCE.md gives their exact counts).
             let lowerBound = ["stale-results operations", "dealloc-wrong-thread mutex"].contains(label)
             #expect(result.interleavings.isExact != lowerBound, "\(label): \(result.interleavings)")
-            let meantToFail = fix == nil || fix?.variant != nil || fix?.expectedFailure != nil
-            if !meantToFail {
+            if !version.role.shouldFail {
                 #expect(result.failingExecutions == 0, "\(label) fails in some interleaving")
                 // No fix races: the algorithms made of flags (Peterson's, Dekker's, the
                 // one-slot hand-off) use atomic variables, as a real machine needs.
@@ -144,7 +143,7 @@ struct ScenarioProofTests {
 
 struct RaceDetectorTests {
     @Test func theSingletonRaceIsReportedWithBothAccesses() throws {
-        let result = Explorer(program: try loadShipped("singleton-race").program(fix: nil)).explore()
+        let result = Explorer(program: try loadShipped("singleton-race").versions[0].program).explore()
         let lines = result.dataRaces.map {
             "\($0.target): \($0.first.thread) \($0.first.kind) \($0.first.line ?? 0), \($0.second.thread) \($0.second.kind) \($0.second.line ?? 0)"
         }
@@ -171,7 +170,7 @@ struct RaceDetectorTests {
         #expect(
             result.lockInversions.map { $0.edges.map { "\($0.thread): \($0.held) then \($0.taken), line \($0.line ?? 0)" } }
                 == [["A: lock1 then lock2, line 4", "B: lock2 then lock1, line 5"]])
-        let deadlock = Explorer(program: try loadShipped("deadlock").program(fix: nil)).explore()
+        let deadlock = Explorer(program: try loadShipped("deadlock").versions[0].program).explore()
         #expect(deadlock.lockInversions.count == 1)
     }
 

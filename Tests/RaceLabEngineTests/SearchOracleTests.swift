@@ -105,9 +105,10 @@ struct SearchOracleTests {
     @Test(arguments: ScenarioFileTests.names)
     func everySearchGivesTheSameAnswerExhaustive(name: String) throws {
         let scenario = try loadShipped(name)
-        for fix in [nil] + scenario.fixes.map(\.name) {
+        for version in scenario.versions {
+            let fix = version.fix
             let label = "\(name) \(fix ?? "broken")"
-            let found = Self.answers(try scenario.program(fix: fix), role: scenario.role(of: fix))
+            let found = Self.answers(version.program, role: version.role)
             #expect(found.skip == Self.skipped[label], "\(label)")
             if let dpor = found.dpor {
                 #expect(dpor == found.stateful, "\(label): DPOR \(dpor)\n  stateful \(found.stateful)")

@@ -243,8 +243,8 @@ struct StatefulSleepSetTests {
             var programs = ExplorerTests.oraclePrograms
             for name in ScenarioFileTests.names {
                 let scenario = try loadShipped(name)
-                for fix in [nil] + scenario.fixes {
-                    programs.append(("\(name) \(fix?.name ?? "broken")", try scenario.program(fix: fix?.name)))
+                for version in scenario.versions {
+                    programs.append(("\(name) \(version.fix ?? "broken")", version.program))
                 }
             }
             return programs
@@ -308,7 +308,7 @@ struct StatefulSleepSetTests {
     /// Through `explore`: a graph with a cycle is searched again without sleep sets,
     /// so the polite threads' livelock is still found, and the report says why.
     @Test func aCycleIsSearchedAgainForLivelock() throws {
-        let program = try loadShipped("polite-livelock").program(fix: nil)
+        let program = try loadShipped("polite-livelock").versions[0].program
         var config = ExploreConfig()
         config.search = .stateful
         config.sleepSets = true

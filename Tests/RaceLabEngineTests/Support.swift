@@ -13,7 +13,7 @@ func loadShipped(_ name: String) throws -> Scenario {
 
 func compile(_ source: String) throws -> Program {
     let file = SourceFile(name: "test.race", text: source)
-    return try Scenario.load(name: "test", file: file).program(fix: nil)
+    return try Scenario.load(name: "test", file: file).versions[0].program
 }
 
 func run(_ source: String, schedule: String? = nil) throws -> Run {

@@ -78,19 +78,20 @@ struct TextbookTests {
     func everyVersionGetsTheTextbookVerdict(name: String) throws {
         let (text, scenario) = try Self.load(name)
         #expect(text.hasPrefix("source \"") && !scenario.source.isEmpty, "\(name) starts by naming its source")
-        for fix in [nil] + scenario.fixes {
+        for version in scenario.versions {
+            let fix = version.fix.flatMap(scenario.fix(named:))
             let label = "\(name) \(fix?.name ?? "broken")"
             let comments = Self.comments(text, scenario, fix: fix)
             let expected = try Self.expected(comments, label)
             #if DEBUG
                 if comments.contains(where: { $0.hasPrefix(Self.releaseOnly) }) { continue }
             #endif
-            let program = try scenario.program(fix: fix?.name)
+            let program = version.program
             var config = ExploreConfig.automatic
             config.timeLimit = nil
             let explorer = Explorer(program: program, config: config)
             let result = explorer.explore()
-            let role = scenario.role(of: fix?.name)
+            let role = version.role
             #expect(result.findingKinds == expected.kinds, "\(label): \(result.searchReason ?? "")")
             if expected.kinds.isEmpty {
                 #expect(role == .fix, "\(label): a version meant to fail cannot be proven")
@@ -117,7 +118,7 @@ struct TextbookTests {
         // not (a spurious wakeup, a condition read in two steps), wins too.
         for (schedule, steps) in scenario.schedules(fix: nil) where schedule == "win" {
             let kinds = try Self.expected(Self.comments(text, scenario, fix: nil), name).kinds
-            try Self.expectReplayFails(try scenario.program(fix: nil), steps, kinds: kinds, "\(name) win")
+            try Self.expectReplayFails(scenario.versions[0].program, steps, kinds: kinds, "\(name) win")
         }
     }
 

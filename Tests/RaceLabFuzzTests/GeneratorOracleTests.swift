@@ -42,9 +42,10 @@ struct GeneratorOracleTests {
                 Issue.record("seed \(seed): the generator wrote a program the compiler refuses:\n\(text)\n\(error.rendered)")
                 continue
             }
-            for fix in [nil] + scenario.fixes.map(\.name) {
+            for version in scenario.versions {
+                let fix = version.fix
                 versions += 1
-                switch Self.oracle.check(try scenario.program(fix: fix)) {
+                switch Self.oracle.check(version.program) {
                 case .agreed(let pairs):
                     compared += pairs > 0 ? 1 : 0
                     allThree += pairs == 3 ? 1 : 0
@@ -66,7 +67,7 @@ struct GeneratorOracleTests {
         let texts = (0..<UInt64(3_000)).map(Self.program)
         for (seed, text) in texts.enumerated() {
             do throws(ScriptError) {
-                _ = try Scenario.load(name: "generated", file: SourceFile(name: "generated.race", text: text)).program(fix: nil)
+                _ = try Scenario.load(name: "generated", file: SourceFile(name: "generated.race", text: text)).versions[0].program
             } catch {
                 Issue.record("seed \(seed): the generator wrote a program the compiler refuses:\n\(text)\n\(error.rendered)")
             }
@@ -119,7 +120,7 @@ struct GeneratorOracleTests {
     // MARK: What the oracle found (issue 29, item 7)
 
     static func compile(_ source: String) throws -> Program {
-        try Scenario.load(name: "test", file: SourceFile(name: "test.race", text: source)).program(fix: nil)
+        try Scenario.load(name: "test", file: SourceFile(name: "test.race", text: source)).versions[0].program
     }
 
     /// The write/write race on a reference DPOR once missed (each store frees the

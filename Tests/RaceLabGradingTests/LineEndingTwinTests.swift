@@ -20,11 +20,10 @@ struct LineEndingTwinTests {
             let scenario = try Scenario.load(name: file.name, file: file)
             var config = ExploreConfig.automatic
             config.timeLimit = nil
-            return try ([nil] + scenario.fixes.map(\.name)).map { fix throws(ScriptError) -> String in
-                let program = try scenario.program(fix: fix)
+            return scenario.versions.map { version in
                 // As explore chooses: threads that loop forever get the stateful search.
-                let result = Explorer(program: program, config: config).explore()
-                return ExplorationJSON(program: program).render(result, version: fix, counterexample: nil).serialized()
+                let result = Explorer(program: version.program, config: config).explore()
+                return ExplorationJSON(program: version.program).render(result, version: version.fix, counterexample: nil).serialized()
             }.joined(separator: "\n")
         } catch {
             return error.rendered
@@ -70,7 +69,7 @@ struct LineEndingTwinTests {
     @Test func aCRLFFileThatStartsWithACommentIsNotProvenWhenItFails() throws {
         let text = "// the first line is a comment\r\nvar x = 0\r\nthread A { x = 1 }\r\nexpect x == 2, \"x is two\"\r\n"
         let file = SourceFile(name: "c.race", text: text)
-        let program = try Scenario.load(name: "c", file: file).program(fix: nil)
+        let program = try Scenario.load(name: "c", file: file).versions[0].program
         let result = Explorer(program: program, config: ExploreConfig()).explore()
         #expect(result.failingExecutions == 1)
     }

@@ -39,7 +39,7 @@ struct ModelStatementTests {
         // but nothing orders C's write before A's read (the scheduler is not a
         // lock), and the race detector says so under every search.
         let file = SourceFile(name: "singleton-fix.race", text: text)
-        let program = try Scenario.load(name: "singleton-fix", file: file).program(fix: nil)
+        let program = try Scenario.load(name: "singleton-fix", file: file).versions[0].program
         #expect(program.strictPriority)
         let (passed, reason, _, _) = GraderTests.grader.gradeFix(program, file, key: "model-statement-cheat")
         #expect(!passed)

@@ -8,7 +8,7 @@ import Testing
 /// known run, to the byte where it matters, and how each escapes what it cannot take.
 struct PictureTests {
     static func run(_ source: String, _ schedule: String) throws -> Run {
-        let program = try Scenario.load(name: "test", file: SourceFile(name: "test.race", text: source)).program(fix: nil)
+        let program = try Scenario.load(name: "test", file: SourceFile(name: "test.race", text: source)).versions[0].program
         var scheduler = try FixedScheduler(schedule, limit: 1_000)
         return try Runner(program: program).run(&scheduler)
     }

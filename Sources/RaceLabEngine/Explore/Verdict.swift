@@ -87,18 +87,3 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
-
-/// What a version of a scenario is for, which decides what its exploration should show.
-public enum VersionRole: String, Hashable, Sendable {
-    /// The scenario's broken version: it should fail.
-    case broken
-    /// A broken variant of the scenario (another way to break it): it should fail.
-    case variant
-    /// A fix: it should be proven.
-    case fix
-    /// A fix marked as one that cannot work (`fails "why"`): it should fail.
-    case expectedToFail = "expected to fail"
-
-    /// True for the roles whose version should fail.
-    public var shouldFail: Bool { self != .fix }
-}

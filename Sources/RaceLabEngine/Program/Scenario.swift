@@ -18,22 +18,23 @@ public struct Scenario: Sendable {
         }
     }
 
-    /// The role of a version: nil names the broken version.
-    public func role(of fix: String?) -> VersionRole {
-        guard let fix else { return .broken }
-        return self.fix(named: fix)?.role ?? .fix
-    }
-
-    public var name: String
-    public var file: SourceFile
-    public var title: String
-    public var story: String
-    public var source: String
+    public private(set) var name: String
+    public private(set) var file: SourceFile
+    public private(set) var title: String
+    public private(set) var story: String
+    public private(set) var source: String
     /// The goal of `racelab step --challenge`, in words: "make two MySingle objects exist".
-    public var challenge: String?
-    public var fixes: [Fix]
+    public private(set) var challenge: String?
+    public private(set) var fixes: [Fix]
     /// The base declarations (everything but fixes).
-    public var declarations: [Declaration]
+    public private(set) var declarations: [Declaration]
+    /// The broken version, then each fix in the file's order, each compiled.
+    public private(set) var versions: [Version] = []
+
+    /// The version `fix` names (nil: the broken version), or nil if there is no such fix.
+    public func version(_ fix: String?) -> Version? {
+        versions.first { $0.fix == fix }
+    }
 
     /// Parses and compiles the scenario and every fix, reporting all errors at once.
     public static func load(name: String, file: SourceFile) throws(ScriptError) -> Scenario {
@@ -84,15 +85,15 @@ public struct Scenario: Sendable {
         var scenario = Scenario(
             name: name, file: file, title: metadata["title"] ?? name, story: metadata["story"] ?? "",
             source: metadata["source"] ?? "", challenge: metadata["challenge"], fixes: fixes, declarations: base)
-        for fix in [nil] + fixes.map(\.name) {
+        for fix in [nil] + fixes {
             do throws(ScriptError) {
-                _ = try scenario.program(fix: fix)
+                let program = try Compiler.compile(scenario.declarations(fix: fix?.name), file: file)
+                scenario.versions.append(Version(fix: fix?.name, role: fix?.role ?? .broken, program: program))
             } catch {
                 diagnostics += error.diagnostics.filter { !diagnostics.contains($0) }
             }
         }
         if !diagnostics.isEmpty { throw ScriptError(file: file, diagnostics: diagnostics) }
-        scenario.file = file
         return scenario
     }
 
@@ -117,10 +118,6 @@ public struct Scenario: Sendable {
             }
         }
         return result
-    }
-
-    public func program(fix: String?) throws(ScriptError) -> Program {
-        try Compiler.compile(declarations(fix: fix), file: file)
     }
 
     /// Named schedules, in declaration order, with a fix's own overriding the base's.

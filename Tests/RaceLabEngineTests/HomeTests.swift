@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// Each decision lives in one place (issue 30): these read the sources and fail when
+/// one is made again somewhere else.
+struct HomeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every Swift file under `Sources` and `Tests`, by path from the package's root,
+    /// with its text.
+    static let files: [(path: String, text: String)] = {
+        var files: [(String, String)] = []
+        for folder in ["Sources", "Tests"] {
+            let base = root.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(atPath: base.path) else { continue }
+            for case let path as String in walker where path.hasSuffix(".swift") {
+                let text = (try? String(contentsOf: base.appendingPathComponent(path), encoding: .utf8)) ?? ""
+                files.append(("\(folder)/\(path)", text))
+            }
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }()
+
+    /// The files other than `home` whose text contains `phrase`.
+    static func strays(_ phrase: String, home: String) -> [String] {
+        files.filter { $0.path != home && $0.path != "Tests/RaceLabEngineTests/HomeTests.swift" && $0.text.contains(phrase) }.map(\.path)
+    }
+
+    @Test func theSourcesAreFound() {
+        #expect(Self.files.count > 100)
+        #expect(Self.files.contains { $0.path == "Sources/RaceLabEngine/Program/Version.swift" })
+    }
+
+    /// A scenario's versions are `Scenario.versions`, made once where it is loaded.
+    @Test func everyVersionIsListedWhereTheScenarioIsLoaded() {
+        #expect(Self.strays("[nil] + ", home: "Sources/RaceLabEngine/Program/Scenario.swift") == [])
+        #expect(Self.strays(".program(fix:", home: "") == [])
+    }
+
+    /// A version is named in words by `Version.phrase` and `Version.label` alone.
+    @Test func aVersionIsNamedInOnePlace() {
+        let home = "Sources/RaceLabEngine/Program/Version.swift"
+        for phrase in ["return \"the broken version\"", "\"the broken variant '", "(variant)\""] {
+            #expect(Self.strays(phrase, home: home) == [], "\(phrase)")
+        }
+    }
+}
