@@ -4,7 +4,7 @@ import RaceLabLanguage
 import RaceLabPresentation
 
 /// `racelab explore NAME`: every interleaving, its outcomes, and the simplest failure.
-struct ExploreCommand {
+struct ExploreCommand: Command {
     var locator: ScenarioLocator
     var progress: (@Sendable (String) -> Void)?
 

@@ -3,7 +3,7 @@ import RaceLabLanguage
 import RaceLabPresentation
 
 /// `racelab export NAME --format svg|mermaid|dot`: a run as a picture.
-struct ExportCommand {
+struct ExportCommand: Command {
     var locator: ScenarioLocator
 
     static let formats = ["svg", "mermaid", "dot", "html"]
@@ -12,7 +12,7 @@ struct ExportCommand {
 
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Draw a run (an SVG timeline, a Mermaid sequence diagram, a DOT wait-for graph) or write an HTML lesson page.",
+        abstract: "Draw a run (SVG timeline, Mermaid sequence diagram, DOT wait-for graph) or write a lesson page.",
         usage:
             "racelab export <name> [--fix <fix>] [--schedule <schedule> | --counterexample | --story] --format svg|mermaid|dot|html [--output <file>]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],

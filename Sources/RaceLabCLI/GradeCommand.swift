@@ -4,7 +4,7 @@ import RaceLabGrading
 import RaceLabLanguage
 
 /// `racelab grade FILE…`: grades submissions against the exercises.
-struct GradeCommand {
+struct GradeCommand: Command {
     var locator: ScenarioLocator
     var progress: (@Sendable (String) -> Void)?
     /// The binary whose `grade-worker` grades each file (see `WorkerPool`); nil grades
@@ -243,7 +243,6 @@ struct GradeCommand {
         if let walker = manager.enumerator(atPath: target) {
             while let relative = walker.nextObject() as? String {
                 var isFolder: ObjCBool = false
-                let name = String(relative.split(separator: "/").last ?? "")
                 // Hidden files and folders (.git, a checkout of RaceLab itself) are not submissions.
                 guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
                     manager.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue

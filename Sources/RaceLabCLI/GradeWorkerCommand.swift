@@ -9,7 +9,7 @@ import RaceLabPresentation
 /// process, never the class; and before each file it sets its CPU time limit
 /// (`RLIMIT_CPU`) a little past the parent's deadline, so it ends by itself even if
 /// the parent is gone.
-struct GradeWorkerCommand {
+struct GradeWorkerCommand: Command {
     var environment: [String: String]
 
     static let spec = CommandSpec(

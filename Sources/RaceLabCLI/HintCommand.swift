@@ -3,7 +3,7 @@ import RaceLabLanguage
 import RaceLabPresentation
 
 /// `racelab hint FILE [N]`: an exercise's task and its first N hints.
-struct HintCommand {
+struct HintCommand: Command {
     var locator: ScenarioLocator
 
     static let spec = CommandSpec(

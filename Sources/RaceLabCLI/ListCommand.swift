@@ -2,7 +2,7 @@ import Foundation
 import RaceLabGrading
 
 /// `racelab list`: every shipped scenario with its title and fixes.
-struct ListCommand {
+struct ListCommand: Command {
     var locator: ScenarioLocator
 
     static let spec = CommandSpec(

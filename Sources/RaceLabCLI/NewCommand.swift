@@ -2,7 +2,7 @@ import Foundation
 
 /// `racelab new exercise NAME --kind fix|break|predict`: a commented starter for a
 /// teacher's own exercise, valid as it stands (a racy counter), to be rewritten.
-struct NewCommand {
+struct NewCommand: Command {
     static let spec = CommandSpec(
         name: "new",
         abstract: "Write a commented starter for an exercise of your own.",

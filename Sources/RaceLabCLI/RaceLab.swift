@@ -71,16 +71,7 @@ public struct RaceLab {
         options: [.init(name: "version", value: nil, help: "Show the version.")],
         discussion: """
             SUBCOMMANDS:
-              list                    List the shipped scenarios and their fixes, and the exercises.
-              show                    Show a scenario's story, its code, and each fix as a diff.
-              run                     Run a scenario under one schedule and explain what happened.
-              explore                 Visit every interleaving: outcomes, verdicts, the simplest counterexample.
-              verify                  The broken version and every fix side by side, each explored exhaustively.
-              step                    Be the scheduler: pick which thread runs next, with undo.
-              export                  Draw a run: an SVG timeline, a Mermaid sequence diagram, a DOT wait-for graph.
-              grade                   Grade exercise submissions: every interleaving, a reason for each failure.
-              hint                    Show an exercise's task and its hints, one more each time you ask.
-              new                     Write a commented starter for an exercise of your own.
+            \(subcommandList)
 
               See 'racelab help <subcommand>' for detailed help.
 
@@ -128,7 +119,6 @@ public struct RaceLab {
             return CommandOutput(stdout: RaceLab.root.help)
         }
         let rest = Array(arguments.dropFirst())
-        let commands = ["list", "show", "run", "explore", "verify", "step", "export", "grade", "hint", "new", "help"]
         switch first {
         case "-h", "--help":
             return CommandOutput(stdout: RaceLab.root.help)
@@ -136,55 +126,19 @@ public struct RaceLab {
             return CommandOutput(stdout: "racelab \(RaceLab.version)\n")
         case "help":
             guard let topic = rest.first else { return CommandOutput(stdout: RaceLab.root.help) }
-            guard let spec = RaceLab.spec(topic) else {
-                throw UsageError("unknown subcommand '\(topic)'" + suggestion(topic, commands), command: RaceLab.root)
+            guard let entry = RaceLab.entry(topic), entry.listed else {
+                throw UsageError("unknown subcommand '\(topic)'" + suggestion(topic, RaceLab.commandNames), command: RaceLab.root)
             }
-            return CommandOutput(stdout: spec.help)
-        case "list":
-            return try ListCommand(locator: locator).run(rest)
-        case "show":
-            return try ShowCommand(locator: locator).run(rest)
-        case "run":
-            return try RunCommand(locator: locator).run(rest)
-        case "explore":
-            return try ExploreCommand(locator: locator, progress: progress).run(rest)
-        case "verify":
-            return try VerifyCommand(locator: locator, progress: progress).run(rest)
-        case "export":
-            return try ExportCommand(locator: locator).run(rest)
-        case "grade":
-            return try GradeCommand(locator: locator, progress: progress, workerExecutable: workerExecutable).run(rest)
-        case "grade-worker":
-            // Internal: not listed in the help (see GradeWorkerCommand).
-            return try GradeWorkerCommand(environment: environment).run(rest)
-        case "hint":
-            return try HintCommand(locator: locator).run(rest)
-        case "step":
-            return try StepCommand(locator: locator, environment: environment, terminal: terminal, readLine: readLine).run(rest)
-        case "new":
-            return try NewCommand().run(rest)
+            return CommandOutput(stdout: entry.spec.help)
         default:
-            throw UsageError("unknown subcommand '\(first)'" + suggestion(first, commands), command: RaceLab.root)
+            guard let entry = RaceLab.entry(first) else {
+                throw UsageError("unknown subcommand '\(first)'" + suggestion(first, RaceLab.commandNames), command: RaceLab.root)
+            }
+            return try entry.make(self).run(rest)
         }
     }
 
     var locator: ScenarioLocator { ScenarioLocator(environment: environment) }
-
-    static func spec(_ name: String) -> CommandSpec? {
-        switch name {
-        case "list": return ListCommand.spec
-        case "show": return ShowCommand.spec
-        case "run": return RunCommand.spec
-        case "explore": return ExploreCommand.spec
-        case "verify": return VerifyCommand.spec
-        case "step": return StepCommand.spec
-        case "export": return ExportCommand.spec
-        case "grade": return GradeCommand.spec
-        case "hint": return HintCommand.spec
-        case "new": return NewCommand.spec
-        default: return nil
-        }
-    }
 }
 
 func suggestion(_ word: String, _ candidates: [String]) -> String {

@@ -3,7 +3,7 @@ import RaceLabLanguage
 import RaceLabPresentation
 
 /// `racelab run NAME`: one run under one schedule, explained.
-struct RunCommand {
+struct RunCommand: Command {
     var locator: ScenarioLocator
 
     static let spec = CommandSpec(

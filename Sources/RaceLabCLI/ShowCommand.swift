@@ -3,7 +3,7 @@ import RaceLabLanguage
 import RaceLabPresentation
 
 /// `racelab show NAME`: the story, the broken code, and each fix as a diff.
-struct ShowCommand {
+struct ShowCommand: Command {
     var locator: ScenarioLocator
 
     static let spec = CommandSpec(

@@ -4,7 +4,7 @@ import RaceLabPresentation
 
 /// `racelab step NAME`: be the scheduler. On a terminal, one key per step; otherwise
 /// one command per line of standard input, with plain output.
-struct StepCommand {
+struct StepCommand: Command {
     var locator: ScenarioLocator
     var environment: [String: String]
     /// The raw-mode terminal, when standard input and output are one.

@@ -3,7 +3,7 @@ import RaceLabLanguage
 import RaceLabPresentation
 
 /// `racelab verify NAME`: the broken version and every fix in one table.
-struct VerifyCommand {
+struct VerifyCommand: Command {
     var locator: ScenarioLocator
     var progress: (@Sendable (String) -> Void)?
 

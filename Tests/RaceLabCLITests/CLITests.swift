@@ -58,16 +58,6 @@ struct CLITests {
                 == racelab.main(["run", "stale-results", "--seed", "9", "--format", "json"]))
     }
 
-    @Test func helpTopicAndHelpFlagAgree() {
-        for command in ["list", "show", "run"] {
-            let topic = racelab.main(["help", command])
-            #expect(topic == racelab.main([command, "--help"]))
-            #expect(topic == racelab.main([command, "-h"]))
-            #expect(topic.stdout.hasPrefix("OVERVIEW: "))
-            #expect(topic.exitCode == 0)
-        }
-    }
-
     @Test func listShowsTheScenariosThenTheExercises() {
         let sections = racelab.main(["list"]).stdout.components(separatedBy: "\n\n")
         #expect(sections.count == 2)

@@ -44,4 +44,11 @@ struct HomeTests {
             #expect(Self.strays(phrase, home: home) == [], "\(phrase)")
         }
     }
+
+    /// The subcommands are `RaceLab.registry`: no other list of them, no dispatch by name.
+    @Test func theSubcommandsAreListedInTheRegistryAlone() {
+        #expect(Self.strays("\"list\", \"show\", \"run\"", home: "Tests/RaceLabCLITests/RegistryTests.swift") == [])
+        #expect(Self.strays("case \"explore\":", home: "") == [])
+        #expect(Self.strays("case \"verify\":", home: "") == [])
+    }
 }

@@ -1,0 +1,42 @@
+import Testing
+
+@testable import RaceLabCLI
+
+/// The subcommands come from one registry (`RaceLab.registry`): each answers
+/// `--help` and `help NAME` with its own help, the root help lists the listed ones in
+/// its order, and a misspelt name is matched against them.
+struct RegistryTests {
+    let racelab = RaceLab(environment: [:])
+
+    @Test(arguments: RaceLab.registry.map(\.spec.name))
+    func everyCommandAnswersHelp(name: String) throws {
+        let entry = try #require(RaceLab.entry(name))
+        let help = racelab.main([name, "--help"])
+        #expect(help.exitCode == 0 && help.stderr.isEmpty)
+        #expect(help.stdout == entry.spec.help)
+        #expect(racelab.main([name, "-h"]) == help)
+        #expect(help.stdout.hasPrefix("OVERVIEW: \(entry.spec.abstract)\n\nUSAGE: racelab \(name)"))
+        let asked = racelab.main(["help", name])
+        if entry.listed {
+            #expect(asked == help)
+        } else {
+            #expect(asked.exitCode == 64, "an internal command is not offered by help")
+        }
+    }
+
+    @Test func theRootHelpListsTheRegistryInOrder() {
+        let root = racelab.main(["--help"]).stdout
+        let listed = RaceLab.registry.filter(\.listed)
+        let lines = listed.map { "  " + $0.spec.name + String(repeating: " ", count: 24 - $0.spec.name.count) + $0.spec.abstract }
+        #expect(root.contains(lines.joined(separator: "\n") + "\n\n  See 'racelab help <subcommand>'"))
+        #expect(!root.contains("grade-worker"))
+        #expect(listed.map(\.spec.name) == ["list", "show", "run", "explore", "verify", "step", "export", "grade", "hint", "new"])
+    }
+
+    @Test func aMisspeltCommandIsMatchedAgainstTheRegistry() {
+        let output = racelab.main(["verfy", "deadlock"])
+        #expect(output.exitCode == 64)
+        #expect(output.stderr.hasPrefix("error: unknown subcommand 'verfy'. Did you mean 'verify'?\n"))
+        #expect(racelab.main(["help", "hnt"]).stderr.hasPrefix("error: unknown subcommand 'hnt'. Did you mean 'hint'?\n"))
+    }
+}
