@@ -112,7 +112,7 @@ struct ExploreCommand: Command {
             let replay = ReplayCommand(parsed.positionals[0], fix: fix)
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replay: replay)
             if guarded == .breakIt && result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample }
-            let code: Int32
+            let code: ExitCode
             switch result.verdict() {
             case .fails, .failsAsExpected: code = ExitCode.finding
             case .proven, .passesUnexpectedly: code = ExitCode.success
@@ -126,9 +126,9 @@ struct ExploreCommand: Command {
                 ("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
                 ("explorations", .array(explorations)),
             ])
-            return CommandOutput(stdout: json.serialized() + "\n", exitCode: worst)
+            return CommandOutput(stdout: json.serialized() + "\n", status: worst)
         }
-        return CommandOutput(stdout: out, exitCode: worst)
+        return CommandOutput(stdout: out, status: worst)
     }
 
     /// Whether the command chooses the search itself: `--search auto`, or no

@@ -109,7 +109,7 @@ struct ExportCommand: Command {
             do throws(ScheduleError) {
                 schedule = try Schedule(parsing: named?.steps ?? text, limit: 10_000).steps
             } catch {
-                return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+                return CommandOutput(stderr: "error: \(error.message)\n", status: .usage)
             }
             what = named.map { "schedule '\($0.name)'" } ?? "the given schedule"
         } else if parsed.flags.contains("counterexample") {
@@ -118,7 +118,7 @@ struct ExportCommand: Command {
             guard let example = explorer.counterexample(for: result) else {
                 return CommandOutput(
                     stderr: "error: no failing run to draw: \(result.failingExecutions == 0 ? "every interleaving passes" : "none could be replayed")\n",
-                    exitCode: ExitCode.scriptError)
+                    status: .scriptError)
             }
             schedule = example.schedule
             decisive = example.why.map { ($0.first, $0.second) }
@@ -128,7 +128,7 @@ struct ExportCommand: Command {
             what = "schedule 'story'"
         } else {
             if parsed.flags.contains("story") {
-                return CommandOutput(stderr: "error: '\(scenario.name)' has no story schedule\n", exitCode: ExitCode.usage)
+                return CommandOutput(stderr: "error: '\(scenario.name)' has no story schedule\n", status: .usage)
             }
             what = "the round-robin schedule"
         }
@@ -148,7 +148,7 @@ struct ExportCommand: Command {
             result = try run(limit: Self.maxSteps)
             if result.end == .stepLimit, let schedule, !schedule.isEmpty { result = try run(limit: schedule.count) }
         } catch {
-            return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+            return CommandOutput(stderr: "error: \(error.message)\n", status: .usage)
         }
         let title = "\(scenario.name) (\(version.phrase)), \(what)"
         var text: String
@@ -163,7 +163,7 @@ struct ExportCommand: Command {
                 return CommandOutput(
                     stderr:
                         "error: \(what) of \(scenario.name) does not deadlock (it \(result.end.rawValue)) and takes no two locks in opposite orders: a DOT graph needs a deadlock or a lock-order inversion\n",
-                    exitCode: ExitCode.scriptError)
+                    status: .scriptError)
             }
             text = drawn
         }
@@ -174,7 +174,7 @@ struct ExportCommand: Command {
     func write(_ text: String, _ path: String?) -> CommandOutput {
         guard let path else { return CommandOutput(stdout: text) }
         if let failure = FileIO.write(text, to: path) {
-            return CommandOutput(stderr: "error: \(failure.message)\n", exitCode: failure.exitCode)
+            return CommandOutput(stderr: "error: \(failure.message)\n", status: failure.status)
         }
         return CommandOutput(stdout: "wrote \(path)\n")
     }

@@ -12,7 +12,7 @@ enum FileIO {
         /// 66 (EX_NOINPUT) for an input that is missing or cannot be read, 65
         /// (EX_DATAERR) for one that is not a script, 73 (EX_CANTCREAT) for an output
         /// that cannot be created, 74 (EX_IOERR) for a write that fails.
-        var exitCode: Int32
+        var status: ExitCode
     }
 
     /// The text of a file.
@@ -22,7 +22,7 @@ enum FileIO {
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            return .failure(Failure(message: "\(path) is a directory, not a scenario file", exitCode: ExitCode.noInput))
+            return .failure(Failure(message: "\(path) is a directory, not a scenario file", status: .noInput))
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -30,16 +30,16 @@ enum FileIO {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return .failure(Failure(message: "cannot read \(path): \(reason(errno))", exitCode: ExitCode.noInput))
+                return .failure(Failure(message: "cannot read \(path): \(reason(errno))", status: .noInput))
             }
             if count == 0 { break }
             bytes += buffer[..<count]
             if bytes.count > maxScriptSize {
-                return .failure(Failure(message: "\(path) is larger than \(maxScriptSize >> 20) MiB: not a scenario script", exitCode: ExitCode.scriptError))
+                return .failure(Failure(message: "\(path) is larger than \(maxScriptSize >> 20) MiB: not a scenario script", status: .scriptError))
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(Failure(message: "\(path) is not UTF-8 text", exitCode: ExitCode.scriptError))
+            return .failure(Failure(message: "\(path) is not UTF-8 text", status: .scriptError))
         }
         return .success(text)
     }
@@ -58,12 +58,12 @@ enum FileIO {
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0o644)
         guard fd >= 0 else {
             let why = errno == EEXIST ? "it already exists, and is left as it is" : reason(errno)
-            return Failure(message: "cannot create \(path): \(why)", exitCode: ExitCode.cannotCreate)
+            return Failure(message: "cannot create \(path): \(why)", status: .cannotCreate)
         }
         let written = write(text, to: fd)
         let closed = close(fd) == 0 ? 0 : errno
         if let failed = written ?? (closed == 0 ? nil : closed) {
-            return Failure(message: "cannot write \(path): \(reason(failed))", exitCode: ExitCode.ioError)
+            return Failure(message: "cannot write \(path): \(reason(failed))", status: .ioError)
         }
         return nil
     }
@@ -86,13 +86,13 @@ enum FileIO {
         case ENOENT, ENOTDIR:
             var info = stat()
             if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
-                return Failure(message: "\(path) is a symbolic link to a file that does not exist", exitCode: ExitCode.noInput)
+                return Failure(message: "\(path) is a symbolic link to a file that does not exist", status: .noInput)
             }
-            return Failure(message: "no such file: \(path)", exitCode: ExitCode.noInput)
+            return Failure(message: "no such file: \(path)", status: .noInput)
         case ELOOP:
-            return Failure(message: "\(path) is a loop of symbolic links", exitCode: ExitCode.noInput)
+            return Failure(message: "\(path) is a loop of symbolic links", status: .noInput)
         default:
-            return Failure(message: "cannot read \(path): \(reason(code))", exitCode: ExitCode.noInput)
+            return Failure(message: "cannot read \(path): \(reason(code))", status: .noInput)
         }
     }
 

@@ -154,12 +154,12 @@ struct GradeCommand: Command {
             if let failure = FileIO.write(report.render(extra), to: path) {
                 return CommandOutput(
                     stdout: report.render(format), stderr: notes + "error: \(failure.message)\n",
-                    exitCode: failure.exitCode)
+                    status: failure.status)
             }
         }
         return CommandOutput(
             stdout: report.render(format), stderr: notes,
-            exitCode: report.allPassed ? ExitCode.success : ExitCode.finding)
+            status: report.allPassed ? .success : .finding)
     }
 
     /// `--check-solution`: each file must pass with full points, and the starter of its
@@ -199,11 +199,11 @@ struct GradeCommand: Command {
             out += "      the starter \(starterFails ? "fails" : "passes, so there is nothing to do"): \(starter.reason)\n"
         }
         if let unreadable {
-            return CommandOutput(stdout: out, stderr: warnings + "error: \(unreadable.message)\n", exitCode: ExitCode.noInput)
+            return CommandOutput(stdout: out, stderr: warnings + "error: \(unreadable.message)\n", status: .noInput)
         }
         let count = "\(paths.count) solution\(paths.count == 1 ? "" : "s")"
         out += ok ? "\n\(count) checked: every one passes, and every starter fails.\n" : "\n\(count) checked: some do not hold; see above.\n"
-        return CommandOutput(stdout: out, stderr: warnings, exitCode: ok ? ExitCode.success : ExitCode.finding)
+        return CommandOutput(stdout: out, stderr: warnings, status: ok ? .success : .finding)
     }
 
     struct Submission {
@@ -286,7 +286,7 @@ struct GradeCommand: Command {
         let text: String
         switch FileIO.read(path) {
         case .success(let read): text = read
-        case .failure(let failure): return .failure(CommandOutput(stderr: "error: --roster: \(failure.message)\n", exitCode: failure.exitCode))
+        case .failure(let failure): return .failure(CommandOutput(stderr: "error: --roster: \(failure.message)\n", status: failure.status))
         }
         var names: [String] = []
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {

@@ -35,7 +35,7 @@ struct GradeWorkerCommand: Command {
         guard let memory = parsed.values["memory"].flatMap(Int.init), memory > 0, let time = parsed.values["time"].flatMap(Int.init), time > 0
         else { throw UsageError("give --memory and --time, as 'racelab grade' does", command: Self.spec) }
         guard isatty(STDIN_FILENO) == 0 else {
-            return CommandOutput(stderr: "error: 'racelab grade' runs this: it sends the files on standard input\n", exitCode: ExitCode.usage)
+            return CommandOutput(stderr: "error: 'racelab grade' runs this: it sends the files on standard input\n", status: .usage)
         }
         // Soft and hard alike (never above a hard limit the system already set).
         var limit = rlimit()
@@ -43,7 +43,7 @@ struct GradeWorkerCommand: Command {
         limit.rlim_cur = min(rlim_t(memory) << 20, limit.rlim_max)
         limit.rlim_max = limit.rlim_cur
         guard setrlimit(Self.resource(RLIMIT_AS), &limit) == 0 else {
-            return CommandOutput(stderr: "error: cannot limit this worker's memory: \(FileIO.reason(errno))\n", exitCode: ExitCode.usage)
+            return CommandOutput(stderr: "error: cannot limit this worker's memory: \(FileIO.reason(errno))\n", status: .usage)
         }
         guard let first = readLine(strippingNewline: true) else { return CommandOutput() }
         // A setup that cannot be read is each file's answer: the parent writes the rows.
@@ -71,7 +71,7 @@ struct GradeWorkerCommand: Command {
                 reply = .object([("error", .string(error.message))])
             }
             // The parent is gone when its end of the pipe is: nothing is left to do.
-            guard FileIO.write(reply.compact() + "\n", to: STDOUT_FILENO) == nil else { return CommandOutput(exitCode: ExitCode.ioError) }
+            guard FileIO.write(reply.compact() + "\n", to: STDOUT_FILENO) == nil else { return CommandOutput(status: .ioError) }
         }
         return CommandOutput()
     }

@@ -41,17 +41,17 @@ struct HintCommand: Command {
             let path = id
             switch ScenarioLocator.read(path) {
             case .failure(let failure):
-                return CommandOutput(stderr: "error: \(failure.message)\n", exitCode: ExitCode.noInput)
+                return CommandOutput(stderr: "error: \(failure.message)\n", status: .noInput)
             case .success(let file):
                 guard let declared = Exercise.declaredID(in: file) else {
-                    return CommandOutput(stderr: "error: \(path) is not an exercise: it has no 'exercise \"ID\"' line\n", exitCode: ExitCode.usage)
+                    return CommandOutput(stderr: "error: \(path) is not an exercise: it has no 'exercise \"ID\"' line\n", status: .usage)
                 }
                 id = declared
                 if !exercises.contains(where: { $0.id == declared }) {
                     do throws(GradingError) {
                         fromFile = try ScenarioLocator.exercise(file)
                     } catch {
-                        return CommandOutput(stderr: "error: \(path): \(error.message)\n", exitCode: ExitCode.scriptError)
+                        return CommandOutput(stderr: "error: \(path): \(error.message)\n", status: .scriptError)
                     }
                 }
             }

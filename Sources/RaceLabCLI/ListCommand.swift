@@ -21,7 +21,7 @@ struct ListCommand: Command {
         guard !names.isEmpty else {
             return CommandOutput(
                 stderr: "error: no scenarios found; set RACELAB_SCENARIOS to the folder that holds the .race files\n",
-                exitCode: ExitCode.noInput)
+                status: .noInput)
         }
         var rows: [(String, String, String)] = []
         var errors = ""
@@ -58,6 +58,6 @@ struct ListCommand: Command {
                 out += exercise.id.padded(idWidth) + kind.padded(30) + exercise.title + "\n"
             }
         }
-        return CommandOutput(stdout: out, stderr: errors + warnings, exitCode: errors.isEmpty ? ExitCode.success : ExitCode.scriptError)
+        return CommandOutput(stdout: out, stderr: errors + warnings, status: errors.isEmpty ? .success : .scriptError)
     }
 }

@@ -45,7 +45,7 @@ struct NewCommand: Command {
         }
         let path = parsed.values["output"] ?? "\(id).race"
         if let failure = FileIO.create(Self.starter(id: id, kind: kind), at: path) {
-            return CommandOutput(stderr: "error: \(failure.message)\n", exitCode: failure.exitCode)
+            return CommandOutput(stderr: "error: \(failure.message)\n", status: failure.status)
         }
         // The folder to name with --exercises: the file's, as written.
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."

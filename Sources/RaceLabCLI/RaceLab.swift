@@ -3,41 +3,55 @@ import RaceLabEngine
 import RaceLabLanguage
 import RaceLabPresentation
 
-/// What a command printed and its exit status; `main.swift` writes it out.
+/// What a command printed and how it ended; `main.swift` writes it out.
 public struct CommandOutput: Equatable, Sendable, Error {
     public var stdout = ""
     public var stderr = ""
-    public var exitCode: Int32 = ExitCode.success
+    public var status = ExitCode.success
+    /// The number the process exits with.
+    public var exitCode: Int32 { status.rawValue }
 
-    public init(stdout: String = "", stderr: String = "", exitCode: Int32 = ExitCode.success) {
+    public init(stdout: String = "", stderr: String = "", status: ExitCode = .success) {
         self.stdout = stdout
         self.stderr = stderr
-        self.exitCode = exitCode
+        self.status = status
     }
 }
 
-/// Exit codes, as in sysexits(3) where one fits.
-public enum ExitCode {
-    public static let success: Int32 = 0
+/// How a command ended: a verdict (0, 1, 2), or one of the sysexits(3) codes for
+/// usage and input/output errors, which end a command before or instead of any
+/// verdict. Mapped to the process's number here alone.
+public enum ExitCode: Int32, Sendable {
+    /// No finding, or: proven.
+    case success = 0
     /// The run (or a check) found a problem.
-    public static let finding: Int32 = 1
-    /// Wrong command-line use: unknown command, option, scenario, fix or schedule.
-    public static let usage: Int32 = 64
+    case finding = 1
     /// `explore` found no failure, but a bound cut the search: not a proof.
-    public static let notExhaustive: Int32 = 2
+    case notExhaustive = 2
+    /// Wrong command-line use: unknown command, option, scenario, fix or schedule.
+    case usage = 64
     /// The scenario script has errors.
-    public static let scriptError: Int32 = 65
+    case scriptError = 65
     /// A file could not be read.
-    public static let noInput: Int32 = 66
+    case noInput = 66
     /// An output file could not be written.
-    public static let cannotCreate: Int32 = 73
+    case cannotCreate = 73
     /// A write failed (EX_IOERR): a full disk, standard output closed.
-    public static let ioError: Int32 = 74
+    case ioError = 74
+    /// Step mode ended by Ctrl-C, as a shell reports SIGINT.
+    case interrupted = 130
 
-    /// Of two verdicts' exit codes, the one to report for both: a failure found (1)
-    /// outranks a cut search (2), which outranks a proof (0), whatever the numbers.
-    public static func worse(_ a: Int32, _ b: Int32) -> Int32 {
-        func rank(_ code: Int32) -> Int { code == finding ? 2 : code == notExhaustive ? 1 : 0 }
+    /// Of two versions' verdicts, the one to report for both: a failure found
+    /// outranks a cut search, which outranks a proof (an error code outranks them all).
+    public static func worse(_ a: ExitCode, _ b: ExitCode) -> ExitCode {
+        func rank(_ code: ExitCode) -> Int {
+            switch code {
+            case .success: return 0
+            case .notExhaustive: return 1
+            case .finding: return 2
+            default: return 3
+            }
+        }
         return rank(b) > rank(a) ? b : a
     }
 }
@@ -110,7 +124,7 @@ public struct RaceLab {
                 text += "Usage: \(command.usage)\n  See '\(helpCommand)' for more.\n"
 
             }
-            return CommandOutput(stderr: text, exitCode: ExitCode.usage)
+            return CommandOutput(stderr: text, status: .usage)
         }
     }
 
@@ -152,13 +166,13 @@ func loadScenario(_ name: String, _ locator: ScenarioLocator) -> Result<Scenario
         source = try locator.source(for: name)
     } catch {
         switch error {
-        case .notFound(let message): return .failure(CommandOutput(stderr: "error: \(message)\n", exitCode: ExitCode.usage))
-        case .unreadable(let failure): return .failure(CommandOutput(stderr: "error: \(failure.message)\n", exitCode: failure.exitCode))
+        case .notFound(let message): return .failure(CommandOutput(stderr: "error: \(message)\n", status: .usage))
+        case .unreadable(let failure): return .failure(CommandOutput(stderr: "error: \(failure.message)\n", status: failure.status))
         }
     }
     do throws(ScriptError) {
         return .success(try Scenario.load(name: source.name, file: source.file))
     } catch {
-        return .failure(CommandOutput(stderr: error.rendered, exitCode: ExitCode.scriptError))
+        return .failure(CommandOutput(stderr: error.rendered, status: .scriptError))
     }
 }

@@ -112,17 +112,17 @@ struct RunCommand: Command {
         } catch {
             // The steps that did run, so the reader sees where the schedule went wrong.
             let trace = error.partial.flatMap { $0.schedule.isEmpty ? nil : "The run up to there:\n" + ColumnTrace(run: $0).render() } ?? ""
-            return CommandOutput(stdout: trace, stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+            return CommandOutput(stdout: trace, stderr: "error: \(error.message)\n", status: .usage)
         }
         let exit = result.failed ? ExitCode.finding : ExitCode.success
         if wantsJSON {
-            return CommandOutput(stdout: JSONRenderer(scenario: scenario.name, fix: fixName).render(result), exitCode: exit)
+            return CommandOutput(stdout: JSONRenderer(scenario: scenario.name, fix: fixName).render(result), status: exit)
         }
         var title = "\(scenario.name): \(scenario.title)\nRunning \(version.phrase) under the \(description)."
         if let fixName, let reason = scenario.fix(named: fixName)?.expectedFailure {
             title += "\nThis fix is meant to fail: \(reason)"
         }
         let replay = ReplayCommand(parsed.positionals[0], fix: fixName)
-        return CommandOutput(stdout: TextRenderer(title: title, replay: replay).render(result), exitCode: exit)
+        return CommandOutput(stdout: TextRenderer(title: title, replay: replay).render(result), status: exit)
     }
 }

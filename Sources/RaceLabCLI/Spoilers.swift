@@ -55,7 +55,7 @@ enum Spoilers {
                 \(instead)
                 (A teacher sees everything with --teacher, or with \(environmentVariable)=1.)
 
-                """, exitCode: ExitCode.usage)
+                """, status: .usage)
     }
 
     /// The line that stands for a break-it exercise's counterexample.

@@ -61,19 +61,19 @@ struct StepCommand: Command {
             do throws(ScheduleError) {
                 names = try Schedule(parsing: named?.steps ?? text, limit: session.maxSteps).steps
             } catch {
-                return CommandOutput(stderr: "error: \(error.message)\n", exitCode: ExitCode.usage)
+                return CommandOutput(stderr: "error: \(error.message)\n", status: .usage)
             }
             for (index, name) in names.enumerated() {
                 guard let thread = session.world.thread(named: name) else {
                     let known = session.world.threadNames
                     return CommandOutput(
                         stderr: "error: step \(index + 1) of the schedule: there is no thread '\(name)' at this point"
-                            + suggestion(name, known) + "\n", exitCode: ExitCode.usage)
+                            + suggestion(name, known) + "\n", status: .usage)
                 }
                 do throws(StepSession.Refusal) {
                     try session.step(thread)
                 } catch {
-                    return CommandOutput(stderr: "error: step \(index + 1) of the schedule: \(error.message)\n", exitCode: ExitCode.usage)
+                    return CommandOutput(stderr: "error: step \(index + 1) of the schedule: \(error.message)\n", status: .usage)
                 }
             }
         }
@@ -120,7 +120,7 @@ struct StepCommand: Command {
             terminal.draw(screen + "\n" + wrap(message.isEmpty ? hint : message, width) + "\n")
             guard let key = terminal.readKey() else { break }
             if key == 27 { terminal.discardPending() }
-            if key == 3 { exitCode = 130 }
+            if key == 3 { exitCode = .interrupted }
             let reaction = controller.handle(controller.command(key: key))
             message = reaction.message
             if reaction.done { break }
@@ -128,7 +128,7 @@ struct StepCommand: Command {
         terminal.leave()
         // What stays on the normal screen: a won challenge's debrief, and the schedule.
         let final = (controller.debrief.map { $0 + "\n" } ?? "") + controller.quitText()
-        return CommandOutput(stdout: final + "\n", exitCode: exitCode)
+        return CommandOutput(stdout: final + "\n", status: exitCode)
     }
 
     func wrap(_ text: String, _ width: Int) -> String {

@@ -55,8 +55,8 @@ struct VerifyCommand: Command {
             let verdict =
                 exit == ExitCode.notExhaustive
                 ? "not exhaustive" : exit != ExitCode.success ? "a fix fails" : scenario.fixes.isEmpty ? "no fixes" : "fixes proven"
-            return CommandOutput(stdout: report.json(verdict: verdict), exitCode: exit)
+            return CommandOutput(stdout: report.json(verdict: verdict), status: exit)
         }
-        return CommandOutput(stdout: report.text(), exitCode: exit)
+        return CommandOutput(stdout: report.text(), status: exit)
     }
 }

@@ -16,7 +16,7 @@ let output = racelab.main(Array(CommandLine.arguments.dropFirst()))
 // A failed write (a full disk, a closed output) is an I/O error, not a silent success.
 if let failure = RaceLab.write(output.stdout, to: STDOUT_FILENO) {
     _ = RaceLab.write(output.stderr + "error: cannot write to standard output: \(failure)\n", to: STDERR_FILENO)
-    exit(ExitCode.ioError)
+    exit(ExitCode.ioError.rawValue)
 }
 _ = RaceLab.write(output.stderr, to: STDERR_FILENO)
 exit(output.exitCode)

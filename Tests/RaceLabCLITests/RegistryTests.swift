@@ -39,4 +39,19 @@ struct RegistryTests {
         #expect(output.stderr.hasPrefix("error: unknown subcommand 'verfy'. Did you mean 'verify'?\n"))
         #expect(racelab.main(["help", "hnt"]).stderr.hasPrefix("error: unknown subcommand 'hnt'. Did you mean 'hint'?\n"))
     }
+
+    /// An exit status is a type; its numbers are the ones the root help promises.
+    @Test func exitStatusesAreTheNumbersTheHelpPromises() {
+        let codes: [ExitCode] = [.success, .finding, .notExhaustive, .usage, .scriptError, .noInput, .cannotCreate, .ioError, .interrupted]
+        #expect(codes.map(\.rawValue) == [0, 1, 2, 64, 65, 66, 73, 74, 130])
+        let help = racelab.main(["--help"]).stdout
+        for phrase in ["0 no finding", "1 a finding", "2 not exhaustive", "64 usage error", "65 script error", "66 missing", "73 a report", "74 a write"] {
+            #expect(help.contains(phrase), "\(phrase)")
+        }
+        // A failure outranks a cut, which outranks a proof; an error outranks them all.
+        #expect(ExitCode.worse(.notExhaustive, .finding) == .finding)
+        #expect(ExitCode.worse(.success, .notExhaustive) == .notExhaustive)
+        #expect(ExitCode.worse(.finding, .scriptError) == .scriptError)
+        #expect(CommandOutput(status: .usage).exitCode == 64)
+    }
 }
