@@ -95,6 +95,23 @@ struct ParsedArguments {
     var flags: Set<String> = []
     var wantsHelp = false
 
+    /// A whole-number option's value, checked against `range` (nil when it is not
+    /// given): every command's numbers are read, and refused in the same words, here.
+    func number(_ name: String, in range: ClosedRange<Int>, _ spec: CommandSpec, why: String = "") throws(UsageError) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'\(why)", command: spec)
+        }
+        return value
+    }
+
+    /// `--seed`: any 64-bit unsigned number (nil when it is not given).
+    func seed(_ spec: CommandSpec) throws(UsageError) -> UInt64? {
+        guard let text = values["seed"] else { return nil }
+        guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
+        return value
+    }
+
     /// `--format text|json` (`CommandSpec.Option.textOrJSON`): whether JSON was asked for.
     func wantsJSON(_ spec: CommandSpec) throws(UsageError) -> Bool {
         let format = values["format"] ?? "text"

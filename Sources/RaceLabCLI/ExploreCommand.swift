@@ -167,23 +167,14 @@ struct ExploreCommand: Command {
             config.reduction = reduction
         }
         config.search = try choosesSearch(parsed, spec) ? .automatic : stateful || config.sleepSets ? .stateful : .stateless
-        func number(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
-            guard let text = parsed.values[name] else { return nil }
-            guard let value = Int(text), range.contains(value) else {
-                let why =
-                    name == "max-steps"
-                    ? " (the search keeps an order over every pair of an execution's steps: its memory grows with the square of the bound)" : ""
-                throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'\(why)", command: spec)
-            }
-            return value
-        }
         let limits = ExploreConfig.limits
-        if let n = try number("max-steps", limits.maxSteps) { config.maxSteps = n }
-        if let n = try number("max-executions", limits.maxExecutions) { config.maxExecutions = n }
-        if let n = try number("preemption-bound", limits.preemptionBound) { config.preemptionBound = n }
-        if let n = try number("time-limit", 1...86_400) { config.timeLimit = n }
-        if let n = try number("max-states", limits.maxStates) { config.maxStates = n }
-        if let n = try number("max-memory", 1...1_048_576) { config.maxStateMemory = n << 20 }
+        let square = " (the search keeps an order over every pair of an execution's steps: its memory grows with the square of the bound)"
+        if let n = try parsed.number("max-steps", in: limits.maxSteps, spec, why: square) { config.maxSteps = n }
+        if let n = try parsed.number("max-executions", in: limits.maxExecutions, spec) { config.maxExecutions = n }
+        if let n = try parsed.number("preemption-bound", in: limits.preemptionBound, spec) { config.preemptionBound = n }
+        if let n = try parsed.number("time-limit", in: limits.timeLimit, spec) { config.timeLimit = n }
+        if let n = try parsed.number("max-states", in: limits.maxStates, spec) { config.maxStates = n }
+        if let n = try parsed.number("max-memory", in: 1...1_048_576, spec) { config.maxStateMemory = n << 20 }
         if parsed.flags.contains("all-outcomes") { config.failureMargin = nil }
         return config
     }

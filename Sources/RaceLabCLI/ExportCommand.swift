@@ -68,12 +68,7 @@ struct ExportCommand: Command {
         }
         // One clock for every search of the command: each version's, and its counterexample.
         var config = ExploreConfig.automatic
-        if let text = parsed.values["time-limit"] {
-            guard let n = Int(text), (1...86_400).contains(n) else {
-                throw UsageError("--time-limit takes a whole number from 1 to 86400, not '\(text)'", command: spec)
-            }
-            config.timeLimit = n
-        }
+        if let n = try parsed.number("time-limit", in: ExploreConfig.limits.timeLimit, spec) { config.timeLimit = n }
         config = config.started()
         let (scenario, version): (Scenario, Version)
         switch try loadVersion(parsed, spec, locator) {
@@ -91,13 +86,7 @@ struct ExportCommand: Command {
             if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) {
                 return Spoilers.refusal("export --format html", scenario, kind)
             }
-            var budget = LessonPage.defaultMaxStates
-            if let text = parsed.values["max-states"] {
-                guard let n = Int(text), (1...200_000).contains(n) else {
-                    throw UsageError("--max-states takes a whole number from 1 to 200000, not '\(text)'", command: spec)
-                }
-                budget = n
-            }
+            let budget = try parsed.number("max-states", in: 1...200_000, spec) ?? LessonPage.defaultMaxStates
             let page = LessonPage(scenario: scenario, selected: fix, maxStates: budget, argument: parsed.positionals[0], config: config).render()
             return write(page, parsed.values["output"])
         }

@@ -28,11 +28,7 @@ extension GradeCommand {
 
         /// A whole-number option from `least` to `most`, or its default.
         static func number(_ parsed: ParsedArguments, _ name: String, default value: Int, least: Int = 1, most: Int) throws(UsageError) -> Int {
-            guard let text = parsed.values[name] else { return value }
-            guard let number = Int(text), (least...most).contains(number) else {
-                throw UsageError("--\(name) must be a whole number from \(least) to \(most), not '\(text)'", command: GradeCommand.spec)
-            }
-            return number
+            try parsed.number(name, in: least...most, GradeCommand.spec) ?? value
         }
 
         /// Each job's grade, in their order. A job its worker stopped on (a crash, its

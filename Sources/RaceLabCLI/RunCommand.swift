@@ -41,18 +41,8 @@ struct RunCommand: Command {
         if let strategy = parsed.values["strategy"], !strategies.contains(strategy) {
             throw UsageError("unknown strategy '\(strategy)'; use round-robin, random, pct or priority" + suggestion(strategy, strategies), command: spec)
         }
-        var seed: UInt64?
-        if let text = parsed.values["seed"] {
-            guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
-            seed = value
-        }
-        var maxSteps = 10_000
-        if let text = parsed.values["max-steps"] {
-            guard let value = Int(text), value >= 1, value <= 10_000_000 else {
-                throw UsageError("--max-steps takes a whole number from 1 to 10000000, not '\(text)'", command: spec)
-            }
-            maxSteps = value
-        }
+        let seed = try parsed.seed(spec)
+        let maxSteps = try parsed.number("max-steps", in: 1...10_000_000, spec) ?? 10_000
         if parsed.values["schedule"] != nil && (seed != nil || parsed.values["strategy"] != nil) {
             throw UsageError("--schedule cannot be combined with --seed or --strategy", command: spec)
         }

@@ -43,11 +43,7 @@ struct StepCommand: Command {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
-        var seed: UInt64 = 1
-        if let text = parsed.values["seed"] {
-            guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
-            seed = value
-        }
+        let seed = try parsed.seed(spec) ?? 1
         let (scenario, version): (Scenario, Version)
         switch try loadVersion(parsed, spec, locator) {
         case .success(let loaded): (scenario, version) = loaded

@@ -178,7 +178,7 @@ struct WorkerPoolTests {
         for (option, value, range) in [("jobs", "0", "1 to 1024"), ("worker-memory", "12", "64 to 1073741824"), ("worker-time", "soon", "1 to 1073741824")] {
             let output = racelab.main(["grade", Self.submissions.path, "--\(option)", value])
             #expect(output.exitCode == 64)
-            #expect(output.stderr.hasPrefix("error: --\(option) must be a whole number from \(range), not '\(value)'\n"))
+            #expect(output.stderr.hasPrefix("error: --\(option) takes a whole number from \(range), not '\(value)'\n"))
         }
         #expect(racelab.main(["grade-worker", "--memory", "64"]).exitCode == 64)
     }

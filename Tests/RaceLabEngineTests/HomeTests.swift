@@ -51,4 +51,9 @@ struct HomeTests {
         #expect(Self.strays("case \"explore\":", home: "") == [])
         #expect(Self.strays("case \"verify\":", home: "") == [])
     }
+
+    /// A command's numbers are read and refused by `ParsedArguments.number` and `.seed`.
+    @Test func numbersAreReadInOnePlace() {
+        #expect(Self.strays("takes a whole number from", home: "Sources/RaceLabCLI/CommandSpec.swift").filter { $0.hasPrefix("Sources") } == [])
+    }
 }

@@ -83,5 +83,7 @@ public struct ExploreConfig: Sendable, Equatable {
     /// The bounds a command accepts. An exploration keeps the happens-before order of
     /// the execution it is in (three bit matrices, n² bits each for n steps), so the
     /// step bound stops at 20,000 steps (about 150 MB); 50,000 took 1.3 GB.
-    public static let limits = (maxSteps: 1...20_000, maxExecutions: 1...1_000_000_000, preemptionBound: 0...1_000, maxStates: 1...100_000_000)
+    public static let limits = (
+        maxSteps: 1...20_000, maxExecutions: 1...1_000_000_000, preemptionBound: 0...1_000, maxStates: 1...100_000_000, timeLimit: 1...86_400
+    )
 }
