@@ -1,7 +1,18 @@
-/// A subcommand: its spec (name, help, options) and how it runs.
+/// A subcommand: its spec (name, help, options) and how it runs once its arguments
+/// are parsed against the spec.
 protocol Command {
     static var spec: CommandSpec { get }
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput
+}
+
+extension Command {
+    /// Every command's prologue: its arguments parsed and checked against its spec,
+    /// and `--help` (or `-h`) answered with the spec's help.
+    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+        let parsed = try Self.spec.parse(arguments)
+        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+        return try run(parsed)
+    }
 }
 
 extension RaceLab {

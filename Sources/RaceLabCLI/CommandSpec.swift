@@ -8,6 +8,8 @@ struct CommandSpec {
         /// nil for a flag that takes no value.
         var value: String?
         var help: String
+        /// A one-letter name (`-o`), said in `help` by whoever writes it.
+        var short: Character? = nil
     }
 
     var name: String
@@ -57,6 +59,9 @@ struct CommandSpec {
                 break
             } else if argument.hasPrefix("-") && argument.count > 1 && Int(argument) == nil {
                 var name = String(argument.drop { $0 == "-" })
+                if argument.count == 2, let short = options.first(where: { $0.short != nil && $0.short == argument.last }) {
+                    name = short.name
+                }
                 var inlineValue: String?
                 if let equals = name.firstIndex(of: "=") {
                     inlineValue = String(name[name.index(after: equals)...])

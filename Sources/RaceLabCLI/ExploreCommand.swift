@@ -59,10 +59,8 @@ struct ExploreCommand: Command {
             """
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let spec = Self.spec
-        let parsed = try spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         // One clock for the whole command: every search, counterexamples included.
         let config = try Self.config(parsed, spec).started()

@@ -26,7 +26,7 @@ struct ExportCommand: Command {
                 help:
                     "svg (a timeline), mermaid (a sequence diagram), dot (a wait-for or\nlock-order graph) or html (a lesson page where the reader is the scheduler)."
             ),
-            .init(name: "output", value: "file", help: "Write to this file instead of standard output (also -o)."),
+            .init(name: "output", value: "file", help: "Write to this file instead of standard output (also -o).", short: "o"),
             .init(
                 name: "max-states", value: "n",
                 help:
@@ -50,10 +50,8 @@ struct ExportCommand: Command {
             """
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let spec = Self.spec
-        let parsed = try spec.parse(arguments.map { $0 == "-o" ? "--output" : $0 })
-        if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let format = parsed.values["format"] ?? "svg"
         guard Self.formats.contains(format) else {

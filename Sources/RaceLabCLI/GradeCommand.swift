@@ -69,9 +69,7 @@ struct GradeCommand: Command {
             """
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
-        let parsed = try Self.spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let formatName = parsed.values["format"] ?? "text"
         guard let format = GradeReport.Format(rawValue: formatName) else {

@@ -29,9 +29,7 @@ struct GradeWorkerCommand: Command {
     static let memoryHook = "RACELAB_WORKER_HOG_ON"
     static let hangHook = "RACELAB_WORKER_HANG_ON"
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
-        let parsed = try Self.spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         guard let memory = parsed.values["memory"].flatMap(Int.init), memory > 0, let time = parsed.values["time"].flatMap(Int.init), time > 0
         else { throw UsageError("give --memory and --time, as 'racelab grade' does", command: Self.spec) }
         guard isatty(STDIN_FILENO) == 0 else {

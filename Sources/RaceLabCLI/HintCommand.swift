@@ -17,9 +17,7 @@ struct HintCommand: Command {
         options: [ScenarioLocator.exercisesOption]
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
-        let parsed = try Self.spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         guard (1...2).contains(parsed.positionals.count) else {
             throw UsageError(

@@ -12,9 +12,7 @@ struct ListCommand: Command {
         options: [ScenarioLocator.exercisesOption]
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
-        let parsed = try Self.spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'", command: Self.spec) }
         let names = locator.names()

@@ -22,9 +22,7 @@ struct NewCommand: Command {
 
     static let kinds = ["fix", "break", "predict"]
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
-        let parsed = try Self.spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         guard parsed.positionals.first == "exercise" else {
             throw UsageError("'racelab new' makes an exercise: racelab new exercise <id> --kind fix|break|predict", command: Self.spec)
         }

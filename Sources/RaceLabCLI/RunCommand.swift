@@ -31,10 +31,8 @@ struct RunCommand: Command {
             """
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let spec = Self.spec
-        let parsed = try spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let wantsJSON = try parsed.wantsJSON(spec)
         let strategies = ["round-robin", "random", "pct", "priority"]

@@ -14,9 +14,7 @@ struct ShowCommand: Command {
         options: [ScenarioLocator.exercisesOption]
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
-        let parsed = try Self.spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         guard parsed.positionals.count == 1 else {
             throw UsageError(parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name", command: Self.spec)

@@ -38,10 +38,8 @@ struct StepCommand: Command {
             """
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let spec = Self.spec
-        let parsed = try spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: spec.help) }
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let seed = try parsed.seed(spec) ?? 1
         let (scenario, version): (Scenario, Version)

@@ -19,9 +19,7 @@ struct VerifyCommand: Command {
             """
     )
 
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
-        let parsed = try Self.spec.parse(arguments)
-        if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
+    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
         let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let config = try ExploreCommand.config(parsed, Self.spec).started()
         let wantsJSON = try parsed.wantsJSON(Self.spec)
