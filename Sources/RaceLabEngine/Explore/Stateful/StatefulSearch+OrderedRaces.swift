@@ -96,11 +96,15 @@ extension StatefulSearch {
         }
         guard !made.isEmpty else { return }
         var starts = [[Int32]](repeating: [], count: made.count)
+        var startCount = 0
         for state in 0..<graph.stateCount {
             for edge in graph.edges(of: state) {
                 for number in madeBy[Int(graph.effect(edge))] { starts[number].append(Int32(edge)) }
+                startCount += madeBy[Int(graph.effect(edge))].count
             }
         }
+        let held = held + startCount * 4
+        var taken = 0
         var knowledge = Knowledge(atomicsMeetLocks: engine.program.codes.contains { $0.instructions.contains(.monitorEnter) })
         let log = EventLog(narrate: false)
         func key(_ a: Made, _ b: Made) -> Explorer.RaceKey {
@@ -120,14 +124,15 @@ extension StatefulSearch {
             guard open != 0 else { continue }
             var visited: Set<UInt64> = []
             var waiting: [UInt64] = []
-            let made = knowledge.number(HappensBefore(madeBy: access.thread))
+            let fresh = knowledge.number(HappensBefore(madeBy: access.thread))
             for edge in starts[number].lazy.map(Int.init) {
-                let known = knowledge.after(made, effects[graph.effect(edge)], number: graph.effect(edge))
+                let known = knowledge.after(fresh, effects[graph.effect(edge)], number: graph.effect(edge))
                 let visit = UInt64(graph.target(edge)) << 32 | UInt64(known)
                 if visited.insert(visit).inserted { waiting.append(visit) }
             }
             walk: while let visit = waiting.popLast() {
-                if visited.count & 1023 == 0 {
+                taken += 1
+                if taken & 1023 == 0 {
                     let bytes = held + (visited.count + waiting.count) * Self.visitBytes
                     result.memory = max(result.memory, bytes)
                     if bytes > config.maxStateMemory {
