@@ -1,17 +1,54 @@
-/// A subcommand: its spec (name, help, options) and how it runs once its arguments
-/// are parsed against the spec.
+import RaceLabEngine
+
+/// A subcommand: its spec (name, help, options) and how it runs from its context.
 protocol Command {
     static var spec: CommandSpec { get }
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput
 }
 
 extension Command {
     /// Every command's prologue: its arguments parsed and checked against its spec,
-    /// and `--help` (or `-h`) answered with the spec's help.
-    func run(_ arguments: [String]) throws(UsageError) -> CommandOutput {
+    /// `--help` (or `-h`) answered with the spec's help, and the scenario folders the
+    /// arguments name added to `locator`'s.
+    func run(_ arguments: [String], locator: ScenarioLocator) throws(UsageError) -> CommandOutput {
         let parsed = try Self.spec.parse(arguments)
         if parsed.wantsHelp { return CommandOutput(stdout: Self.spec.help) }
-        return try run(parsed)
+        return try run(CommandContext(spec: Self.spec, parsed: parsed, locator: locator.adding(exercises: parsed.values["exercises"])))
+    }
+}
+
+/// What a command starts from: its arguments parsed against its spec, the scenario
+/// and exercise folders (the shipped ones and `--exercises`), and from them the
+/// scenario it names and what of it the caller may see.
+struct CommandContext {
+    let spec: CommandSpec
+    let parsed: ParsedArguments
+    let locator: ScenarioLocator
+
+    /// Whether the caller may see every answer (`--teacher`, `RACELAB_TEACHER=1`).
+    var isTeacher: Bool { Spoilers.teacher(parsed, locator.environment) }
+
+    /// What of `scenario` is kept from the caller: nil for a teacher or a scenario
+    /// that is not a guarded exercise.
+    func guarded(_ scenario: Scenario) -> Spoilers.Kind? {
+        Spoilers.guarded(scenario, teacher: isTeacher)
+    }
+
+    /// The one scenario the arguments name, loaded, or the output that says why not.
+    func scenario() throws(UsageError) -> Result<Scenario, CommandOutput> {
+        guard parsed.positionals.count == 1 else {
+            throw UsageError(
+                parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name, got \(parsed.positionals.count)", command: spec)
+        }
+        return loadScenario(parsed.positionals[0], locator)
+    }
+
+    /// The scenario and the version `--fix` names, or the output that says why not.
+    func version() throws(UsageError) -> Result<(Scenario, Version), CommandOutput> {
+        switch try scenario() {
+        case .success(let scenario): return .success((scenario, try checkedVersion(parsed.values["fix"], scenario)))
+        case .failure(let output): return .failure(output)
+        }
     }
 }
 
@@ -33,15 +70,15 @@ extension RaceLab {
     /// Every subcommand, in the order the help lists them: dispatch, `help NAME`, the
     /// root help's list and "did you mean" all read it, and nothing else names them.
     static let registry: [Entry] = [
-        Entry(ListCommand.self) { ListCommand(locator: $0.locator) },
-        Entry(ShowCommand.self) { ShowCommand(locator: $0.locator) },
-        Entry(RunCommand.self) { RunCommand(locator: $0.locator) },
-        Entry(ExploreCommand.self) { ExploreCommand(locator: $0.locator, progress: $0.progress) },
-        Entry(VerifyCommand.self) { VerifyCommand(locator: $0.locator, progress: $0.progress) },
-        Entry(StepCommand.self) { StepCommand(locator: $0.locator, environment: $0.environment, terminal: $0.terminal, readLine: $0.readLine) },
-        Entry(ExportCommand.self) { ExportCommand(locator: $0.locator) },
-        Entry(GradeCommand.self) { GradeCommand(locator: $0.locator, progress: $0.progress, workerExecutable: $0.workerExecutable) },
-        Entry(HintCommand.self) { HintCommand(locator: $0.locator) },
+        Entry(ListCommand.self) { _ in ListCommand() },
+        Entry(ShowCommand.self) { _ in ShowCommand() },
+        Entry(RunCommand.self) { _ in RunCommand() },
+        Entry(ExploreCommand.self) { ExploreCommand(progress: $0.progress) },
+        Entry(VerifyCommand.self) { VerifyCommand(progress: $0.progress) },
+        Entry(StepCommand.self) { StepCommand(terminal: $0.terminal, readLine: $0.readLine) },
+        Entry(ExportCommand.self) { _ in ExportCommand() },
+        Entry(GradeCommand.self) { GradeCommand(progress: $0.progress, workerExecutable: $0.workerExecutable) },
+        Entry(HintCommand.self) { _ in HintCommand() },
         Entry(NewCommand.self) { _ in NewCommand() },
         // Internal: `grade` runs it in each worker process.
         Entry(GradeWorkerCommand.self, listed: false) { GradeWorkerCommand(environment: $0.environment) },

@@ -5,7 +5,6 @@ import RaceLabPresentation
 
 /// `racelab explore NAME`: every interleaving, its outcomes, and the simplest failure.
 struct ExploreCommand: Command {
-    var locator: ScenarioLocator
     var progress: (@Sendable (String) -> Void)?
 
     static let boundOptions: [CommandSpec.Option] = [
@@ -59,18 +58,18 @@ struct ExploreCommand: Command {
             """
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
         let spec = Self.spec
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         // One clock for the whole command: every search, counterexamples included.
         let config = try Self.config(parsed, spec).started()
         let wantsJSON = try parsed.wantsJSON(spec)
         let scenario: Scenario
-        switch try loadOne(parsed, spec, locator) {
+        switch try context.scenario() {
         case .success(let s): scenario = s
         case .failure(let output): return output
         }
-        let guarded = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment))
+        let guarded = context.guarded(scenario)
         if guarded == .predictIt { return Spoilers.refusal("explore", scenario, .predictIt) }
         if parsed.flags.contains("all-fixes") && parsed.values["fix"] != nil {
             throw UsageError("--fix and --all-fixes cannot be combined", command: spec)
@@ -176,26 +175,6 @@ struct ExploreCommand: Command {
         if parsed.flags.contains("all-outcomes") { config.failureMargin = nil }
         return config
     }
-}
-
-/// The one scenario a command names.
-func loadOne(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: ScenarioLocator) throws(UsageError) -> Result<Scenario, CommandOutput> {
-    guard parsed.positionals.count == 1 else {
-        throw UsageError(parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name, got \(parsed.positionals.count)", command: spec)
-    }
-    return loadScenario(parsed.positionals[0], locator)
-}
-
-/// The scenario a command names, its `--fix` checked, compiled.
-func loadVersion(_ parsed: ParsedArguments, _ spec: CommandSpec, _ locator: ScenarioLocator) throws(UsageError)
-    -> Result<(Scenario, Version), CommandOutput>
-{
-    let scenario: Scenario
-    switch try loadOne(parsed, spec, locator) {
-    case .success(let s): scenario = s
-    case .failure(let output): return .failure(output)
-    }
-    return .success((scenario, try checkedVersion(parsed.values["fix"], scenario)))
 }
 
 /// The version `--fix` names (none: the broken version), or a usage error naming the fixes.

@@ -4,7 +4,6 @@ import RaceLabPresentation
 
 /// `racelab export NAME --format svg|mermaid|dot`: a run as a picture.
 struct ExportCommand: Command {
-    var locator: ScenarioLocator
 
     static let formats = ["svg", "mermaid", "dot", "html"]
     /// The most steps a picture shows.
@@ -50,9 +49,9 @@ struct ExportCommand: Command {
             """
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
         let spec = Self.spec
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let format = parsed.values["format"] ?? "svg"
         guard Self.formats.contains(format) else {
             throw UsageError("unknown format '\(format)'; use svg, mermaid, dot or html" + suggestion(format, Self.formats), command: spec)
@@ -69,19 +68,19 @@ struct ExportCommand: Command {
         if let n = try parsed.number("time-limit", in: ExploreConfig.limits.timeLimit, spec) { config.timeLimit = n }
         config = config.started()
         let (scenario, version): (Scenario, Version)
-        switch try loadVersion(parsed, spec, locator) {
+        switch try context.version() {
         case .success(let loaded): (scenario, version) = loaded
         case .failure(let output): return output
         }
         let fix = version.fix, program = version.program
         // A break-it or predict-it exercise's story and counterexample are its answer.
-        if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)), parsed.values["schedule"] == nil {
+        if let kind = context.guarded(scenario), parsed.values["schedule"] == nil {
             return Spoilers.refusal("export", scenario, kind, own: true)
         }
         if format == "html" {
             // The lesson page holds every state, not one run: a student's break-it or
             // predict-it exercise would hold its answer.
-            if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) {
+            if let kind = context.guarded(scenario) {
                 return Spoilers.refusal("export --format html", scenario, kind)
             }
             let budget = try parsed.number("max-states", in: 1...200_000, spec) ?? LessonPage.defaultMaxStates

@@ -11,7 +11,8 @@ extension GradeCommand {
         var pool: WorkerPool?
         var progress: (@Sendable (String) -> Void)?
 
-        init(_ parsed: ParsedArguments, grader: Grader, command: GradeCommand) throws(UsageError) {
+        init(_ context: CommandContext, grader: Grader, command: GradeCommand) throws(UsageError) {
+            let parsed = context.parsed
             self.grader = grader
             progress = command.progress
             let jobs = try Self.number(parsed, "jobs", default: WorkerPool.defaultJobs, most: 1_024)
@@ -20,7 +21,7 @@ extension GradeCommand {
                 seconds: try Self.number(parsed, "worker-time", default: WorkerProcess.Limits.default.seconds, most: 1 << 30))
             pool = command.workerExecutable.map { executable in
                 WorkerPool(
-                    executable: executable, limits: limits, jobs: jobs, environment: command.locator.environment,
+                    executable: executable, limits: limits, jobs: jobs, environment: context.locator.environment,
                     setup: WorkerProtocol.Setup(exercises: grader.exercises.map(\.scenario.file), revealsAnswers: grader.revealsAnswers),
                     progress: command.progress)
             }

@@ -5,7 +5,6 @@ import RaceLabLanguage
 
 /// `racelab grade FILE…`: grades submissions against the exercises.
 struct GradeCommand: Command {
-    var locator: ScenarioLocator
     var progress: (@Sendable (String) -> Void)?
     /// The binary whose `grade-worker` grades each file (see `WorkerPool`); nil grades
     /// in this process.
@@ -69,8 +68,9 @@ struct GradeCommand: Command {
             """
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
+        let locator = context.locator
         let formatName = parsed.values["format"] ?? "text"
         guard let format = GradeReport.Format(rawValue: formatName) else {
             let names = GradeReport.Format.allCases.map(\.rawValue)
@@ -96,8 +96,8 @@ struct GradeCommand: Command {
                 throw UsageError("--\(format.rawValue) \(path) would overwrite a file being graded", command: Self.spec)
             }
         }
-        let grader = Grader(exercises: exercises, revealsAnswers: Spoilers.teacher(parsed, locator.environment))
-        let grading = try Grading(parsed, grader: grader, command: self)
+        let grader = Grader(exercises: exercises, revealsAnswers: context.isTeacher)
+        let grading = try Grading(context, grader: grader, command: self)
         if parsed.flags.contains("check-solution") {
             return checkSolutions(parsed.positionals, grading, warnings)
         }

@@ -29,7 +29,8 @@ struct GradeWorkerCommand: Command {
     static let memoryHook = "RACELAB_WORKER_HOG_ON"
     static let hangHook = "RACELAB_WORKER_HANG_ON"
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
         guard let memory = parsed.values["memory"].flatMap(Int.init), memory > 0, let time = parsed.values["time"].flatMap(Int.init), time > 0
         else { throw UsageError("give --memory and --time, as 'racelab grade' does", command: Self.spec) }
         guard isatty(STDIN_FILENO) == 0 else {

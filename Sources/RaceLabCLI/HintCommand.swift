@@ -4,7 +4,6 @@ import RaceLabPresentation
 
 /// `racelab hint FILE [N]`: an exercise's task and its first N hints.
 struct HintCommand: Command {
-    var locator: ScenarioLocator
 
     static let spec = CommandSpec(
         name: "hint",
@@ -17,8 +16,9 @@ struct HintCommand: Command {
         options: [ScenarioLocator.exercisesOption]
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
+        let locator = context.locator
         guard (1...2).contains(parsed.positionals.count) else {
             throw UsageError(
                 parsed.positionals.isEmpty ? "name your exercise file or an exercise ID" : "unexpected argument '\(parsed.positionals[2])'",

@@ -3,7 +3,6 @@ import RaceLabGrading
 
 /// `racelab list`: every shipped scenario with its title and fixes.
 struct ListCommand: Command {
-    var locator: ScenarioLocator
 
     static let spec = CommandSpec(
         name: "list",
@@ -12,8 +11,9 @@ struct ListCommand: Command {
         options: [ScenarioLocator.exercisesOption]
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
+        let locator = context.locator
         if let extra = parsed.positionals.first { throw UsageError("unexpected argument '\(extra)'", command: Self.spec) }
         let names = locator.names()
         guard !names.isEmpty else {

@@ -22,7 +22,8 @@ struct NewCommand: Command {
 
     static let kinds = ["fix", "break", "predict"]
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
         guard parsed.positionals.first == "exercise" else {
             throw UsageError("'racelab new' makes an exercise: racelab new exercise <id> --kind fix|break|predict", command: Self.spec)
         }

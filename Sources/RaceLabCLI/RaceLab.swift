@@ -148,7 +148,7 @@ public struct RaceLab {
             guard let entry = RaceLab.entry(first) else {
                 throw UsageError("unknown subcommand '\(first)'" + suggestion(first, RaceLab.commandNames), command: RaceLab.root)
             }
-            return try entry.make(self).run(rest)
+            return try entry.make(self).run(rest, locator: locator)
         }
     }
 

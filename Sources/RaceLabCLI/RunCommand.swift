@@ -4,7 +4,6 @@ import RaceLabPresentation
 
 /// `racelab run NAME`: one run under one schedule, explained.
 struct RunCommand: Command {
-    var locator: ScenarioLocator
 
     static let spec = CommandSpec(
         name: "run",
@@ -31,9 +30,9 @@ struct RunCommand: Command {
             """
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
         let spec = Self.spec
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let wantsJSON = try parsed.wantsJSON(spec)
         let strategies = ["round-robin", "random", "pct", "priority"]
         if let strategy = parsed.values["strategy"], !strategies.contains(strategy) {
@@ -50,7 +49,7 @@ struct RunCommand: Command {
         }
 
         let (scenario, version): (Scenario, Version)
-        switch try loadVersion(parsed, spec, locator) {
+        switch try context.version() {
         case .success(let loaded): (scenario, version) = loaded
         case .failure(let output): return output
         }
@@ -61,7 +60,7 @@ struct RunCommand: Command {
         // theirs. A schedule the command chooses (round robin, random, PCT, even one
         // thread at a time) may be the answer too: on a break-it or predict-it
         // exercise, a student runs schedules of their own.
-        if let kind = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) {
+        if let kind = context.guarded(scenario) {
             guard let text = parsed.values["schedule"] else {
                 return Spoilers.refusal("run" + (seed != nil ? " --seed" : ""), scenario, kind, own: true)
             }

@@ -4,7 +4,6 @@ import RaceLabPresentation
 
 /// `racelab show NAME`: the story, the broken code, and each fix as a diff.
 struct ShowCommand: Command {
-    var locator: ScenarioLocator
 
     static let spec = CommandSpec(
         name: "show",
@@ -14,13 +13,9 @@ struct ShowCommand: Command {
         options: [ScenarioLocator.exercisesOption]
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
-        guard parsed.positionals.count == 1 else {
-            throw UsageError(parsed.positionals.isEmpty ? "missing scenario name" : "expected one scenario name", command: Self.spec)
-        }
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
         let scenario: Scenario
-        switch loadScenario(parsed.positionals[0], locator) {
+        switch try context.scenario() {
         case .success(let s): scenario = s
         case .failure(let output): return output
         }

@@ -5,8 +5,6 @@ import RaceLabPresentation
 /// `racelab step NAME`: be the scheduler. On a terminal, one key per step; otherwise
 /// one command per line of standard input, with plain output.
 struct StepCommand: Command {
-    var locator: ScenarioLocator
-    var environment: [String: String]
     /// The raw-mode terminal, when standard input and output are one.
     var terminal: Terminal?
     /// The next line of standard input (line-by-line mode).
@@ -38,12 +36,12 @@ struct StepCommand: Command {
             """
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
         let spec = Self.spec
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
         let seed = try parsed.seed(spec) ?? 1
         let (scenario, version): (Scenario, Version)
-        switch try loadVersion(parsed, spec, locator) {
+        switch try context.version() {
         case .success(let loaded): (scenario, version) = loaded
         case .failure(let output): return output
         }
@@ -74,17 +72,17 @@ struct StepCommand: Command {
         var controller = StepController(
             session: session, scenario: scenario, version: version, challenge: parsed.flags.contains("challenge"),
             seed: seed, argument: parsed.positionals[0])
-        controller.guarded = Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, environment)) != nil
+        controller.guarded = context.guarded(scenario) != nil
+        let environment = context.locator.environment
         let color = environment["NO_COLOR"].map(\.isEmpty) ?? true
         if let terminal {
             return interactive(&controller, terminal, color: color)
         }
-        return lineByLine(&controller)
+        return lineByLine(&controller, width: environment["COLUMNS"].flatMap { Int($0) }.map { min(max($0, 20), 400) } ?? 100)
     }
 
     /// One command per line; after each, the screen again (when it changed) and a message.
-    func lineByLine(_ controller: inout StepController) -> CommandOutput {
-        let width = environment["COLUMNS"].flatMap { Int($0) }.map { min(max($0, 20), 400) } ?? 100
+    func lineByLine(_ controller: inout StepController, width: Int) -> CommandOutput {
         var out = controller.screen(width: width, color: false)
         if controller.session.isOver { out += "\n" + wrap(controller.finish(), width) + "\n" }
         var lineNumber = 0

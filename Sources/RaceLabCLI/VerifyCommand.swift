@@ -4,7 +4,6 @@ import RaceLabPresentation
 
 /// `racelab verify NAME`: the broken version and every fix in one table.
 struct VerifyCommand: Command {
-    var locator: ScenarioLocator
     var progress: (@Sendable (String) -> Void)?
 
     static let spec = CommandSpec(
@@ -19,17 +18,17 @@ struct VerifyCommand: Command {
             """
     )
 
-    func run(_ parsed: ParsedArguments) throws(UsageError) -> CommandOutput {
-        let locator = self.locator.adding(exercises: parsed.values["exercises"])
+    func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
+        let parsed = context.parsed
         let config = try ExploreCommand.config(parsed, Self.spec).started()
         let wantsJSON = try parsed.wantsJSON(Self.spec)
         let scenario: Scenario
-        switch try loadOne(parsed, Self.spec, locator) {
+        switch try context.scenario() {
         case .success(let s): scenario = s
         case .failure(let output): return output
         }
         // The outcome count and the findings of a predict-it exercise are its answer.
-        if Spoilers.guarded(scenario, teacher: Spoilers.teacher(parsed, locator.environment)) == .predictIt {
+        if context.guarded(scenario) == .predictIt {
             return Spoilers.refusal("verify", scenario, .predictIt)
         }
         var exit = ExitCode.success

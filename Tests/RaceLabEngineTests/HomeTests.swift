@@ -56,4 +56,13 @@ struct HomeTests {
     @Test func numbersAreReadInOnePlace() {
         #expect(Self.strays("takes a whole number from", home: "Sources/RaceLabCLI/CommandSpec.swift").filter { $0.hasPrefix("Sources") } == [])
     }
+
+    /// A command's prologue (parsing, `--help`, the `--exercises` folders, the spoiler
+    /// guard, loading the scenario it names) is `CommandContext`'s alone.
+    @Test func theCommandPrologueIsTheContexts() {
+        let home = "Sources/RaceLabCLI/CommandRegistry.swift"
+        for phrase in ["adding(exercises:", "Spoilers.teacher(", "Spoilers.guarded(", "if parsed.wantsHelp", "missing scenario name"] {
+            #expect(Self.strays(phrase, home: home).filter { $0.hasPrefix("Sources") } == [], "\(phrase)")
+        }
+    }
 }
