@@ -46,9 +46,20 @@ struct CommandContext {
     /// The scenario and the version `--fix` names, or the output that says why not.
     func version() throws(UsageError) -> Result<(Scenario, Version), CommandOutput> {
         switch try scenario() {
-        case .success(let scenario): return .success((scenario, try checkedVersion(parsed.values["fix"], scenario)))
+        case .success(let scenario): return .success((scenario, try version(in: scenario)))
         case .failure(let output): return .failure(output)
         }
+    }
+
+    /// The version of `scenario` that `--fix` names (none: the broken version), or a
+    /// usage error naming the fixes there are.
+    func version(in scenario: Scenario) throws(UsageError) -> Version {
+        let name = parsed.values["fix"]
+        if let version = scenario.version(name) { return version }
+        let names = scenario.fixes.map(\.name)
+        throw UsageError(
+            "scenario '\(scenario.name)' has no fix '\(name ?? "")'" + suggestion(name ?? "", names)
+                + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
     }
 }
 
@@ -94,7 +105,6 @@ extension RaceLab {
 
     /// The root help's list: each listed subcommand and what it does.
     static var subcommandList: String {
-        registry.filter(\.listed).map { "  " + $0.spec.name + String(repeating: " ", count: max(1, 24 - $0.spec.name.count)) + $0.spec.abstract }
-            .joined(separator: "\n")
+        String(registry.filter(\.listed).map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined().dropLast())
     }
 }

@@ -23,16 +23,18 @@ struct CommandSpec {
         var out = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"
         if !arguments.isEmpty {
             out += "\nARGUMENTS:\n"
-            for (name, help) in arguments { out += row("<\(name)>", help) }
+            for (name, help) in arguments { out += Self.row("<\(name)>", help) }
         }
         out += "\nOPTIONS:\n"
-        for option in options { out += row(option.value.map { "--\(option.name) <\($0)>" } ?? "--\(option.name)", option.help) }
-        out += row("-h, --help", "Show help information.")
+        for option in options { out += Self.row(option.value.map { "--\(option.name) <\($0)>" } ?? "--\(option.name)", option.help) }
+        out += Self.row("-h, --help", "Show help information.")
         if let discussion { out += "\n" + discussion + "\n" }
         return out
     }
 
-    private func row(_ left: String, _ help: String) -> String {
+    /// One row of a help screen: `left` in a 26-column gutter, then `help`, its lines
+    /// aligned (`OPTIONS`, `ARGUMENTS`, the root help's subcommands).
+    static func row(_ left: String, _ help: String) -> String {
         let width = 26
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
         var out = "  " + left

@@ -79,7 +79,7 @@ struct ExploreCommand: Command {
                 "unknown strategy '\(strategy)'; explore visits every interleaving, or with --strategy priority only those a strict-priority scheduler allows",
                 command: spec)
         }
-        let versions = parsed.flags.contains("all-fixes") ? scenario.versions : [try checkedVersion(parsed.values["fix"], scenario)]
+        let versions = parsed.flags.contains("all-fixes") ? scenario.versions : [try context.version(in: scenario)]
         var out = "\(scenario.name): \(scenario.title)\n"
         var explorations: [JSON] = []
         var worst = ExitCode.success
@@ -175,15 +175,6 @@ struct ExploreCommand: Command {
         if parsed.flags.contains("all-outcomes") { config.failureMargin = nil }
         return config
     }
-}
-
-/// The version `--fix` names (none: the broken version), or a usage error naming the fixes.
-func checkedVersion(_ name: String?, _ scenario: Scenario) throws(UsageError) -> Version {
-    if let version = scenario.version(name) { return version }
-    let names = scenario.fixes.map(\.name)
-    throw UsageError(
-        "scenario '\(scenario.name)' has no fix '\(name ?? "")'" + suggestion(name ?? "", names)
-            + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
 }
 
 /// The live line of a long search: executions, executions per second, and a rough

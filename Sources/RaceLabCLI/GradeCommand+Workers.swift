@@ -15,21 +15,17 @@ extension GradeCommand {
             let parsed = context.parsed
             self.grader = grader
             progress = command.progress
-            let jobs = try Self.number(parsed, "jobs", default: WorkerPool.defaultJobs, most: 1_024)
+            let spec = GradeCommand.spec, defaults = WorkerProcess.Limits.default
+            let jobs = try parsed.number("jobs", in: 1...1_024, spec) ?? WorkerPool.defaultJobs
             let limits = WorkerProcess.Limits(
-                memory: try Self.number(parsed, "worker-memory", default: WorkerProcess.Limits.default.memory, least: 64, most: 1 << 30),
-                seconds: try Self.number(parsed, "worker-time", default: WorkerProcess.Limits.default.seconds, most: 1 << 30))
+                memory: try parsed.number("worker-memory", in: 64...(1 << 30), spec) ?? defaults.memory,
+                seconds: try parsed.number("worker-time", in: 1...(1 << 30), spec) ?? defaults.seconds)
             pool = command.workerExecutable.map { executable in
                 WorkerPool(
                     executable: executable, limits: limits, jobs: jobs, environment: context.locator.environment,
                     setup: WorkerProtocol.Setup(exercises: grader.exercises.map(\.scenario.file), revealsAnswers: grader.revealsAnswers),
                     progress: command.progress)
             }
-        }
-
-        /// A whole-number option from `least` to `most`, or its default.
-        static func number(_ parsed: ParsedArguments, _ name: String, default value: Int, least: Int = 1, most: Int) throws(UsageError) -> Int {
-            try parsed.number(name, in: least...most, GradeCommand.spec) ?? value
         }
 
         /// Each job's grade, in their order. A job its worker stopped on (a crash, its

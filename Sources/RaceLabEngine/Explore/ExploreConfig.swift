@@ -28,9 +28,7 @@ public struct ExploreConfig: Sendable, Equatable {
     /// Whether the stateful search skips steps with sleep sets (`StateSleepSets`).
     public var sleepSets = false
     public var reduction = Reduction.dpor
-    /// Distinct worlds the stateful search may store before it stops, with the visits
-    /// it makes for the race detector alone where it follows the order
-    /// (`HappensBefore`: each costs what a state does).
+    /// Distinct worlds the stateful search may store before it stops.
     public var maxStates = 5_000_000
     /// Bytes a search may hold before it stops: the stateful search's states, graph
     /// and waiting worlds; the stateless search's stack of worlds, its trace and sleep
