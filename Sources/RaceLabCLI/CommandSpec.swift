@@ -118,15 +118,6 @@ struct ParsedArguments {
         guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
         return value
     }
-
-    /// `--format text|json` (`CommandSpec.Option.textOrJSON`): whether JSON was asked for.
-    func wantsJSON(_ spec: CommandSpec) throws(UsageError) -> Bool {
-        let format = values["format"] ?? "text"
-        guard ["text", "json"].contains(format) else {
-            throw UsageError("unknown format '\(format)'; use text or json" + suggestion(format, ["text", "json"]), command: spec)
-        }
-        return format == "json"
-    }
 }
 
 extension CommandSpec.Option {

@@ -40,7 +40,7 @@ struct ExploreCommand: Command {
     static let spec = CommandSpec(
         name: "explore",
         abstract: "Visit every interleaving: outcomes, verdicts, and the simplest counterexample.",
-        usage: "racelab explore <name> [--fix <fix> | --all-fixes] [--search auto|dpor|stateful] [--format text|json] [bounds]",
+        usage: "racelab explore <name> [--fix <fix> | --all-fixes] [--search \(SearchChoice.usage)] [--format \(TextOrJSON.usage)] [bounds]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Explore a fix instead of the broken version."),
@@ -74,11 +74,7 @@ struct ExploreCommand: Command {
         if parsed.flags.contains("all-fixes") && parsed.values["fix"] != nil {
             throw UsageError("--fix and --all-fixes cannot be combined", command: spec)
         }
-        if let strategy = parsed.values["strategy"], strategy != "priority" {
-            throw UsageError(
-                "unknown strategy '\(strategy)'; explore visits every interleaving, or with --strategy priority only those a strict-priority scheduler allows",
-                command: spec)
-        }
+        let strictPriority = try parsed.value("strategy", spec) == ExploreStrategy.priority
         let versions = parsed.flags.contains("all-fixes") ? scenario.versions : [try context.version(in: scenario)]
         var out = "\(scenario.name): \(scenario.title)\n"
         var explorations: [JSON] = []
@@ -86,7 +82,7 @@ struct ExploreCommand: Command {
         for version in versions {
             let fix = version.fix
             var program = version.program
-            if parsed.values["strategy"] == "priority" { program.strictPriority = true }
+            if strictPriority { program.strictPriority = true }
             let explorer = Explorer(program: program, config: config)
             var result = explorer.explore(progress: ProgressLine(sink: progress).callback)
             var counterexample: (Counterexample, Run)?
@@ -128,42 +124,27 @@ struct ExploreCommand: Command {
         return CommandOutput(stdout: out, status: worst)
     }
 
-    /// Whether the command chooses the search itself: `--search auto`, or no
-    /// `--search` and no `--reduction` (which asks for the stateless search).
-    static func choosesSearch(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError) -> Bool {
-        guard let text = parsed.values["search"] else { return parsed.values["reduction"] == nil }
-        let names = ["auto", "dpor", "stateful"]
-        guard names.contains(text) else {
-            throw UsageError("unknown search '\(text)'; use auto, dpor or stateful" + suggestion(text, names), command: spec)
-        }
-        return text == "auto"
-    }
-
-    /// The bounds from the command line, each checked against its limits.
+    /// The search and bounds from the command line, each checked against its limits.
+    /// With neither `--search` nor `--reduction`, or with `--search auto`, the command
+    /// chooses the search itself; `--reduction` alone asks for the stateless search.
     static func config(_ parsed: ParsedArguments, _ spec: CommandSpec) throws(UsageError) -> ExploreConfig {
         var config = ExploreConfig()
-        let stateful = try !choosesSearch(parsed, spec) && parsed.values["search"] == "stateful"
-        switch (parsed.values["reduction"], stateful) {
+        let search: SearchChoice? = try parsed.value("search", spec)
+        let reduction: ReductionChoice? = try parsed.value("reduction", spec)
+        switch (reduction, search) {
         case (nil, _): break
-        case ("sleep-sets", _):
+        case (.sleepSets, nil), (.sleepSets, .stateful):
             // Sleep sets are the reduction the stateful search takes: they ask for it.
-            if let search = parsed.values["search"], search != "stateful" {
-                throw UsageError("--reduction sleep-sets is for the stateful search, not --search \(search)", command: spec)
-            }
             config.sleepSets = true
-        case ("none", true): break
-        case (let text?, true):
-            throw UsageError(
-                "the stateful search takes --reduction none or sleep-sets, not '\(text)'" + suggestion(text, ["none", "sleep-sets"]), command: spec)
-        case (let text?, false):
-            guard let reduction = ExploreConfig.Reduction(rawValue: text) else {
-                throw UsageError(
-                    "unknown reduction '\(text)'; use dpor or none (or sleep-sets, for the stateful search)"
-                        + suggestion(text, ["dpor", "none", "sleep-sets"]), command: spec)
-            }
-            config.reduction = reduction
+        case (.sleepSets, let search?):
+            throw UsageError("--reduction sleep-sets is for the stateful search, not --search \(search.rawValue)", command: spec)
+        case (.dpor, .stateful):
+            throw UsageError("the stateful search takes --reduction none or sleep-sets, not 'dpor'", command: spec)
+        case (.everyInterleaving, _): config.reduction = .none
+        case (.dpor, _): config.reduction = .dpor
         }
-        config.search = try choosesSearch(parsed, spec) ? .automatic : stateful || config.sleepSets ? .stateful : .stateless
+        config.search =
+            search == .auto || (search == nil && reduction == nil) ? .automatic : search == .stateful || config.sleepSets ? .stateful : .stateless
         let limits = ExploreConfig.limits
         let square = " (the search keeps an order over every pair of an execution's steps: its memory grows with the square of the bound)"
         if let n = try parsed.number("max-steps", in: limits.maxSteps, spec, why: square) { config.maxSteps = n }

@@ -5,7 +5,6 @@ import RaceLabPresentation
 /// `racelab export NAME --format svg|mermaid|dot`: a run as a picture.
 struct ExportCommand: Command {
 
-    static let formats = ["svg", "mermaid", "dot", "html"]
     /// The most steps a picture shows.
     static let maxSteps = 1_000
 
@@ -13,7 +12,7 @@ struct ExportCommand: Command {
         name: "export",
         abstract: "Draw a run (SVG timeline, Mermaid sequence diagram, DOT wait-for graph) or write a lesson page.",
         usage:
-            "racelab export <name> [--fix <fix>] [--schedule <schedule> | --counterexample | --story] --format svg|mermaid|dot|html [--output <file>]",
+            "racelab export <name> [--fix <fix>] [--schedule <schedule> | --counterexample | --story] --format \(ExportFormat.usage) [--output <file>]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Draw a fix instead of the broken version."),
@@ -52,11 +51,8 @@ struct ExportCommand: Command {
     func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
         let parsed = context.parsed
         let spec = Self.spec
-        let format = parsed.values["format"] ?? "svg"
-        guard Self.formats.contains(format) else {
-            throw UsageError("unknown format '\(format)'; use svg, mermaid, dot or html" + suggestion(format, Self.formats), command: spec)
-        }
-        if parsed.values["max-states"] != nil && format != "html" {
+        let format: ExportFormat = try parsed.value("format", spec) ?? .svg
+        if parsed.values["max-states"] != nil && format != .html {
             throw UsageError("--max-states is the lesson page's budget: it goes with --format html", command: spec)
         }
         let choices = [parsed.values["schedule"] != nil, parsed.flags.contains("counterexample"), parsed.flags.contains("story")]
@@ -77,7 +73,7 @@ struct ExportCommand: Command {
         if let kind = context.guarded(scenario), parsed.values["schedule"] == nil {
             return Spoilers.refusal("export", scenario, kind, own: true)
         }
-        if format == "html" {
+        if format == .html {
             // The lesson page holds every state, not one run: a student's break-it or
             // predict-it exercise would hold its answer.
             if let kind = context.guarded(scenario) {
@@ -139,9 +135,9 @@ struct ExportCommand: Command {
         let title = "\(scenario.name) (\(version.phrase)), \(what)"
         var text: String
         switch format {
-        case "svg": text = SVGTimeline(run: result, title: title, decisive: decisive).render()
-        case "mermaid": text = MermaidSequence(run: result, title: title).render()
-        default:
+        case .svg: text = SVGTimeline(run: result, title: title, decisive: decisive).render()
+        case .mermaid: text = MermaidSequence(run: result, title: title).render()
+        case .dot, .html:
             // A deadlock's wait-for graph; else the lock order of a run that took two
             // locks in opposite orders, which can deadlock in another interleaving.
             let graph = DOTGraph(run: result, title: title)

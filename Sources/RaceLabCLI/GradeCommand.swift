@@ -14,7 +14,7 @@ struct GradeCommand: Command {
         name: "grade",
         abstract: "Grade exercise submissions: every interleaving, a reason for each failure.",
         usage:
-            "racelab grade <file-or-folder>... [--format text|json|junit|csv] [--csv <file>] [--junit <file>] [--json <file>] [--roster <file>] [--assigned <ids>] [--exercise <id>] [--exercises <folder>] [--teacher] [--jobs <n>] [--worker-memory <MB>] [--worker-time <seconds>] | --check-solution <file>...",
+            "racelab grade <file-or-folder>... [--format \(GradeReport.Format.usage)] [--csv <file>] [--junit <file>] [--json <file>] [--roster <file>] [--assigned <ids>] [--exercise <id>] [--exercises <folder>] [--teacher] [--jobs <n>] [--worker-memory <MB>] [--worker-time <seconds>] | --check-solution <file>...",
         arguments: [("file-or-folder", "A submitted .race file, or a folder searched for them (recursively).")],
         options: [
             .init(
@@ -71,11 +71,7 @@ struct GradeCommand: Command {
     func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
         let parsed = context.parsed
         let locator = context.locator
-        let formatName = parsed.values["format"] ?? "text"
-        guard let format = GradeReport.Format(rawValue: formatName) else {
-            let names = GradeReport.Format.allCases.map(\.rawValue)
-            throw UsageError("unknown format '\(formatName)'; use \(names.joined(separator: ", "))" + suggestion(formatName, names), command: Self.spec)
-        }
+        let format: GradeReport.Format = try parsed.value("format", Self.spec) ?? .text
         guard !parsed.positionals.isEmpty else {
             throw UsageError("name at least one submitted file or folder", command: Self.spec)
         }

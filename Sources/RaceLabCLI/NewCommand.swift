@@ -6,7 +6,7 @@ struct NewCommand: Command {
     static let spec = CommandSpec(
         name: "new",
         abstract: "Write a commented starter for an exercise of your own.",
-        usage: "racelab new exercise <id> --kind fix|break|predict [--output <file>]",
+        usage: "racelab new exercise <id> --kind \(ExerciseKindChoice.usage) [--output <file>]",
         arguments: [("id", "The exercise's ID: lower-case letters, digits and hyphens (counter-fix).")],
         options: [
             .init(name: "kind", value: "kind", help: "fix, break or predict: what the student does."),
@@ -20,12 +20,10 @@ struct NewCommand: Command {
             """
     )
 
-    static let kinds = ["fix", "break", "predict"]
-
     func run(_ context: CommandContext) throws(UsageError) -> CommandOutput {
         let parsed = context.parsed
         guard parsed.positionals.first == "exercise" else {
-            throw UsageError("'racelab new' makes an exercise: racelab new exercise <id> --kind fix|break|predict", command: Self.spec)
+            throw UsageError("'racelab new' makes an exercise: racelab new exercise <id> --kind \(ExerciseKindChoice.usage)", command: Self.spec)
         }
         guard parsed.positionals.count == 2 else {
             throw UsageError(parsed.positionals.count < 2 ? "name the exercise: racelab new exercise <id>" : "expected one ID", command: Self.spec)
@@ -36,11 +34,8 @@ struct NewCommand: Command {
         else {
             throw UsageError("'\(id)' is not an exercise ID: use lower-case letters, digits and hyphens, like counter-fix", command: Self.spec)
         }
-        guard let kind = parsed.values["kind"] else {
+        guard let kind: ExerciseKindChoice = try parsed.value("kind", Self.spec) else {
             throw UsageError("say what the student does: --kind fix, break or predict", command: Self.spec)
-        }
-        guard Self.kinds.contains(kind) else {
-            throw UsageError("unknown kind '\(kind)'; use fix, break or predict" + suggestion(kind, Self.kinds), command: Self.spec)
         }
         let path = parsed.values["output"] ?? "\(id).race"
         if let failure = FileIO.create(Self.starter(id: id, kind: kind), at: path) {
@@ -49,14 +44,14 @@ struct NewCommand: Command {
         // The folder to name with --exercises: the file's, as written.
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         return CommandOutput(
-            stdout: "Wrote \(path): a \(kind)-it exercise '\(id)' to fill in (see docs/TEACHING.md).\n"
+            stdout: "Wrote \(path): a \(kind.rawValue)-it exercise '\(id)' to fill in (see docs/TEACHING.md).\n"
                 + "Try it: racelab hint \(path); racelab grade \(path) --exercises \(folder)\n")
     }
 
     /// The starter's text.
-    static func starter(id: String, kind: String) -> String {
+    static func starter(id: String, kind: ExerciseKindChoice) -> String {
         let header = """
-            // A \(kind)-it exercise. Everything here is an example (a racy counter): replace
+            // A \(kind.rawValue)-it exercise. Everything here is an example (a racy counter): replace
             // the story and the code with your own, and keep the metadata lines. Lines
             // outside the 'begin editable' / 'end editable' regions are locked: a student's
             // file must keep them. docs/TEACHING.md, "Writing a new exercise", says more.
@@ -64,7 +59,7 @@ struct NewCommand: Command {
 
             """
         switch kind {
-        case "fix":
+        case .fix:
             return header + """
                 kind "fix it"
                 level "easy"        // easy, medium or hard
@@ -106,7 +101,7 @@ struct NewCommand: Command {
                 expect count == 2, "no update is lost"
 
                 """
-        case "break":
+        case .break:
             return header + """
                 kind "break it"
                 level "easy"
@@ -142,7 +137,7 @@ struct NewCommand: Command {
                 // end editable
 
                 """
-        default:
+        case .predict:
             return header + """
                 kind "predict it"
                 level "easy"

@@ -34,18 +34,15 @@ struct RunCommand: Command {
         let parsed = context.parsed
         let spec = Self.spec
         let wantsJSON = try parsed.wantsJSON(spec)
-        let strategies = ["round-robin", "random", "pct", "priority"]
-        if let strategy = parsed.values["strategy"], !strategies.contains(strategy) {
-            throw UsageError("unknown strategy '\(strategy)'; use round-robin, random, pct or priority" + suggestion(strategy, strategies), command: spec)
-        }
+        let chosen: RunStrategy? = try parsed.value("strategy", spec)
         let seed = try parsed.seed(spec)
         let maxSteps = try parsed.number("max-steps", in: 1...10_000_000, spec) ?? 10_000
-        if parsed.values["schedule"] != nil && (seed != nil || parsed.values["strategy"] != nil) {
+        if parsed.values["schedule"] != nil && (seed != nil || chosen != nil) {
             throw UsageError("--schedule cannot be combined with --seed or --strategy", command: spec)
         }
-        let strategy = parsed.values["strategy"] ?? (seed != nil ? "random" : "round-robin")
-        if strategy != "round-robin" && strategy != "priority" && seed == nil {
-            throw UsageError("--strategy \(strategy) needs --seed <n>", command: spec)
+        let strategy = chosen ?? (seed != nil ? .random : .roundRobin)
+        if (strategy == .random || strategy == .pct) && seed == nil {
+            throw UsageError("--strategy \(strategy.rawValue) needs --seed <n>", command: spec)
         }
 
         let (scenario, version): (Scenario, Version)
@@ -55,7 +52,7 @@ struct RunCommand: Command {
         }
         let fixName = version.fix
         var program = version.program
-        if strategy == "priority" { program.strictPriority = true }
+        if strategy == .priority { program.strictPriority = true }
         // An exercise's own schedules may be its answer; the student's 'answer' is
         // theirs. A schedule the command chooses (round robin, random, PCT, even one
         // thread at a time) may be the answer too: on a break-it or predict-it
@@ -80,11 +77,11 @@ struct RunCommand: Command {
                 if scheduler.names.count < result.schedule.count {
                     description += " (it ran out after \(scheduler.names.count) steps; the rest ran without preemption)"
                 }
-            } else if strategy == "random" {
+            } else if strategy == .random {
                 var scheduler = RandomScheduler(seed: seed!)
                 result = try runner.run(&scheduler)
                 description = "random schedule, seed \(seed!)"
-            } else if strategy == "pct" {
+            } else if strategy == .pct {
                 var scheduler = PCTScheduler(seed: seed!)
                 result = try runner.run(&scheduler)
                 description = "PCT schedule, seed \(seed!)"

@@ -9,7 +9,7 @@ struct VerifyCommand: Command {
     static let spec = CommandSpec(
         name: "verify",
         abstract: "The broken version and every fix side by side, each explored exhaustively.",
-        usage: "racelab verify <name> [--reduction dpor|none] [--format text|json] [bounds]",
+        usage: "racelab verify <name> [--reduction dpor|none] [--format \(TextOrJSON.usage)] [bounds]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [.textOrJSON, Spoilers.option, ScenarioLocator.exercisesOption] + ExploreCommand.boundOptions,
         discussion: """

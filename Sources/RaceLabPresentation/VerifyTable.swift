@@ -70,8 +70,7 @@ public struct VerifyTable {
         let orderings = MemoryOrdering.allCases.filter { ordering in using.contains { $0.result.weakOrderings.contains(ordering) } }
         if using.count > 1 && using.count == versions.count { return MemoryOrdering.note(orderings, "every version") }
         let names = using.map(\.version.phrase)
-        let who = names.count <= 1 ? names.first ?? "" : names.dropLast().joined(separator: ", ") + " and " + names.last!
-        return MemoryOrdering.note(orderings, who, plural: names.count > 1)
+        return MemoryOrdering.note(orderings, Words.list(names, "and"), plural: names.count > 1)
     }
 
     /// The JSON report; `verdict` is the exit status in words.

@@ -54,4 +54,24 @@ struct RegistryTests {
         #expect(ExitCode.worse(.finding, .scriptError) == .scriptError)
         #expect(CommandOutput(status: .usage).exitCode == 64)
     }
+
+    /// An option that takes one of a few words refuses any other in one form, listing
+    /// the words with a final "or", and suggests the closest.
+    @Test func anOptionsWordsAreRefusedAlike() {
+        let cases: [([String], String)] = [
+            (["run", "singleton-race", "--format", "jsn"], "unknown format 'jsn'; use text or json. Did you mean 'json'?"),
+            (["grade", "x.race", "--format", "csvv"], "unknown format 'csvv'; use text, json, junit, csv, gradescope or classroom. Did you mean 'csv'?"),
+            (["export", "deadlock", "--format", "htm"], "unknown format 'htm'; use svg, mermaid, dot or html. Did you mean 'html'?"),
+            (["run", "singleton-race", "--strategy", "pcts"], "unknown strategy 'pcts'; use round-robin, random, pct or priority. Did you mean 'pct'?"),
+            (["explore", "deadlock", "--search", "dpro"], "unknown search 'dpro'; use auto, dpor or stateful. Did you mean 'dpor'?"),
+            (["new", "exercise", "x", "--kind", "brake"], "unknown kind 'brake'; use fix, break or predict. Did you mean 'break'?"),
+        ]
+        for (arguments, message) in cases {
+            let output = racelab.main(arguments)
+            #expect(output.exitCode == 64, "\(arguments)")
+            #expect(output.stderr.hasPrefix("error: \(message)\n"), "\(arguments)")
+        }
+        #expect(ExportFormat.spellings == ["svg", "mermaid", "dot", "html"])
+        #expect(ReductionChoice(rawValue: "none") == .everyInterleaving)
+    }
 }

@@ -65,4 +65,14 @@ struct HomeTests {
             #expect(Self.strays(phrase, home: home).filter { $0.hasPrefix("Sources") } == [], "\(phrase)")
         }
     }
+
+    /// An option that takes one of a few words is an `OptionValue`, read and refused
+    /// by `ParsedArguments.value`.
+    @Test func optionWordsAreReadInOnePlace() {
+        let home = "Sources/RaceLabCLI/OptionValue.swift"
+        #expect(Self.strays("'; use ", home: home).filter { $0.hasPrefix("Sources") } == [])
+        for option in ["format", "strategy", "search", "reduction", "kind"] {
+            #expect(Self.strays("values[\"\(option)\"]", home: home).filter { $0.hasPrefix("Sources/RaceLabCLI") } == [], "\(option)")
+        }
+    }
 }

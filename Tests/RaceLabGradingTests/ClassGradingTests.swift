@@ -116,7 +116,7 @@ struct ClassGradingTests {
 
     @Test(arguments: [
         (["grade"], "name at least one submitted file or folder"),
-        (["grade", "x.race", "--format", "xlsx"], "unknown format 'xlsx'; use text, json, junit, csv, gradescope, classroom"),
+        (["grade", "x.race", "--format", "xlsx"], "unknown format 'xlsx'; use text, json, junit, csv, gradescope or classroom"),
         (["grade", "x.race", "--exercise", "singleton-fixx"], "unknown exercise 'singleton-fixx'. Did you mean 'singleton-fix'?"),
         (["grade", "x.race", "--exercises", "/no/such/folder"], "no exercise folder /no/such/folder"),
         (["hint"], "name your exercise file or an exercise ID"),
