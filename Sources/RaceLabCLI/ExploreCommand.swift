@@ -91,7 +91,7 @@ struct ExploreCommand: Command {
                 for index in result.outcomes.indices { result.outcomes[index].schedule = [] }
             }
             if guarded == nil, let example = explorer.counterexample(for: result) {
-                var scheduler = FixedScheduler(names: example.schedule)
+                var scheduler = FixedScheduler(example.schedule)
                 if let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) {
                     counterexample = (example, run)
                 }

@@ -83,13 +83,13 @@ struct ExportCommand: Command {
             let page = LessonPage(scenario: scenario, selected: fix, maxStates: budget, argument: parsed.positionals[0], config: config).render()
             return write(page, parsed.values["output"])
         }
-        var schedule: [String]?
+        var schedule: Schedule?
         var decisive: (first: Int, second: Int)?
         var what: String
         if let text = parsed.values["schedule"] {
             let named = scenario.schedules(fix: fix).first { $0.name == text }
             do throws(ScheduleError) {
-                schedule = try Schedule(parsing: named?.steps ?? text, limit: 10_000).steps
+                schedule = try Schedule(parsing: named?.steps ?? text, limit: 10_000)
             } catch {
                 return CommandOutput(stderr: "error: \(error.message)\n", status: .usage)
             }
@@ -106,7 +106,7 @@ struct ExportCommand: Command {
             decisive = example.why.map { ($0.first, $0.second) }
             what = "the simplest counterexample"
         } else if let story = scenario.schedules(fix: fix).first(where: { $0.name == "story" }) {
-            schedule = (try? Schedule(parsing: story.steps, limit: 10_000))?.steps
+            schedule = try? Schedule(parsing: story.steps, limit: 10_000)
             what = "schedule 'story'"
         } else {
             if parsed.flags.contains("story") {
@@ -119,7 +119,7 @@ struct ExportCommand: Command {
         func run(limit: Int) throws(ScheduleError) -> Run {
             let runner = Runner(program: program, maxSteps: limit)
             if let schedule {
-                var scheduler = FixedScheduler(names: schedule)
+                var scheduler = FixedScheduler(schedule)
                 return try runner.run(&scheduler)
             }
             var scheduler = RoundRobinScheduler()

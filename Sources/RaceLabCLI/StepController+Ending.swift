@@ -22,7 +22,7 @@ extension StepController {
         if guarded {
             lines.append("The threads you picked, in order, are an answer: write them in 'schedule answer \"…\"' and grade it.")
         } else {
-            lines.append("Schedule: \(session.scheduleNames.joined(separator: " "))")
+            lines.append("Schedule: \(session.scheduleNames.text)")
         }
         lines.append("Press u to undo, r to restart, or q to quit.")
         debrief = lines.dropLast().joined(separator: "\n")
@@ -79,8 +79,8 @@ extension StepController {
             lines.append("The threads you picked, in order, are an answer: write them in 'schedule answer \"…\"' and grade it.")
             return lines
         }
-        lines.append("Schedule: \(run.scheduleText)")
-        lines.append("Replay:   \(ReplayCommand(argument, fix: fix).schedule(run.scheduleText))")
+        lines.append("Schedule: \(run.schedule.text)")
+        lines.append("Replay:   \(ReplayCommand(argument, fix: fix).schedule(run.schedule))")
         return lines
     }
 

@@ -184,16 +184,16 @@ struct StepController {
 
     func scheduleText() -> String {
         guard !session.schedule.isEmpty else { return "no steps yet: the schedule is empty" }
-        let text = session.scheduleNames.joined(separator: " ")
+        let schedule = session.scheduleNames
         return """
-            Schedule so far (\(session.schedule.count) step\(session.schedule.count == 1 ? "" : "s")): \(text)
-            Replay it:   \(ReplayCommand(argument, fix: fix).schedule(text))
-            Continue it: \(ReplayCommand(argument, fix: fix, verb: "step").schedule(text))
+            Schedule so far (\(schedule.count) step\(schedule.count == 1 ? "" : "s")): \(schedule.text)
+            Replay it:   \(ReplayCommand(argument, fix: fix).schedule(schedule))
+            Continue it: \(ReplayCommand(argument, fix: fix, verb: "step").schedule(schedule))
             """
     }
 
     func quitText() -> String {
-        session.schedule.isEmpty ? "Bye." : "Bye. Schedule so far: \(session.scheduleNames.joined(separator: " "))"
+        session.schedule.isEmpty ? "Bye." : "Bye. Schedule so far: \(session.scheduleNames.text)"
     }
 
     /// `h`: what the explorer sees ahead of the current state, computed from it (never

@@ -33,7 +33,7 @@ extension Grader {
                 return (true, "right: \(deadlock == nil ? "no" : "some") interleaving deadlocks (\(result.interleavings) explored)", "")
             }
             if let deadlock {
-                let details = "This schedule deadlocks: \(ReplayCommand(file.name).schedule(deadlock.schedule.joined(separator: " ")))\n"
+                let details = "This schedule deadlocks: \(ReplayCommand(file.name).schedule(deadlock.schedule))\n"
                 return (false, "wrong: it can deadlock", revealsAnswers ? details : "")
             }
             return (false, "wrong: none of its \(result.interleavings) interleavings deadlocks", "")
@@ -58,7 +58,7 @@ extension Grader {
             }
             if !missing.isEmpty { reasons.append("\(missing.count) value\(missing.count == 1 ? " is" : "s are") missing") }
             let details = missing.map {
-                "\(variable) = \($0.value) after: \(ReplayCommand(file.name).schedule($0.schedule.joined(separator: " ")))\n"
+                "\(variable) = \($0.value) after: \(ReplayCommand(file.name).schedule($0.schedule))\n"
             }.joined()
             return (false, "wrong: " + reasons.joined(separator: ", and "), revealsAnswers ? details : "")
         case nil:
@@ -68,9 +68,9 @@ extension Grader {
 
     /// Every value `variable` holds at the end of a completed run, with a schedule
     /// that reaches it, in order of first appearance (numbers sorted).
-    func finalValues(of variable: String, _ program: Program, _ result: Exploration) -> [(value: String, schedule: [String])] {
+    func finalValues(of variable: String, _ program: Program, _ result: Exploration) -> [(value: String, schedule: Schedule)] {
         guard let index = program.globals.firstIndex(where: { $0.name == variable }) else { return [] }
-        var values: [(value: String, schedule: [String])] = []
+        var values: [(value: String, schedule: Schedule)] = []
         for entry in result.outcomes where entry.outcome.end.ranToTheEnd {
             guard let run = replay(program, entry.schedule) else { continue }
             let value = run.world.describe(run.world.globals[index], elided: false)

@@ -137,7 +137,7 @@ public struct Grader: Sendable {
                 ? "fails in its one interleaving" : "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
             guard let example = explored.counterexample, let run = replay(program, example.schedule) else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
-                return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule.joined(separator: " ")))\n", result)
+                return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule))\n", result)
             }
             return (false, "\(ways): \(headline(run))", counterexample(run, example.why, file), result)
         }
@@ -145,7 +145,7 @@ public struct Grader: Sendable {
             if let endless = result.outcomes.first(where: { $0.outcome.end == .stepLimit }) {
                 return (
                     false, "a run never ends: after \(config.maxSteps) steps a thread was still going (a loop that never stops?)",
-                    "Replay: \(ReplayCommand(file.name).schedule(Schedule(endless.schedule).text))\n", result
+                    "Replay: \(ReplayCommand(file.name).schedule(endless.schedule))\n", result
                 )
             }
             return (
@@ -218,7 +218,7 @@ public struct Grader: Sendable {
         } catch {
             return (false, "the schedule cannot be followed: \(error.message)", "")
         }
-        let trace = ColumnTrace(run: run).render() + "\nReplay: \(ReplayCommand(file.name).schedule("answer"))\n"
+        let trace = ColumnTrace(run: run).render() + "\nReplay: \(ReplayCommand(file.name).named("answer"))\n"
         let goal = exercise.goal
         let hits = run.findings.filter { goal == nil || $0.kind == goal }
         if !hits.isEmpty {
@@ -233,8 +233,8 @@ public struct Grader: Sendable {
 
     // MARK: - Reasons
 
-    func replay(_ program: Program, _ schedule: [String]) -> Run? {
-        var scheduler = FixedScheduler(names: schedule)
+    func replay(_ program: Program, _ schedule: Schedule) -> Run? {
+        var scheduler = FixedScheduler(schedule)
         return try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler)
     }
 
@@ -258,7 +258,7 @@ public struct Grader: Sendable {
             out += ColumnTrace(run: run).render(highlight: why.map { [$0.first, $0.second] } ?? [])
         }
         if let why { out += "Why: \(why.what)\n     \(why.otherwise)\n" }
-        out += "Replay: " + (run.schedule.isEmpty ? ReplayCommand(file.name).text : ReplayCommand(file.name).schedule(run.scheduleText)) + "\n"
+        out += "Replay: " + (run.schedule.isEmpty ? ReplayCommand(file.name).text : ReplayCommand(file.name).schedule(run.schedule)) + "\n"
         return out
     }
 

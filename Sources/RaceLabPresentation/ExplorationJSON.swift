@@ -28,7 +28,7 @@ public struct ExplorationJSON: Sendable {
                     ("facts", .array(count.outcome.facts.map(JSON.string))),
                     ("executions", .int(count.executions)),
                 ] + Self.fields("interleavings", count.interleavings) + [
-                    ("schedule", .string(count.schedule.joined(separator: " ")))
+                    ("schedule", .string(count.schedule.text))
                 ])
         }
         let checks: [JSON] = program.expectations.indices.map { index in
@@ -67,7 +67,7 @@ public struct ExplorationJSON: Sendable {
                     ])
                 } ?? .null
             example = .object([
-                ("schedule", .string(counterexample.schedule.joined(separator: " "))),
+                ("schedule", .string(counterexample.schedule.text)),
                 ("preemptions", .int(counterexample.preemptions)),
                 ("decisiveSteps", why),
             ])
@@ -112,8 +112,8 @@ public struct ExplorationJSON: Sendable {
     func livelock(_ livelock: Livelock?) -> JSON {
         guard let livelock else { return .null }
         return .object([
-            ("prefix", .string(livelock.prefix.joined(separator: " "))),
-            ("cycle", .string(livelock.cycle.joined(separator: " "))),
+            ("prefix", .string(livelock.prefix.text)),
+            ("cycle", .string(livelock.cycle.text)),
             ("progressMarked", .bool(livelock.progressMarked)),
         ])
     }

@@ -95,15 +95,15 @@ public struct ExplorationRenderer: Sendable {
 
         if let livelock = result.livelock {
             out += "\nLivelock\n"
-            let from = livelock.prefix.isEmpty ? "from the start" : "after \(livelock.prefix.joined(separator: " "))"
+            let from = livelock.prefix.isEmpty ? "from the start" : "after \(livelock.prefix.text)"
             let steps = livelock.cycle.count == 1 ? "this step repeats" : "these \(livelock.cycle.count) steps repeat"
-            out += "  \(from), \(steps) forever: \(livelock.cycle.joined(separator: " "))\n"
+            out += "  \(from), \(steps) forever: \(livelock.cycle.text)\n"
             out += "  every thread that can run takes its turn in them, and "
             out +=
                 livelock.progressMarked
                 ? "none of them reaches a 'progress' statement\n" : "none of them completes a round of a thread's outermost 'while true' loop\n"
             let repeated = livelock.prefix + livelock.cycle + livelock.cycle
-            out += "  replay (the cycle twice): \(replay.schedule(repeated.joined(separator: " ")))\n"
+            out += "  replay (the cycle twice): \(replay.schedule(repeated))\n"
         }
         if result.sleepSets && result.hasCycle {
             out += "\nLivelock\n  not checked: the graph has a cycle, and sleep sets skip steps a fair cycle needs (search without --reduction)\n"
@@ -148,7 +148,7 @@ public struct ExplorationRenderer: Sendable {
                 out += "\nIt fails: \(finding.kind.rawValue): \(finding.message)\n"
             }
             if let why = example.why { out += "\nWhy: \(why.what)\n     \(why.otherwise)\n" }
-            out += "\nReplay: \(replay.schedule(run.scheduleText))\n"
+            out += "\nReplay: \(replay.schedule(run.schedule))\n"
         }
         return out
     }

@@ -35,7 +35,7 @@ public struct JSONRenderer: Sendable {
             ("scenario", .string(scenario)),
             ("fix", fix.map { .string($0) } ?? .null),
             ("end", .string(run.end.rawValue)),
-            ("schedule", .string(run.scheduleText)),
+            ("schedule", .string(run.schedule.text)),
             ("events", .array(steps)),
             ("globals", .object(globals)),
             (

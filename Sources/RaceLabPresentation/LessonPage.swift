@@ -59,9 +59,9 @@ public struct LessonPage {
             case .notExhaustive(let cut): verdict = "not exhaustive (\(cut)): no failure found"
             }
             // The runs worth watching, kept whole however many states the version has.
-            var runs: [(label: String, schedule: [String])] = []
+            var runs: [(label: String, schedule: Schedule)] = []
             if let story = scenario.schedules(fix: fix).first(where: { $0.name == "story" }),
-                let steps = try? Schedule(parsing: story.steps, limit: 10_000).steps
+                let steps = try? Schedule(parsing: story.steps, limit: 10_000)
             {
                 runs.append(("the story", steps))
             }
@@ -99,7 +99,7 @@ public struct LessonPage {
 
     /// A schedule of thread names as the threads' numbers in the space, from the start
     /// as far as the space has its steps.
-    static func moves(_ schedule: [String], in space: StateSpace) -> [ThreadID] {
+    static func moves(_ schedule: Schedule, in space: StateSpace) -> [ThreadID] {
         var state = 0
         var moves: [ThreadID] = []
         for name in schedule {
@@ -124,7 +124,7 @@ public struct LessonPage {
     /// (a fourth element, true, for a step that runs `progress`), `cut` when the budget
     /// left some of its steps out, and `loop` (`[thread, length]`) when a livelock's
     /// loop runs from it; texts by their number.
-    public func graph(_ program: Program, keeping runs: [[String]] = []) -> (json: JSON, space: StateSpace) {
+    public func graph(_ program: Program, keeping runs: [Schedule] = []) -> (json: JSON, space: StateSpace) {
         let engine = Engine(program: program)
         let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates, keeping: runs, deadline: config.deadline)
         // Every text once: states refer to them by number.

@@ -1,3 +1,5 @@
+import RaceLabEngine
+
 /// The command line that replays a run, as the reader would type it:
 /// `racelab run NAME [--fix F] --schedule "A B A"`. A scenario named by a path a shell
 /// would split (spaces, quotes, `$`) is quoted, so the line can be pasted as it is.
@@ -19,9 +21,14 @@ public struct ReplayCommand: Sendable, Equatable {
         "racelab \(verb) \(Self.shellWord(scenario))" + (fix.map { " --fix \(Self.shellWord($0))" } ?? "")
     }
 
-    /// The command with a schedule (thread names, or a named schedule).
-    public func schedule(_ schedule: String) -> String {
-        text + " --schedule \"\(schedule)\""
+    /// The command with a schedule: `racelab run NAME --schedule "A B A"`.
+    public func schedule(_ schedule: Schedule) -> String {
+        named(schedule.text)
+    }
+
+    /// The command with a schedule the scenario names: `--schedule "answer"`.
+    public func named(_ name: String) -> String {
+        text + " --schedule \"\(name)\""
     }
 
     /// A word as a POSIX shell reads it back: as it is when it is plain, else in single

@@ -58,8 +58,8 @@ public struct TextRenderer: Sendable {
                 out += "     \(FindingExplainer.explanation(finding))\n"
             }
         }
-        out += "\nSchedule: \(run.scheduleText)\n"
-        if let replay { out += "Replay:   \(replay.schedule(run.scheduleText))\n" }
+        out += "\nSchedule: \(run.schedule.text)\n"
+        if let replay { out += "Replay:   \(replay.schedule(run.schedule))\n" }
         return out
     }
 

@@ -85,7 +85,7 @@ func fuzzScenario(_ scenario: Scenario, file: SourceFile) {
             if result.verdict().foundFailure && example == nil { fatalError("a failing verdict without a counterexample") }
             var replayed: (Counterexample, Run)?
             if let example {
-                var scheduler = FixedScheduler(names: example.schedule)
+                var scheduler = FixedScheduler(example.schedule)
                 if let run = try? Runner(program: program, maxSteps: bounded.maxSteps).run(&scheduler) { replayed = (example, run) }
             }
             check(ExplorationRenderer(program: program).render(result, counterexample: replayed, replay: ReplayCommand("fuzz")))
@@ -139,7 +139,7 @@ func fuzzScenario(_ scenario: Scenario, file: SourceFile) {
         }
         check(ExplorationRenderer(program: program).render(sleeping, counterexample: nil, replay: ReplayCommand("fuzz")))
         if let livelock = result.livelock {
-            var scheduler = FixedScheduler(names: livelock.prefix + livelock.cycle)
+            var scheduler = FixedScheduler(livelock.prefix + livelock.cycle)
             guard (try? Runner(program: program, maxSteps: 10_000).run(&scheduler)) != nil else { fatalError("a livelock that does not replay") }
         }
     }

@@ -316,8 +316,13 @@ struct ScheduleTests {
     @Test func theScheduleValueParsesPrintsAndReadsBack() throws {
         let schedule = try Schedule(parsing: "A*3, B\tmain\r\nB", limit: 10)
         #expect(schedule.steps == ["A", "A", "A", "B", "main", "B"])
-        #expect(schedule.text == "A*3 B main B")
+        // A name a step up to 64 steps; past them, runs of three or more as NAME*COUNT.
+        #expect(schedule.text == "A A A B main B")
         #expect(try Schedule(parsing: schedule.text, limit: 10) == schedule)
+        let long = try Schedule(parsing: "A*60 B B C*3", limit: 100)
+        #expect(long.count == 65 && long.text == "A*60 B B C*3")
+        #expect(try Schedule(parsing: long.text, limit: 100) == long)
+        #expect(Schedule(long.dropLast()).text == (Array(repeating: "A", count: 60) + ["B", "B", "C", "C"]).joined(separator: " "))
         #expect(throws: ScheduleError("bad repeat 'A*0' in the schedule: write NAME*COUNT, like A*3")) { try Schedule(parsing: "A*0", limit: 10) }
         #expect(throws: ScheduleError("bad step 'A*2*3' in the schedule")) { try Schedule(parsing: "A*2*3", limit: 10) }
         #expect(throws: ScheduleError.self) { try Schedule(parsing: "A*9223372036854775807 A*9223372036854775807", limit: 10) }

@@ -58,7 +58,7 @@ struct CutExecutionTests {
         let explorer = Explorer(program: try compile(Self.endless), config: config)
         // The shortest failure an exploration saw: A loops 1,000 times first.
         var result = Exploration(reduction: .dpor)
-        result.shortestFailure = Array(repeating: "A", count: 1_000) + ["B", "A", "B", "B"]
+        result.shortestFailure = Schedule(Array(repeating: "A", count: 1_000) + ["B", "A", "B", "B"])
         let example = try #require(explorer.counterexample(for: result, budget: 600))
         #expect(example.notSimplest == .executionBound(600))
         #expect(example.schedule == ["B", "A", "B", "B"])

@@ -5,7 +5,7 @@ import Testing
 /// "Why" names the conflict that decides the failure, in plain words: of the pairs
 /// whose reversal passes, one on what the failing check, crash or deadlock reads.
 struct DecisivePairTests {
-    func pair(_ source: String, _ schedule: [String]) throws -> DecisivePair {
+    func pair(_ source: String, _ schedule: Schedule) throws -> DecisivePair {
         var config = ExploreConfig()
         config.timeLimit = nil
         return try #require(Explorer(program: try compile(source), config: config).decisivePair(schedule))

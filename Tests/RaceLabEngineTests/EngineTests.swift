@@ -25,7 +25,7 @@ struct EngineTests {
             seed += 1
         }
         let original = try #require(failing)
-        var replay = try FixedScheduler(original.scheduleText, limit: 10_000)
+        var replay = try FixedScheduler(original.schedule.text, limit: 10_000)
         let again = try runner.run(&replay)
         #expect(again.events == original.events)
         #expect(again.findings == original.findings)

@@ -154,7 +154,7 @@ struct ForesightTests {
         // A deadline already passed adds no state past the start (and a kept run).
         let late = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: 5_000, deadline: Deadline(seconds: 0))
         #expect(!late.isComplete && late.worlds.count == 1)
-        let story = try Schedule(parsing: "A A B B B A", limit: 100).steps
+        let story = try Schedule(parsing: "A A B B B A", limit: 100)
         let kept = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: 5_000, keeping: [story], deadline: Deadline(seconds: 0))
         #expect(!kept.isComplete && kept.worlds.count == 7)
     }

@@ -75,4 +75,13 @@ struct HomeTests {
             #expect(Self.strays("values[\"\(option)\"]", home: home).filter { $0.hasPrefix("Sources/RaceLabCLI") } == [], "\(option)")
         }
     }
+
+    /// A schedule is a `Schedule`, written by `Schedule.text` alone; a replay line by
+    /// `ReplayCommand` alone.
+    @Test func aScheduleIsWrittenInOnePlace() {
+        for phrase in ["schedule.joined(", "scheduleNames.joined(", "prefix.joined(", "cycle.joined(", "var scheduleText"] {
+            #expect(Self.strays(phrase, home: "").filter { $0.hasPrefix("Sources") } == [], "\(phrase)")
+        }
+        #expect(Self.strays("--schedule \\\"", home: "Sources/RaceLabPresentation/ReplayCommand.swift").filter { $0.hasPrefix("Sources") } == [])
+    }
 }

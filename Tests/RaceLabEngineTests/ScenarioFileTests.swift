@@ -22,7 +22,7 @@ struct ScenarioFileTests {
 
     /// The threads' states along a schedule's end, to see a cycle come round: the
     /// shared variables and where each thread stands.
-    static func position(_ program: Program, after schedule: [String]) -> [String] {
+    static func position(_ program: Program, after schedule: Schedule) -> [String] {
         let engine = Engine(program: program)
         var world = engine.initialWorld()
         for name in schedule { world = engine.step(world, thread: world.thread(named: name)!).0 }
@@ -70,7 +70,7 @@ struct ScenarioFileTests {
                 var pct = PCTScheduler(seed: seed)
                 for result in [try runner.run(&random), try runner.run(&pct)] where result.failed {
                     failures += 1
-                    firstFailure = firstFailure ?? String(result.scheduleText.prefix(200)) + " (\(result.findings[0].message))"
+                    firstFailure = firstFailure ?? String(result.schedule.text.prefix(200)) + " (\(result.findings[0].message))"
                 }
             }
             if version.role.shouldFail {

@@ -81,7 +81,7 @@ struct SemanticsTests {
                 "A releases the last reference to one, which is deallocated",
                 "A releases the last reference to two, which is deallocated",
             ])
-        #expect(result.scheduleText == "A A A A A A A A one A one two two A two A")
+        #expect(result.schedule.text == "A A A A A A A A one A one two two A two A")
         #expect(result.findings.isEmpty)
     }
 

@@ -48,7 +48,7 @@ struct SpuriousWakeupTests {
         // Three waits, each woken with no signal, before the producer runs at all;
         // the check fails at the end.
         let failure = try #require(ifs.shortestFailure)
-        #expect(failure == Array(repeating: "consumer", count: 16) + Array(repeating: "producer", count: 5))
+        #expect(failure == Schedule(Array(repeating: "consumer", count: 16) + Array(repeating: "producer", count: 5)))
         let loop = try explore(Self.consumer(Self.loop))
         #expect(loop.verdict() == .proven && loop.isExhaustive && loop.livelock == nil)
         #expect(loop.hasCycle, "the consumer can wake and wait again for ever")

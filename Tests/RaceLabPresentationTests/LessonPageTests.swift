@@ -123,7 +123,8 @@ struct LessonPageTests {
         #expect(ReplayCommand.shellWord("it's.race") == "'it'\\''s.race'")
         #expect(ReplayCommand.shellWord("$(rm -rf ~)") == "'$(rm -rf ~)'")
         #expect(ReplayCommand.shellWord("") == "''")
-        #expect(ReplayCommand("my lessons/a.race", fix: "mutex").schedule("A B*2") == "racelab run 'my lessons/a.race' --fix mutex --schedule \"A B*2\"")
+        #expect(
+            ReplayCommand("my lessons/a.race", fix: "mutex").schedule(["A", "B", "B"]) == "racelab run 'my lessons/a.race' --fix mutex --schedule \"A B B\"")
         #expect(ReplayCommand("deadlock", verb: "step").text == "racelab step deadlock")
     }
 

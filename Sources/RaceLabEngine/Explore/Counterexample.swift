@@ -1,7 +1,7 @@
 /// The simplest failing interleaving, and why it fails.
 public struct Counterexample: Sendable {
     /// The schedule, by thread name: feed it to `racelab run --schedule`.
-    public var schedule: [String]
+    public var schedule: Schedule
     /// Times the schedule switches away from a thread that could have gone on.
     public var preemptions: Int
     /// The two conflicting steps whose order made the difference, and why: running
@@ -49,7 +49,7 @@ extension Explorer {
         case found(Counterexample)
         /// Not found within the bounds: the bound that stopped it, and a short failing
         /// schedule found on the way, if any.
-        case notFound(Cut, [String]?)
+        case notFound(Cut, Schedule?)
     }
 
     /// The step bounds of the first, cheap pass of `simplestCounterexample`.
@@ -88,7 +88,7 @@ extension Explorer {
             spent += result.executions
             return result
         }
-        var short: [String]?
+        var short: Schedule?
         var most = maxPreemptions
         // The first pass spends at most a quarter of the budget.
         let cheapBudget = budget / 4
@@ -136,7 +136,7 @@ extension Explorer {
     }
 
     /// How many times `schedule` switches away from a thread that could have gone on.
-    func preemptions(_ schedule: [String]) -> Int {
+    func preemptions(_ schedule: Schedule) -> Int {
         var last: ThreadID?
         var count = 0
         engine.follow(schedule) { world, thread, _ in

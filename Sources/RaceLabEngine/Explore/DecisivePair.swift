@@ -26,7 +26,7 @@ extension Explorer {
     /// within each, the earliest second step, and for it the latest first step (the
     /// direct conflict, not one ordered through others). nil for a schedule longer than `decisivePairLimit`,
     /// or when the deadline has passed.
-    public func decisivePair(_ schedule: [String]) -> DecisivePair? {
+    public func decisivePair(_ schedule: Schedule) -> DecisivePair? {
         guard schedule.count <= Self.decisivePairLimit else { return nil }
         let deadline = config.started().deadline
         var worlds: [World] = []
@@ -69,7 +69,7 @@ extension Explorer {
             reordered += (first + 1..<second).filter { !trace.isBefore(first, $0) }.map { trace.threads[$0] }
             reordered.append(trace.threads[second])
             if let run = passingRun(reordered.map { names[$0] }) {
-                return explain(first, second, conflict: candidate.conflict, worlds: worlds, trace: trace, passing: run.schedule)
+                return explain(first, second, conflict: candidate.conflict, worlds: worlds, trace: trace, passing: run.schedule.steps)
             }
             if let deadline, deadline.hasPassed { return nil }
         }

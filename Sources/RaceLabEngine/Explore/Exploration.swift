@@ -27,7 +27,7 @@ public struct Exploration: Sendable {
         /// Interleavings those executions stand for.
         public var interleavings: InterleavingCount
         /// The schedule of the first execution that reached it, by thread name.
-        public var schedule: [String]
+        public var schedule: Schedule
     }
 
     public var reduction: ExploreConfig.Reduction
@@ -82,7 +82,7 @@ public struct Exploration: Sendable {
     public var outcomes: [OutcomeCount] = []
     /// The schedule of the shortest failing execution seen (the first of that length),
     /// by thread name; nil when none failed.
-    public var shortestFailure: [String]?
+    public var shortestFailure: Schedule?
     /// Lock-order edges seen in any execution (held before taken), each once.
     public var lockOrder: [LockOrderEdge] = []
     /// Data races seen in any execution, each once, in the order first seen.
@@ -136,9 +136,9 @@ public struct Exploration: Sendable {
 /// simply never scheduled), and no step in it runs a `progress` statement.
 public struct Livelock: Hashable, Sendable {
     /// The steps from the start to where the cycle begins, by thread name.
-    public var prefix: [String]
+    public var prefix: Schedule
     /// The steps that repeat, by thread name.
-    public var cycle: [String]
+    public var cycle: Schedule
     /// Whether the program marks progress (`progress` statements): if not, a round
     /// of a thread's outermost `while true` loop is progress (`Instruction.round`).
     public var progressMarked: Bool

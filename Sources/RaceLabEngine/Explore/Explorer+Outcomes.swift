@@ -111,7 +111,7 @@ extension Explorer {
     func record(_ world: World, trace: Trace, into result: inout Exploration, keys: inout [OutcomeKey]) {
         let ending = ending(of: world)
         if ending.isFailure && trace.threads.count < (result.shortestFailure?.count ?? Int.max) {
-            result.shortestFailure = trace.threads.map { world.threadNames[$0] }
+            result.shortestFailure = Schedule(trace.threads.map { world.threadNames[$0] })
         }
         var count = InterleavingCount(1)
         if config.reduction == .dpor {
@@ -119,7 +119,7 @@ extension Explorer {
                 config.countInterleavings
                 ? trace.linearizations(stateLimit: countingAllowance(result), visited: &result.countingStates) : .atLeast(1)
         }
-        let index = outcomeIndex(world, ending, into: &result, keys: &keys) { trace.threads.map { world.threadNames[$0] } }
+        let index = outcomeIndex(world, ending, into: &result, keys: &keys) { Schedule(trace.threads.map { world.threadNames[$0] }) }
         result.interleavings += count
         result.outcomes[index].executions += 1
         result.outcomes[index].interleavings += count
@@ -128,7 +128,7 @@ extension Explorer {
     /// The index in `result.outcomes` of the outcome `world` reached, which is added
     /// (with no executions yet, and the schedule `schedule` gives) when new.
     func outcomeIndex(
-        _ world: World, _ ending: Ending, into result: inout Exploration, keys: inout [OutcomeKey], schedule: () -> [String]
+        _ world: World, _ ending: Ending, into result: inout Exploration, keys: inout [OutcomeKey], schedule: () -> Schedule
     ) -> Int {
         let (end, kinds, failedChecks) = (ending.end, ending.kinds, ending.failedChecks)
         let deallocated = deallocations(world)

@@ -62,7 +62,7 @@ public struct StateSpace: Sendable {
     /// far as they go) is in. Once `deadline` has passed it adds no more states either:
     /// the clock only cuts, and the states it leaves out are marked so.
     public static func explore(
-        _ engine: Engine, from world: World, maxStates: Int, keeping paths: [[String]] = [], deadline: Deadline? = nil
+        _ engine: Engine, from world: World, maxStates: Int, keeping paths: [Schedule] = [], deadline: Deadline? = nil
     ) -> StateSpace {
         var space = StateSpace()
         let explorer = Explorer(engine: engine, config: ExploreConfig())

@@ -24,7 +24,7 @@ public struct Run: Sendable {
 
     public var program: Program
     /// The thread that took each step, by name: feed it back to replay the run.
-    public var schedule: [String]
+    public var schedule: Schedule
     public var events: [Event]
     public var world: World
     public var end: End
@@ -39,12 +39,6 @@ public struct Run: Sendable {
         let steps = "\(schedule.count) step\(schedule.count == 1 ? "" : "s")"
         return "The run \(end.rawValue) after \(steps)" + (resting.isEmpty ? "." : ": " + resting.joined(separator: "; ") + ".")
     }
-
-    /// The schedule as one string, ready for `--schedule`.
-    /// The schedule as `--schedule` takes it back: one name per step, or, past 64
-    /// steps, with runs of one thread written `NAME*COUNT` (so a 20,000-step run's
-    /// schedule stays a line, not 20,000 words).
-    public var scheduleText: String { schedule.count > 64 ? Schedule(schedule).text : schedule.joined(separator: " ") }
 
     public var failed: Bool { !findings.isEmpty }
 }

@@ -12,7 +12,7 @@ public struct Runner: Sendable {
     /// - Throws: `ScheduleError` when a fixed schedule cannot be followed.
     public func run<S: Scheduler>(_ scheduler: inout S) throws(ScheduleError) -> Run {
         var world = engine.initialWorld()
-        var schedule: [String] = []
+        var schedule: Schedule = []
         var events: [Event] = []
         var end = Run.End.completed
         while true {

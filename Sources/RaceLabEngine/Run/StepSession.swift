@@ -38,7 +38,7 @@ public struct StepSession: Sendable {
     public var isOver: Bool { runnable.isEmpty }
 
     /// The schedule so far, by thread name, as `--schedule` takes it.
-    public var scheduleNames: [String] { schedule.map { world.threadNames[$0] } }
+    public var scheduleNames: Schedule { Schedule(schedule.map { world.threadNames[$0] }) }
 
     /// Runs one step of `thread`.
     /// - Throws: `Refusal` saying why, when the thread cannot run now.
@@ -90,7 +90,7 @@ public struct StepSession: Sendable {
     /// deadlock and findings. nil while the run can go on.
     public func outcome() -> Run? {
         guard isOver else { return nil }
-        var scheduler = FixedScheduler(names: scheduleNames)
+        var scheduler = FixedScheduler(scheduleNames)
         return try? Runner(program: engine.program, maxSteps: maxSteps).run(&scheduler)
     }
 

@@ -20,6 +20,10 @@ public struct FixedScheduler: Scheduler {
         self.names = names
     }
 
+    public init(_ schedule: Schedule) {
+        self.init(names: schedule.steps)
+    }
+
     public var isExhausted: Bool { position >= names.count }
 
     public var unused: [String] { Array(names[min(position, names.count)...]) }

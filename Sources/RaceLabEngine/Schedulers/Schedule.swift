@@ -1,17 +1,30 @@
 /// A run as a sequence of thread names, one per step: what `--schedule` takes, what
-/// every run prints, and what a counterexample is. One type parses, prints and bounds
-/// it, so no command can accept a schedule longer than the run may be.
+/// every run prints, and what a counterexample, an outcome's first run and a
+/// livelock's steps are. One type parses, prints and bounds it, so no command can
+/// accept a schedule longer than the run may be, and every report writes it alike.
 ///
 ///     let schedule = try Schedule(parsing: "A*2 B main", limit: 2_000)
 ///     schedule.steps  // ["A", "A", "B", "main"]
 ///     schedule.text   // "A A B main"
-public struct Schedule: Hashable, Sendable, CustomStringConvertible {
+public struct Schedule: Hashable, Sendable, CustomStringConvertible, RandomAccessCollection, ExpressibleByArrayLiteral {
     /// Thread names, one per step.
     public var steps: [String]
 
-    public init(_ steps: [String]) {
+    public init<Names: Sequence<String>>(_ steps: Names) {
+        self.steps = Array(steps)
+    }
+
+    public init(arrayLiteral steps: String...) {
         self.steps = steps
     }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { steps.count }
+    public subscript(step: Int) -> String { steps[step] }
+
+    public mutating func append(_ name: String) { steps.append(name) }
+
+    public static func + (a: Schedule, b: Schedule) -> Schedule { Schedule(a.steps + b.steps) }
 
     /// Parses `"A A B main"`: names separated by spaces, commas or line breaks; a run
     /// of one thread may be written `NAME*COUNT`.
@@ -42,9 +55,11 @@ public struct Schedule: Hashable, Sendable, CustomStringConvertible {
         self.steps = steps
     }
 
-    /// The shortest text: runs of three or more steps of one thread become
-    /// `NAME*COUNT` ("A B*40"), which `init(parsing:limit:)` reads back.
+    /// The text every report prints and `init(parsing:limit:)` reads back: a name per
+    /// step ("A A B main"); past 64 steps, runs of three or more steps of one thread
+    /// written `NAME*COUNT` ("A B*40"), so a 20,000-step run stays a line.
     public var text: String {
+        guard steps.count > 64 else { return steps.joined(separator: " ") }
         var words: [String] = []
         var index = 0
         while index < steps.count {

@@ -177,10 +177,10 @@ struct StatefulSearch: Search {
         let complete = complete && result.cut == nil
         let log = EventLog(narrate: false)
         // Thread IDs to names, replayed: a spawned thread's name is the world's.
-        func names(_ path: [ThreadID]) -> [String] {
+        func names(_ path: [ThreadID]) -> Schedule {
             var world = initial
             for thread in path { engine.quietStep(&world, thread: thread, log: log) }
-            return path.map { world.threadNames[$0] }
+            return Schedule(path.map { world.threadNames[$0] })
         }
         // Each outcome's schedule: a shortest way to one of its final states.
         var nearest = [Int](repeating: -1, count: result.outcomes.count)
@@ -211,7 +211,7 @@ struct StatefulSearch: Search {
             let path = tree.path(to: lasso.start, in: graph)
             let all = names(path + lasso.cycle)
             result.livelock = Livelock(
-                prefix: Array(all.prefix(path.count)), cycle: Array(all.dropFirst(path.count)),
+                prefix: Schedule(all.prefix(path.count)), cycle: Schedule(all.dropFirst(path.count)),
                 progressMarked: engine.program.marksProgress)
         }
     }
