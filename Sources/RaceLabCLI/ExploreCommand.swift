@@ -98,8 +98,7 @@ struct ExploreCommand: Command {
             }
             explorations.append(
                 ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0))
-            let how = result.search == .stateful ? "stateful search" : result.reduction == .dpor ? "DPOR" : "no reduction"
-            out += "\nExploring \(version.phrase) (\(how)).\n"
+            out += "\nExploring \(Words.version(version)) (\(Words.search(result))).\n"
             if program.strictPriority { out += Self.strictPriorityNote }
             if let reason = result.searchReason { out += "Search chosen: \(reason)\n" }
             let replay = ReplayCommand(parsed.positionals[0], fix: fix)

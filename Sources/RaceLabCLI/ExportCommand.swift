@@ -132,7 +132,7 @@ struct ExportCommand: Command {
         } catch {
             return CommandOutput(stderr: "error: \(error.message)\n", status: .usage)
         }
-        let title = "\(scenario.name) (\(version.phrase)), \(what)"
+        let title = "\(scenario.name) (\(Words.version(version))), \(what)"
         var text: String
         switch format {
         case .svg: text = SVGTimeline(run: result, title: title, decisive: decisive).render()

@@ -2,6 +2,7 @@ import Foundation
 import RaceLabEngine
 import RaceLabGrading
 import RaceLabLanguage
+import RaceLabPresentation
 
 /// `racelab grade FILE…`: grades submissions against the exercises.
 struct GradeCommand: Command {
@@ -195,7 +196,7 @@ struct GradeCommand: Command {
         if let unreadable {
             return CommandOutput(stdout: out, stderr: warnings + "error: \(unreadable.message)\n", status: .noInput)
         }
-        let count = "\(paths.count) solution\(paths.count == 1 ? "" : "s")"
+        let count = Words.count(paths.count, "solution")
         out += ok ? "\n\(count) checked: every one passes, and every starter fails.\n" : "\n\(count) checked: some do not hold; see above.\n"
         return CommandOutput(stdout: out, stderr: warnings, status: ok ? .success : .finding)
     }

@@ -102,7 +102,7 @@ struct RunCommand: Command {
         if wantsJSON {
             return CommandOutput(stdout: JSONRenderer(scenario: scenario.name, fix: fixName).render(result), status: exit)
         }
-        var title = "\(scenario.name): \(scenario.title)\nRunning \(version.phrase) under the \(description)."
+        var title = "\(scenario.name): \(scenario.title)\nRunning \(Words.version(version)) under the \(description)."
         if let fixName, let reason = scenario.fix(named: fixName)?.expectedFailure {
             title += "\nThis fix is meant to fail: \(reason)"
         }

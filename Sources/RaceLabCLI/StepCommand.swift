@@ -95,7 +95,7 @@ struct StepCommand: Command {
             if !reaction.message.isEmpty { out += (reaction.redraw ? "\n" : "") + wrap(reaction.message, width) + "\n" }
             if reaction.done { return CommandOutput(stdout: out) }
         }
-        out += "\nEnd of input after \(lineNumber) command\(lineNumber == 1 ? "" : "s"). " + controller.quitText() + "\n"
+        out += "\nEnd of input after \(Words.count(lineNumber, "command")). " + controller.quitText() + "\n"
         return CommandOutput(stdout: out)
     }
 

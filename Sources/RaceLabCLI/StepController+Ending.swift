@@ -16,8 +16,8 @@ extension StepController {
         guard let back = fair, case .livelock(0, _, let cycle) = Foresight.look(session.engine, from: session.world) else { return nil }
         var lines = [
             "Challenge won: \(goal).",
-            "The threads are back in the state they were in \(back) step\(back == 1 ? "" : "s") ago: every thread that could run took a step, and nothing made progress.",
-            "From here a fair scheduler, one that gives every thread its turn, could keep them going round a loop of \(cycle) step\(cycle == 1 ? "" : "s") forever: no thread is blocked, yet none gets anywhere (a livelock).",
+            "The threads are back in the state they were in \(Words.count(back, "step")) ago: every thread that could run took a step, and nothing made progress.",
+            "From here a fair scheduler, one that gives every thread its turn, could keep them going round a loop of \(Words.count(cycle, "step")) forever: no thread is blocked, yet none gets anywhere (a livelock).",
         ]
         if guarded {
             lines.append("The threads you picked, in order, are an answer: write them in 'schedule answer \"…\"' and grade it.")

@@ -63,7 +63,7 @@ struct StepController {
 
     func screen(width: Int, color: Bool) -> String {
         let screen = StepScreen(
-            title: "\(scenario.name): \(scenario.title) (\(version.phrase))", goal: challenge ? goal : nil,
+            title: "\(scenario.name): \(scenario.title) (\(Words.version(version)))", goal: challenge ? goal : nil,
             width: width, color: color)
         return screen.render(session)
     }
@@ -103,7 +103,7 @@ struct StepController {
                 try? session.step(runnable[random.below(runnable.count)])
                 taken += 1
             }
-            return Reaction(message: "ran the rest by random choice: \(taken) step\(taken == 1 ? "" : "s")\n" + finish(), redraw: true)
+            return Reaction(message: "ran the rest by random choice: \(Words.count(taken, "step"))\n" + finish(), redraw: true)
         case .hint:
             return Reaction(message: hint())
         case .help:
@@ -186,7 +186,7 @@ struct StepController {
         guard !session.schedule.isEmpty else { return "no steps yet: the schedule is empty" }
         let schedule = session.scheduleNames
         return """
-            Schedule so far (\(schedule.count) step\(schedule.count == 1 ? "" : "s")): \(schedule.text)
+            Schedule so far (\(Words.count(schedule.count, "step"))): \(schedule.text)
             Replay it:   \(ReplayCommand(argument, fix: fix).schedule(schedule))
             Continue it: \(ReplayCommand(argument, fix: fix, verb: "step").schedule(schedule))
             """
@@ -211,12 +211,12 @@ struct StepController {
         hintRung = challenge ? min(hintRung + 1, 3) : 3
         switch answer {
         case .safe(let states):
-            return "nothing can go wrong from here any more: every way on passes (\(states) state\(states == 1 ? "" : "s") looked at)"
+            return "nothing can go wrong from here any more: every way on passes (\(Words.count(states, "state")) looked at)"
         case .livelock(let steps, let next, let cycle):
-            let loop = "the threads can go round a loop of \(cycle) step\(cycle == 1 ? "" : "s") forever, each taking its turn, without progress (a livelock)"
+            let loop = "the threads can go round a loop of \(Words.count(cycle, "step")) forever, each taking its turn, without progress (a livelock)"
             guard steps > 0 else { return "from here \(loop)" + (hintRung >= 3 ? "; run \(names[next]) to go round it" : "") }
             var text = "a failure can still be reached from here"
-            if hintRung >= 2 { text += ": \(steps) more step\(steps == 1 ? "" : "s") at the fewest" }
+            if hintRung >= 2 { text += ": \(Words.count(steps, "more step")) at the fewest" }
             if hintRung >= 3 { text += " (run \(names[next]) next)" }
             text += hintRung >= 3 ? " — there \(loop)" : "; press h again for more"
             return text
@@ -226,7 +226,7 @@ struct StepController {
         case .failure(let steps, let next, let what):
             guard steps > 0 else { return "it has gone wrong already: \(what)" }
             var text = "a failure can still be reached from here"
-            if hintRung >= 2 { text += ": \(steps) more step\(steps == 1 ? "" : "s") at the fewest" }
+            if hintRung >= 2 { text += ": \(Words.count(steps, "more step")) at the fewest" }
             if hintRung >= 3 { text += " (run \(names[next]) next)" }
             text += hintRung >= 3 ? " — \(what)" : "; press h again for more"
             return text

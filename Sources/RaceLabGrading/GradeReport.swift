@@ -116,7 +116,7 @@ public struct GradeReport: Sendable {
             let count = grades.filter { $0.status == status }.count
             if count > 0 || status == .passed || status == .failed { parts.append("\(count) \(status.rawValue)") }
         }
-        return "\(grades.count) row\(grades.count == 1 ? "" : "s"): \(parts.joined(separator: ", ")); \(points) of \(total) points"
+        return "\(Words.count(grades.count, "row")): \(parts.joined(separator: ", ")); \(points) of \(total) points"
     }
 
     func text() -> String {

@@ -53,7 +53,7 @@ extension Grader {
                 reasons.append(
                     revealsAnswers
                         ? "no run ends with \(variable) = \(wrong.joined(separator: ", "))"
-                        : "\(wrong.count) of your \(said.count) value\(said.count == 1 ? "" : "s") \(wrong.count == 1 ? "is" : "are") not a final value of \(variable)"
+                        : "\(wrong.count) of your \(Words.count(said.count, "value")) \(wrong.count == 1 ? "is" : "are") not a final value of \(variable)"
                 )
             }
             if !missing.isEmpty { reasons.append("\(missing.count) value\(missing.count == 1 ? " is" : "s are") missing") }

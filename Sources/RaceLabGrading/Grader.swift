@@ -132,9 +132,7 @@ public struct Grader: Sendable {
         }
         let result = explored.result
         if result.verdict() == .fails {
-            let ways =
-                result.interleavings.isOne
-                ? "fails in its one interleaving" : "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
+            let ways = Words.failingShare(result)
             guard let example = explored.counterexample, let run = replay(program, example.schedule) else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
                 return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule))\n", result)
@@ -162,7 +160,7 @@ public struct Grader: Sendable {
         }
         let visited =
             result.search == .stateful
-            ? "\(result.states) states explored" : "\(result.executions) execution\(result.executions == 1 ? "" : "s") explored"
+            ? "\(result.states) states explored" : "\(Words.count(result.executions, "execution")) explored"
         // A graph with a cycle has endlessly many runs: its counts are final states.
         if !result.countsInterleavings { return (true, "every run passes (\(visited))", "", result) }
         if result.interleavings.isOne { return (true, "its one interleaving passes (\(visited))", "", result) }

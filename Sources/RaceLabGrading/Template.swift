@@ -122,7 +122,7 @@ public struct Template: Sendable {
         }
         guard handedIn.regions.count == original.regions.count else {
             throw GradingError(
-                "the exercise has \(original.regions.count) editable region\(original.regions.count == 1 ? "" : "s") but the file has \(handedIn.regions.count): keep every '\(beginMarker)' and '\(endMarker)' line where it was"
+                "the exercise has \(Words.count(original.regions.count, "editable region")) but the file has \(handedIn.regions.count): keep every '\(beginMarker)' and '\(endMarker)' line where it was"
             )
         }
         let expected = original.lockedParts(of: exercise)

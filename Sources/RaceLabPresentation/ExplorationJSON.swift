@@ -75,7 +75,7 @@ public struct ExplorationJSON: Sendable {
         return .object(
             [
                 ("version", version.map(JSON.string) ?? .null),
-                ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
+                ("search", .string(Words.searchColumn(result))),
                 ("searchReason", result.searchReason.map(JSON.string) ?? .null),
                 ("weakOrderings", .array(result.weakOrderings.map { .string("." + $0.name) })),
                 ("orderingNote", result.orderingNote.map(JSON.string) ?? .null),

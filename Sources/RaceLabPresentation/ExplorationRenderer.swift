@@ -38,7 +38,7 @@ public struct ExplorationRenderer: Sendable {
             out += "Executions: \(result.executions)"
             switch result.reduction {
             case .dpor:
-                out += " (one per Mazurkiewicz trace), standing for \(result.interleavings) interleaving\(result.interleavings.isOne ? "" : "s")\n"
+                out += " (one per Mazurkiewicz trace), standing for \(Words.count(result.interleavings, "interleaving"))\n"
                 if result.sleepBlocked > 0 { out += "Sleep-set-blocked executions (redundant, abandoned): \(result.sleepBlocked)\n" }
             case .none:
                 out += " (every interleaving, no reduction)\n"
@@ -115,7 +115,7 @@ public struct ExplorationRenderer: Sendable {
         }
 
         let inversions = result.lockInversions
-        out += "\nLock order (\(inversions.isEmpty ? "consistent" : "\(inversions.count) inversion\(inversions.count == 1 ? "" : "s")"))\n"
+        out += "\nLock order (\(inversions.isEmpty ? "consistent" : "\(Words.count(inversions.count, "inversion"))"))\n"
         if inversions.isEmpty { out += "  no two locks are ever taken in opposite orders\n" }
         for inversion in inversions {
             let parts = inversion.edges.map { edge in
@@ -124,15 +124,9 @@ public struct ExplorationRenderer: Sendable {
             out += "  \(parts.joined(separator: "; ")): these can deadlock\n"
         }
 
-        out += "\nVerdict: "
-        switch result.verdict() {
-        case .fails, .failsAsExpected:
-            out += result.failingExecutions == 1 && result.livelock != nil ? "FAILS: the threads can livelock.\n" : "FAILS: some interleavings break it.\n"
-        case .proven, .passesUnexpectedly: out += "proven: every interleaving passes.\n"
-        case .notExhaustive: out += "no failure found, but the search was cut, so this is not a proof.\n"
-        }
+        out += "\nVerdict: \(Words.verdictSentence(result))\n"
         if let (example, run) = counterexample {
-            let counts = "\(example.preemptions) preemption\(example.preemptions == 1 ? "" : "s"), \(run.schedule.count) steps"
+            let counts = "\(Words.count(example.preemptions, "preemption")), \(run.schedule.count) steps"
             if example.isShortest {
                 out += "\nShortest counterexample (fewest steps, breadth first): \(counts)\n"
             } else if example.isShortestReduced {

@@ -51,13 +51,7 @@ public struct LessonPage {
             let fix = version.fix, program = version.program
             let explorer = Explorer(program: program, config: config)
             let result = explorer.explore()
-            let verdict: String
-            switch result.verdict() {
-            case .proven: verdict = "proven: every interleaving passes"
-            case .fails, .failsAsExpected: verdict = "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
-            case .passesUnexpectedly: verdict = "passes in every interleaving, though it is marked to fail"
-            case .notExhaustive(let cut): verdict = "not exhaustive (\(cut)): no failure found"
-            }
+            let verdict = Words.verdictSummary(result)
             // The runs worth watching, kept whole however many states the version has.
             var runs: [(label: String, schedule: Schedule)] = []
             if let story = scenario.schedules(fix: fix).first(where: { $0.name == "story" }),
@@ -87,7 +81,7 @@ public struct LessonPage {
             let info = fix.flatMap { scenario.fix(named: $0) }
             versions.append(
                 .object([
-                    ("name", fix.map(JSON.string) ?? .null), ("label", .string(version.phrase)),
+                    ("name", fix.map(JSON.string) ?? .null), ("label", .string(Words.version(version))),
                     ("summary", .string(info.map { $0.variant ?? $0.summary } ?? "")),
                     ("code", .string(ScenarioCode.code(of: scenario, fix: fix))), ("verdict", .string(verdict)),
                     ("proven", .bool(result.verdict() == .proven)), ("outcomes", .array(outcomes)), ("watch", .array(watch)),

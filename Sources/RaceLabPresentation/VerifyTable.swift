@@ -26,19 +26,6 @@ public struct VerifyTable {
         self.versions = versions
     }
 
-    /// A version's verdict in the table's words.
-    public static func words(_ verdict: Verdict, _ role: VersionRole) -> String {
-        switch (verdict, role) {
-        case (.notExhaustive, _): return "not exhaustive"
-        case (.proven, _): return "proven"
-        case (.fails, _): return "FAILS"
-        case (.failsAsExpected, .expectedToFail): return "fails, as expected"
-        case (.failsAsExpected, _): return "fails (broken)"
-        case (.passesUnexpectedly, .expectedToFail): return "passes, though marked as failing"
-        case (.passesUnexpectedly, _): return "passes, but it is the broken version"
-        }
-    }
-
     /// The text report: a title, what the counts mean, and the table.
     public func text() -> String {
         var rows: [[String]] = [["version", "search", "interleavings", "executions", "failing", "outcomes", "races", "findings", "verdict"]]
@@ -50,10 +37,10 @@ public struct VerifyTable {
             let unit = result.countsInterleavings ? "" : " states"
             statesCounted = statesCounted || !result.countsInterleavings
             rows.append([
-                version.version.label,
-                result.search == .stateful ? "stateful" : "dpor", result.interleavings.description + unit, String(result.executions),
+                Words.versionLabel(version.version),
+                Words.searchColumn(result), result.interleavings.description + unit, String(result.executions),
                 result.failingInterleavings.description + unit, String(result.outcomes.count), String(result.dataRaces.count),
-                kinds.isEmpty ? "-" : kinds.joined(separator: ", "), Self.words(result.verdict(as: version.role), version.role),
+                kinds.isEmpty ? "-" : kinds.joined(separator: ", "), Words.verdictCell(result.verdict(as: version.role), version.role),
             ])
         }
         var out = "\(scenario.name): \(scenario.title)\n"
@@ -69,7 +56,7 @@ public struct VerifyTable {
         let using = versions.filter { !$0.result.weakOrderings.isEmpty }
         let orderings = MemoryOrdering.allCases.filter { ordering in using.contains { $0.result.weakOrderings.contains(ordering) } }
         if using.count > 1 && using.count == versions.count { return MemoryOrdering.note(orderings, "every version") }
-        let names = using.map(\.version.phrase)
+        let names = using.map { Words.version($0.version) }
         return MemoryOrdering.note(orderings, Words.list(names, "and"), plural: names.count > 1)
     }
 
@@ -85,11 +72,11 @@ public struct VerifyTable {
                     ("outcomes", .int(result.outcomes.count)),
                     ("dataRaces", .int(result.dataRaces.count)),
                     ("findings", .array(result.findingKinds.map { JSON.string($0.rawValue) })),
-                    ("search", .string(result.search == .stateful ? "stateful" : "dpor")),
+                    ("search", .string(Words.searchColumn(result))),
                     ("weakOrderings", .array(result.weakOrderings.map { .string("." + $0.name) })),
                     ("exhaustive", .bool(result.isExhaustive)),
                     ("cut", result.cut.map { .string("not exhaustive: \($0)") } ?? .null),
-                    ("verdict", .string(Self.words(result.verdict(as: version.role), version.role))),
+                    ("verdict", .string(Words.verdictCell(result.verdict(as: version.role), version.role))),
                 ])
         }
         let json = JSON.object([

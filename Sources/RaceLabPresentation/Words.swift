@@ -1,8 +1,87 @@
-/// The words RaceLab says to people, each phrased once. Entries are sorted by name.
+import RaceLabEngine
+
+/// The words RaceLab says to people about a result, each phrased once: how many of
+/// something, which version, which search ran, and the verdict in each place it is
+/// given (a report's last line, a table's cell, a page's summary, a grade's reason).
+/// Every renderer, command and the grader take their words from here. Entries are
+/// sorted by name.
 public enum Words {
+    /// "1 step", "3 steps"; `plural` for a noun that does not take an s.
+    public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(n) " + (n == 1 ? noun : plural ?? noun + "s")
+    }
+
+    /// "1 interleaving", "12 interleavings", "at least 9223372036854775807 interleavings".
+    public static func count(_ n: InterleavingCount, _ noun: String) -> String {
+        "\(n) " + (n.isOne ? noun : noun + "s")
+    }
+
+    /// "fails in 3 of 6 interleavings", "fails in its one interleaving".
+    public static func failingShare(_ result: Exploration) -> String {
+        result.interleavings.isOne
+            ? "fails in its one interleaving" : "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
+    }
+
     /// `["a", "b", "c"]` as "a, b or c" (`conjunction` "or"), or "a, b and c".
     public static func list(_ items: [String], _ conjunction: String) -> String {
         guard let last = items.last else { return "" }
         return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+
+    /// The search that ran, in a report's heading: "DPOR", "no reduction",
+    /// "stateful search".
+    public static func search(_ result: Exploration) -> String {
+        result.search == .stateful ? "stateful search" : result.reduction == .dpor ? "DPOR" : "no reduction"
+    }
+
+    /// The search that ran, in a table's column or JSON: "dpor", "stateful".
+    public static func searchColumn(_ result: Exploration) -> String {
+        result.search == .stateful ? "stateful" : "dpor"
+    }
+
+    /// A version's verdict in a table's cell: "proven", "FAILS", "fails, as expected".
+    public static func verdictCell(_ verdict: Verdict, _ role: VersionRole) -> String {
+        switch (verdict, role) {
+        case (.notExhaustive, _): return "not exhaustive"
+        case (.proven, _): return "proven"
+        case (.fails, _): return "FAILS"
+        case (.failsAsExpected, .expectedToFail): return "fails, as expected"
+        case (.failsAsExpected, _): return "fails (broken)"
+        case (.passesUnexpectedly, .expectedToFail): return "passes, though marked as failing"
+        case (.passesUnexpectedly, _): return "passes, but it is the broken version"
+        }
+    }
+
+    /// The verdict as a report's last line says it, after "Verdict: ".
+    public static func verdictSentence(_ result: Exploration) -> String {
+        switch result.verdict() {
+        case .fails, .failsAsExpected:
+            return result.failingExecutions == 1 && result.livelock != nil ? "FAILS: the threads can livelock." : "FAILS: some interleavings break it."
+        case .proven, .passesUnexpectedly: return "proven: every interleaving passes."
+        case .notExhaustive: return "no failure found, but the search was cut, so this is not a proof."
+        }
+    }
+
+    /// The verdict in a few words, as the lesson page gives it beside each version.
+    public static func verdictSummary(_ result: Exploration) -> String {
+        switch result.verdict() {
+        case .proven: return "proven: every interleaving passes"
+        case .fails, .failsAsExpected: return "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"
+        case .passesUnexpectedly: return "passes in every interleaving, though it is marked to fail"
+        case .notExhaustive(let cut): return "not exhaustive (\(cut)): no failure found"
+        }
+    }
+
+    /// A version in a sentence: "the broken version", "fix 'mutex'", "the broken
+    /// variant 'forIn'".
+    public static func version(_ version: Version) -> String {
+        guard let fix = version.fix else { return "the broken version" }
+        return version.role == .variant ? "the broken variant '\(fix)'" : "fix '\(fix)'"
+    }
+
+    /// A version in a table's first column: "broken", "mutex", "forIn (variant)".
+    public static func versionLabel(_ version: Version) -> String {
+        guard let fix = version.fix else { return "broken" }
+        return version.role == .variant ? "\(fix) (variant)" : fix
     }
 }

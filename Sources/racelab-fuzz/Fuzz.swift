@@ -40,7 +40,7 @@ func fuzzGenerated(_ bytes: some Sequence<UInt8>) {
         scenario = try Scenario.load(name: "generated", file: file)
         for version in scenario.versions {
             if case .disagreement(let why) = SearchOracle().check(version.program) {
-                fatalError("the searches disagree on \(version.phrase):\n\(text)\n\(why)")
+                fatalError("the searches disagree on \(Words.version(version)):\n\(text)\n\(why)")
             }
         }
     } catch {

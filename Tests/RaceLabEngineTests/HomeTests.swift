@@ -37,11 +37,16 @@ struct HomeTests {
         #expect(Self.strays(".program(fix:", home: "") == [])
     }
 
-    /// A version is named in words by `Version.phrase` and `Version.label` alone.
-    @Test func aVersionIsNamedInOnePlace() {
-        let home = "Sources/RaceLabEngine/Program/Version.swift"
-        for phrase in ["return \"the broken version\"", "\"the broken variant '", "(variant)\""] {
-            #expect(Self.strays(phrase, home: home) == [], "\(phrase)")
+    /// A version is named, a verdict and the search taken put in words, by `Words` alone.
+    @Test func versionsAndVerdictsAreWordedInOnePlace() {
+        let home = "Sources/RaceLabPresentation/Words.swift"
+        let phrases = [
+            "\"the broken version\"", "\"the broken variant '", " (variant)\"", "\"proven: every interleaving passes", "\"FAILS: some interleavings",
+            "so this is not a proof.\"", "\"fails, as expected\"", "\"fails (broken)\"", "\"passes, though marked as failing\"",
+            "\"fails in its one interleaving\"", "\"fails in \\(result.failingInterleavings) of", "\"stateful search\" :", "? \"stateful\" : \"dpor\"",
+        ]
+        for phrase in phrases {
+            #expect(Self.strays(phrase, home: home).filter { $0.hasPrefix("Sources") } == [], "\(phrase)")
         }
     }
 
@@ -83,5 +88,13 @@ struct HomeTests {
             #expect(Self.strays(phrase, home: "").filter { $0.hasPrefix("Sources") } == [], "\(phrase)")
         }
         #expect(Self.strays("--schedule \\\"", home: "Sources/RaceLabPresentation/ReplayCommand.swift").filter { $0.hasPrefix("Sources") } == [])
+    }
+
+    /// "1 step", "3 steps": a count of something is `Words.count` outside the engine
+    /// (whose events and diagnostics say their own).
+    @Test func pluralsAreWordedInOnePlace() {
+        for folder in ["Sources/RaceLabCLI", "Sources/RaceLabPresentation", "Sources/RaceLabGrading"] {
+            #expect(Self.strays(" == 1 ? \"\" : \"s\")", home: "").filter { $0.hasPrefix(folder) } == [], "\(folder)")
+        }
     }
 }

@@ -74,9 +74,9 @@ struct ScenarioFileTests {
                 }
             }
             if version.role.shouldFail {
-                #expect(failures > 0, "\(name) \(version.phrase) is marked to fail, so some schedule must fail")
+                #expect(failures > 0, "\(name) \(version.fix ?? "broken") is marked to fail, so some schedule must fail")
             } else {
-                #expect(failures == 0, "\(name) \(version.phrase) failed under \(firstFailure ?? "")")
+                #expect(failures == 0, "\(name) \(version.fix ?? "broken") failed under \(firstFailure ?? "")")
             }
         }
     }

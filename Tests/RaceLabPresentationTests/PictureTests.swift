@@ -125,9 +125,9 @@ struct PictureTests {
 
     @Test func theVerifyTableAlignsItsCountsRight() {
         #expect(VerifyTable.table([["version", "search", "n"], ["broken", "dpor", "12"]]) == "version  search   n\nbroken   dpor    12\n")
-        #expect(VerifyTable.words(.failsAsExpected, .broken) == "fails (broken)")
-        #expect(VerifyTable.words(.failsAsExpected, .expectedToFail) == "fails, as expected")
-        #expect(VerifyTable.words(.passesUnexpectedly, .expectedToFail) == "passes, though marked as failing")
+        #expect(Words.verdictCell(.failsAsExpected, .broken) == "fails (broken)")
+        #expect(Words.verdictCell(.failsAsExpected, .expectedToFail) == "fails, as expected")
+        #expect(Words.verdictCell(.passesUnexpectedly, .expectedToFail) == "passes, though marked as failing")
     }
 
     /// `show`'s diff of a fix: the longest common run of lines kept, the rest removed

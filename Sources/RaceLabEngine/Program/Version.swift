@@ -1,24 +1,12 @@
 /// One version of a scenario, compiled once by `Scenario.load`: the broken version,
 /// or one of its fixes (a fix, a fix meant to fail, a broken variant). Every command,
 /// the lesson page, the grader, the fuzzer and the tests take a scenario's versions
-/// from `Scenario.versions`, and name them as this does.
+/// from `Scenario.versions` (`Words.version` names them).
 public struct Version: Sendable {
     /// The fix's name; nil for the broken version.
     public let fix: String?
     public let role: VersionRole
     public let program: Program
-
-    /// In a sentence: "the broken version", "fix 'mutex'", "the broken variant 'forIn'".
-    public var phrase: String {
-        guard let fix else { return "the broken version" }
-        return role == .variant ? "the broken variant '\(fix)'" : "fix '\(fix)'"
-    }
-
-    /// In a table's first column: "broken", "mutex", "forIn (variant)".
-    public var label: String {
-        guard let fix else { return "broken" }
-        return role == .variant ? "\(fix) (variant)" : fix
-    }
 }
 
 /// What a version of a scenario is for, which decides what its exploration should show.
