@@ -100,7 +100,7 @@ struct ExploreCommand: Command {
                 ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0))
             out += "\nExploring \(Words.version(version)) (\(Words.search(result))).\n"
             if program.strictPriority { out += Self.strictPriorityNote }
-            if let reason = result.searchReason { out += "Search chosen: \(reason)\n" }
+            if let reason = result.searchReason { out += "Search chosen: \(Words.searchReason(reason))\n" }
             let replay = ReplayCommand(parsed.positionals[0], fix: fix)
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replay: replay)
             if guarded == .breakIt && result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample }

@@ -76,7 +76,7 @@ public struct ExplorationJSON: Sendable {
             [
                 ("version", version.map(JSON.string) ?? .null),
                 ("search", .string(Words.searchColumn(result))),
-                ("searchReason", result.searchReason.map(JSON.string) ?? .null),
+                ("searchReason", result.searchReason.map { .string(Words.searchReason($0)) } ?? .null),
                 ("weakOrderings", .array(result.weakOrderings.map { .string("." + $0.name) })),
                 ("orderingNote", result.orderingNote.map(JSON.string) ?? .null),
                 ("reduction", .string(result.search == .stateful ? (result.sleepSets ? "sleep-sets" : "none") : result.reduction.rawValue)),

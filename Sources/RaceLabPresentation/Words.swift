@@ -34,6 +34,38 @@ public enum Words {
         result.search == .stateful ? "stateful search" : result.reduction == .dpor ? "DPOR" : "no reduction"
     }
 
+    /// Why the search that ran was taken (`SearchReason`), after "Search chosen: ".
+    public static func searchReason(_ reason: SearchReason) -> String {
+        switch reason {
+        case .forced(let forced, let feature):
+            let taken =
+                switch forced {
+                case .stateful: "stateful search"
+                case .everyInterleaving: "no reduction"
+                case .noSleepSets: "stateful search without sleep sets"
+                }
+            let why =
+                switch feature {
+                case .progress: "the program marks progress, so it is meant to run forever"
+                case .spuriousWakeups: "the program waits on conditions, whose spurious wakeups DPOR's reduction cannot follow"
+                case .strictPriority: "a strict-priority scheduler picks who runs by the threads' priorities, which DPOR's reduction cannot follow"
+                }
+            return "\(taken): \(why)"
+        case .stepBound(let steps):
+            return "stateful search: an execution reached the step bound (\(steps) steps), so the program may never end; "
+                + "the stateful search follows loops without a bound"
+        case .statelessCut(let cut, let states):
+            return "stateful search: DPOR \(cut), and the stateful search finished (\(states) states)"
+        case .statelessWon(let reduction, let executions, let cut, let statefulCut):
+            let name = reduction == .dpor ? "DPOR" : "every interleaving"
+            let how = cut.map { "\(name), cut: \($0)" } ?? "\(name): it finished first (\(count(executions, "execution")))"
+            return how + (statefulCut.map { "; the stateful search reached its budget (\($0))" } ?? "")
+        case .statefulWon(let states, let cut, let executions):
+            let how = cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(states) states)"
+            return "stateful search: \(how), while DPOR had run \(executions) executions without finishing"
+        }
+    }
+
     /// The search that ran, in a table's column or JSON: "dpor", "stateful".
     public static func searchColumn(_ result: Exploration) -> String {
         result.search == .stateful ? "stateful" : "dpor"

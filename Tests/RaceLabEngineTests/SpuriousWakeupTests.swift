@@ -44,7 +44,7 @@ struct SpuriousWakeupTests {
     @Test func threeIfsFailAndAWhileIsProven() throws {
         let ifs = try explore(Self.consumer(Self.ifs))
         #expect(ifs.verdict() == .fails && ifs.search == .stateful)
-        #expect(ifs.searchReason == "stateful search: the program waits on conditions, whose spurious wakeups DPOR's reduction cannot follow")
+        #expect(ifs.searchReason == .forced(.stateful, by: .spuriousWakeups))
         // Three waits, each woken with no signal, before the producer runs at all;
         // the check fails at the end.
         let failure = try #require(ifs.shortestFailure)
@@ -70,7 +70,7 @@ struct SpuriousWakeupTests {
             $0.maxSteps = 40
         }
         #expect(result.reduction == .none)
-        #expect(result.searchReason == "no reduction: the program waits on conditions, whose spurious wakeups DPOR's reduction cannot follow")
+        #expect(result.searchReason == .forced(.everyInterleaving, by: .spuriousWakeups))
         #expect(result.cut == .stepBound(40) && result.verdict() == .notExhaustive(.stepBound(40)))
     }
 

@@ -154,7 +154,7 @@ struct SearchChoiceTests {
         "var count = 0\n"
         + ["T1", "T2", "T3"].map { "thread \($0) {\n var i = 0\n while i < 3 {\n let c = count\n count = c + 1\n i += 1\n }\n}\n" }.joined()
 
-    func choose(_ source: String, _ change: (inout ExploreConfig) -> Void = { _ in }) throws -> (Exploration, String?) {
+    func choose(_ source: String, _ change: (inout ExploreConfig) -> Void = { _ in }) throws -> (Exploration, SearchReason?) {
         var config = ExploreConfig.automatic
         config.timeLimit = nil
         change(&config)
@@ -167,7 +167,7 @@ struct SearchChoiceTests {
     @Test func aCounterGetsTheStatefulSearch() throws {
         let (result, reason) = try choose(Self.counter)
         #expect(result.search == .stateful && result.isExhaustive)
-        #expect(reason == "stateful search: it finished first (15388 states), while DPOR had run 2090 executions without finishing")
+        #expect(reason == .statefulWon(states: 15_388, cut: nil, statelessExecutions: 2_090))
         #expect(result.interleavings == InterleavingCount(17_153_136))
     }
 
@@ -202,13 +202,13 @@ struct SearchChoiceTests {
     @Test func aSmallSearchStaysWithDPOR() throws {
         let (result, reason) = try choose(ExplorerTests.oraclePrograms[0].1.file.text)
         #expect(result.search == .stateless)
-        #expect(reason == "DPOR: it finished first (\(result.executions) executions)")
+        #expect(reason == .statelessWon(.dpor, executions: result.executions, cut: nil, statefulCut: nil))
     }
 
     @Test func progressMeansTheStatefulSearchAtOnce() throws {
         let (result, reason) = try choose("var x = 0\nthread A { while true { x = 1\n progress\n x = 0 } }")
         #expect(result.search == .stateful && result.verdict() == .proven)
-        #expect(reason == "stateful search: the program marks progress, so it is meant to run forever")
+        #expect(reason == .forced(.stateful, by: .progress))
     }
 
     /// DPOR cut by its own execution bound inside a round is not finished: the
@@ -216,7 +216,7 @@ struct SearchChoiceTests {
     @Test func dporCutByItsOwnBoundIsNotTakenAsFinished() throws {
         let (result, reason) = try choose(Self.counter) { $0.maxExecutions = 500 }
         #expect(result.search == .stateful && result.isExhaustive && result.verdict() == .proven)
-        #expect(reason == "stateful search: DPOR stopped after 500 executions (the execution bound), and the stateful search finished (15388 states)")
+        #expect(reason == .statelessCut(.executionBound(500), statefulStates: 15_388))
     }
 
     /// Out of room for states, the choice falls back on DPOR, which stores none.
@@ -226,10 +226,7 @@ struct SearchChoiceTests {
             $0.maxExecutions = 20_000
         }
         #expect(result.search == .stateless && result.cut == .executionBound(20_000))
-        #expect(
-            reason
-                == "DPOR, cut: stopped after 20000 executions (the execution bound); the stateful search reached its budget (stopped after 2000 states (the state budget; --max-states raises it))"
-        )
+        #expect(reason == .statelessWon(.dpor, executions: 20_000, cut: .executionBound(20_000), statefulCut: .stateBound(2_000)))
     }
 }
 

@@ -92,7 +92,7 @@ struct TextbookTests {
             let explorer = Explorer(program: program, config: config)
             let result = explorer.explore()
             let role = version.role
-            #expect(result.findingKinds == expected.kinds, "\(label): \(result.searchReason ?? "")")
+            #expect(result.findingKinds == expected.kinds, "\(label): \(String(describing: result.searchReason))")
             if expected.kinds.isEmpty {
                 #expect(role == .fix, "\(label): a version meant to fail cannot be proven")
                 #expect(result.verdict(as: role) == .proven, "\(label): \(result.cut.map(String.init(describing:)) ?? "")")

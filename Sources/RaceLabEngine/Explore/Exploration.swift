@@ -35,7 +35,7 @@ public struct Exploration: Sendable {
     public var search = ExploreConfig.Search.stateless
     /// Why that search ran, when it was chosen or differs from what was asked
     /// (`SearchPlan`, `Explorer.exploreChoosing`), in a sentence for the report.
-    public var searchReason: String?
+    public var searchReason: SearchReason?
     /// The stateful search's graph: distinct worlds, steps between them, and the
     /// longest of the shortest paths from the start (every state is that close).
     public var states = 0

@@ -33,7 +33,7 @@ extension Explorer {
         let stateful = StatefulSearch(explorer: Explorer(engine: engine, config: statefulConfig))
         var dpor = stateless.start()
         var graph = stateful.start()
-        func chosen(_ result: Exploration, _ reason: String) -> Exploration {
+        func chosen(_ result: Exploration, _ reason: SearchReason) -> Exploration {
             var result = result
             result.searchReason = reason
             return result
@@ -55,11 +55,7 @@ extension Explorer {
                 return result.steps + result.reversalSteps >= dporBudget
             }
             if reachedStepBound {
-                return chosen(
-                    graphToTheEnd(),
-                    "stateful search: an execution reached the step bound (\(config.maxSteps) steps), so the program may never end; "
-                        + "the stateful search follows loops without a bound"
-                )
+                return chosen(graphToTheEnd(), .stepBound(config.maxSteps))
             }
             guard dpor.ended else { return nil }
             // A bound of DPOR's own may have cut it (the execution bound): the stateful
@@ -67,10 +63,10 @@ extension Explorer {
             if case .executionBound = dpor.result.cut, dpor.result.failingExecutions == 0 {
                 let result = graphToTheEnd()
                 if result.cut == nil || result.failingExecutions > 0 {
-                    return chosen(result, "stateful search: DPOR \(dpor.result.cut!), and the stateful search finished (\(result.states) states)")
+                    return chosen(result, .statelessCut(dpor.result.cut!, statefulStates: result.states))
                 }
             }
-            return chosen(dpor.result, dporReason(dpor.result))
+            return chosen(dpor.result, dporReason(dpor.result, statefulCut: nil))
         }
         /// The stateful search's turn: the result, if the choice is made.
         func graphTurn() -> Exploration? {
@@ -80,12 +76,11 @@ extension Explorer {
             case .stateBound, .memoryBound:
                 // Out of room for states: DPOR, which stores none, is what is left.
                 stateless.resume(&dpor, progress: progress)
-                return chosen(dpor.result, dporReason(dpor.result) + "; the stateful search reached its budget (\(graph.result.cut!))")
+                return chosen(dpor.result, dporReason(dpor.result, statefulCut: graph.result.cut))
             default:
                 // A bound of its own (time, say) may have cut it: say so.
                 let result = stateful.completed(graph.result, progress: progress)
-                let how = result.cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(result.states) states)"
-                return chosen(result, "stateful search: \(how), while DPOR had run \(dpor.result.executions) executions without finishing")
+                return chosen(result, .statefulWon(states: result.states, cut: result.cut, statelessExecutions: dpor.result.executions))
             }
         }
         var statefulFirst = false
@@ -108,9 +103,7 @@ extension Explorer {
         }
     }
 
-    private func dporReason(_ result: Exploration) -> String {
-        let name = config.reduction == .dpor ? "DPOR" : "every interleaving"
-        if let cut = result.cut { return "\(name), cut: \(cut)" }
-        return "\(name): it finished first (\(result.executions) execution\(result.executions == 1 ? "" : "s"))"
+    private func dporReason(_ result: Exploration, statefulCut: Cut?) -> SearchReason {
+        .statelessWon(config.reduction, executions: result.executions, cut: result.cut, statefulCut: statefulCut)
     }
 }

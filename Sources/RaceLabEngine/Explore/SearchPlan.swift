@@ -2,7 +2,7 @@
 /// `reduction`, `sleepSets`) and what the program does. Every command, the grader, the
 /// lesson page and step mode explore through `Explorer.explore`, which asks this and
 /// nothing else, so the same question gets the same search everywhere; the result
-/// says which ran and why (`Exploration.searchReason`), in the words below.
+/// says which ran and why (`Exploration.searchReason`; `Words.searchReason` words it).
 ///
 /// What a program can force:
 /// - a `progress` statement says it is meant to run forever: the stateful search;
@@ -17,35 +17,72 @@ public struct SearchPlan: Sendable, Equatable {
     public var config: ExploreConfig
     /// Why the search differs from what was asked, or why the choice fell as it did
     /// before any search ran; nil when it runs as asked.
-    public var reason: String?
+    public var reason: SearchReason?
 
     /// The plan for `program` under `asked`.
     public static func resolve(_ asked: ExploreConfig, for program: Program) -> SearchPlan {
         var config = asked
-        let dependent: String? =
-            program.usesConditions && program.spuriousWakeups
-            ? "the program waits on conditions, whose spurious wakeups DPOR's reduction cannot follow"
-            : program.strictPriority
-                ? "a strict-priority scheduler picks who runs by the threads' priorities, which DPOR's reduction cannot follow" : nil
+        let dependent: SearchReason.Feature? =
+            program.usesConditions && program.spuriousWakeups ? .spuriousWakeups : program.strictPriority ? .strictPriority : nil
         switch asked.search {
         case .automatic:
             if program.marksProgress {
                 config.search = .stateful
-                return SearchPlan(config: config, reason: "stateful search: the program marks progress, so it is meant to run forever")
+                return SearchPlan(config: config, reason: .forced(.stateful, by: .progress))
             }
             if let dependent {
                 config.search = .stateful
-                return SearchPlan(config: config, reason: "stateful search: " + dependent)
+                return SearchPlan(config: config, reason: .forced(.stateful, by: dependent))
             }
             return SearchPlan(config: config, reason: nil)
         case .stateless:
             guard asked.reduction == .dpor, let dependent else { return SearchPlan(config: config, reason: nil) }
             config.reduction = .none
-            return SearchPlan(config: config, reason: "no reduction: " + dependent)
+            return SearchPlan(config: config, reason: .forced(.everyInterleaving, by: dependent))
         case .stateful:
             guard asked.sleepSets, let dependent else { return SearchPlan(config: config, reason: nil) }
             config.sleepSets = false
-            return SearchPlan(config: config, reason: "stateful search without sleep sets: " + dependent)
+            return SearchPlan(config: config, reason: .forced(.noSleepSets, by: dependent))
         }
     }
+}
+
+/// Why a search ran (`Exploration.searchReason`): what the program forced before any
+/// search ran, or how the race between the two searches (`Explorer.exploreChoosing`)
+/// fell. `Words.searchReason` says it in a sentence.
+public enum SearchReason: Sendable, Equatable {
+    /// What a program does that decides the search.
+    public enum Feature: Sendable, Equatable {
+        /// It marks progress: it is meant to run forever.
+        case progress
+        /// It waits on conditions that may wake spuriously.
+        case spuriousWakeups
+        /// A strict-priority scheduler picks who runs.
+        case strictPriority
+    }
+
+    /// What a feature forces.
+    public enum Forced: Sendable, Equatable {
+        /// The stateful search, where the choice was left to RaceLab.
+        case stateful
+        /// Every interleaving, where DPOR was asked for.
+        case everyInterleaving
+        /// The stateful search without the sleep sets asked for.
+        case noSleepSets
+    }
+
+    case forced(Forced, by: Feature)
+    /// A DPOR execution reached the step bound (this many steps): the program may
+    /// never end, and the stateful search ran alone.
+    case stepBound(Int)
+    /// DPOR's execution bound cut it (`cut`); the stateful search then finished with
+    /// this many states, or found a failure.
+    case statelessCut(Cut, statefulStates: Int)
+    /// The stateless search (`reduction` DPOR or none) won: it finished with this
+    /// many executions, or a bound of its own cut it; `statefulCut` when the stateful
+    /// search ran out of room first.
+    case statelessWon(ExploreConfig.Reduction, executions: Int, cut: Cut?, statefulCut: Cut?)
+    /// The stateful search won: it finished with this many states, or a bound of its
+    /// own cut it, while DPOR had run this many executions.
+    case statefulWon(states: Int, cut: Cut?, statelessExecutions: Int)
 }
