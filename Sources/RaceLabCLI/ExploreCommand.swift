@@ -83,19 +83,15 @@ struct ExploreCommand: Command {
             let fix = version.fix
             var program = version.program
             if strictPriority { program.strictPriority = true }
-            let explorer = Explorer(program: program, config: config)
-            var result = explorer.explore(progress: ProgressLine(sink: progress).callback)
-            var counterexample: (Counterexample, Run)?
+            // On a guarded exercise a counterexample would be an answer: none is made.
+            let analysis = Analysis.of(
+                program, config: config, needs: .init(counterexample: guarded == nil), progress: ProgressLine(sink: progress).callback)
+            var result = analysis.exploration
             // A break-it exercise's answer is any failing schedule: none is shown.
             if guarded == .breakIt {
                 for index in result.outcomes.indices { result.outcomes[index].schedule = [] }
             }
-            if guarded == nil, let example = explorer.counterexample(for: result) {
-                var scheduler = FixedScheduler(example.schedule)
-                if let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) {
-                    counterexample = (example, run)
-                }
-            }
+            let counterexample = analysis.counterexample.flatMap { example in analysis.counterexampleRun.map { (example, $0) } }
             explorations.append(
                 ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0))
             out += "\nExploring \(Words.version(version)) (\(Words.search(result))).\n"

@@ -80,7 +80,8 @@ struct ExportCommand: Command {
                 return Spoilers.refusal("export --format html", scenario, kind)
             }
             let budget = try parsed.number("max-states", in: 1...200_000, spec) ?? LessonPage.defaultMaxStates
-            let page = LessonPage(scenario: scenario, selected: fix, maxStates: budget, argument: parsed.positionals[0], config: config).render()
+            let lesson = Lesson.of(scenario, maxStates: budget, config: config)
+            let page = LessonPage(lesson: lesson, selected: fix, argument: parsed.positionals[0]).render()
             return write(page, parsed.values["output"])
         }
         var schedule: Schedule?
@@ -95,9 +96,9 @@ struct ExportCommand: Command {
             }
             what = named.map { "schedule '\($0.name)'" } ?? "the given schedule"
         } else if parsed.flags.contains("counterexample") {
-            let explorer = Explorer(program: program, config: config)
-            let result = explorer.explore()
-            guard let example = explorer.counterexample(for: result) else {
+            let analysis = Analysis.of(program, config: config)
+            let result = analysis.exploration
+            guard let example = analysis.counterexample else {
                 return CommandOutput(
                     stderr: "error: no failing run to draw: \(result.failingExecutions == 0 ? "every interleaving passes" : "none could be replayed")\n",
                     status: .scriptError)

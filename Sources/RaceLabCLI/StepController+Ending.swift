@@ -92,7 +92,7 @@ extension StepController {
         config.maxExecutions = 200_000
         config.timeLimit = 20
         config.search = .automatic
-        let result = Explorer(program: session.engine.program, config: config).explore()
+        let result = Analysis.of(session.engine.program, config: config, needs: .init(counterexample: false)).exploration
         switch result.verdict() {
         case .proven where !result.countsInterleavings, .passesUnexpectedly where !result.countsInterleavings:
             lines.append(

@@ -34,7 +34,8 @@ struct VerifyCommand: Command {
         var exit = ExitCode.success
         var versions: [VerifyTable.Row] = []
         for version in scenario.versions {
-            let result = Explorer(program: version.program, config: config).explore(progress: ProgressLine(sink: progress).callback)
+            let analysis = Analysis.of(version.program, config: config, needs: .init(counterexample: false), progress: ProgressLine(sink: progress).callback)
+            let result = analysis.exploration
             let role = version.role
             switch result.verdict(as: role) {
             case .notExhaustive: exit = ExitCode.worse(exit, ExitCode.notExhaustive)

@@ -123,17 +123,15 @@ public struct Grader: Sendable {
     /// The verdict on a fix, and the exploration it stands on.
     func gradeFix(_ program: Program, _ file: SourceFile, key: String) -> (Bool, String, String, Exploration?) {
         // The search is the one `explore` runs (`SearchPlan`): a fix is graded as it is judged.
-        let explorer = Explorer(program: program, config: config)
         // A run that reaches the step bound means the fix cannot be proven: the search
         // stops there (its other interleavings, each as long, could take hours).
-        let explored = cache.fix(key) {
-            let result = explorer.explore { $0.outcomes.allSatisfy { $0.outcome.end != .stepLimit } }
-            return .init(result: result, counterexample: result.verdict() == .fails ? explorer.counterexample(for: result) : nil)
+        let analysis = cache.fix(key) {
+            Analysis.of(program, config: config) { $0.outcomes.allSatisfy { $0.outcome.end != .stepLimit } }
         }
-        let result = explored.result
+        let result = analysis.exploration
         if result.verdict() == .fails {
             let ways = Words.failingShare(result)
-            guard let example = explored.counterexample, let run = replay(program, example.schedule) else {
+            guard let example = analysis.counterexample, let run = analysis.counterexampleRun else {
                 let first = result.outcomes.first(where: \.outcome.isFailure)!
                 return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule))\n", result)
             }
@@ -231,6 +229,7 @@ public struct Grader: Sendable {
 
     // MARK: - Reasons
 
+    /// The run an outcome's schedule takes (a prediction's final values are read off it).
     func replay(_ program: Program, _ schedule: Schedule) -> Run? {
         var scheduler = FixedScheduler(schedule)
         return try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler)

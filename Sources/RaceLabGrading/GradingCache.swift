@@ -8,13 +8,8 @@ import RaceLabLanguage
 /// exercise's own program by its ID. Grading stays deterministic: an entry is the
 /// exploration that the same program would give again.
 final class GradingCache: @unchecked Sendable {
-    struct Fix {
-        var result: Exploration
-        var counterexample: Counterexample?
-    }
-
     private let lock = NSLock()
-    private var fixes: [String: Fix] = [:]
+    private var fixes: [String: Analysis] = [:]
     private var predictions: [String: Exploration] = [:]
     /// How many explorations were made, not found (for the tests).
     private(set) var explored = 0
@@ -31,7 +26,7 @@ final class GradingCache: @unchecked Sendable {
         return key
     }
 
-    func fix(_ key: String, _ make: () -> Fix) -> Fix { remembered(\.fixes, key, make) }
+    func fix(_ key: String, _ make: () -> Analysis) -> Analysis { remembered(\.fixes, key, make) }
 
     func prediction(_ exercise: String, _ make: () -> Exploration) -> Exploration { remembered(\.predictions, exercise, make) }
 

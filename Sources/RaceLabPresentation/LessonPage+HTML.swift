@@ -5,8 +5,9 @@ import RaceLabEngine
 /// the hint, the debrief, the runs to watch, a version and moves named by the link).
 extension LessonPage {
     public func render() -> String {
-        let (versions, complete, sizes) = self.versions()
-        let start = scenario.versions.firstIndex { $0.fix == selected } ?? 0
+        let versions = self.versions()
+        let spaces = lesson.versions.compactMap(\.analysis.space)
+        let start = lesson.versions.firstIndex { $0.version.fix == selected } ?? 0
         let header = JSON.object([
             ("run", .string(ReplayCommand(argument).text)), ("step", .string(ReplayCommand(argument, verb: "step").text)),
             ("ladder", .bool(scenario.challenge != nil)),
@@ -15,9 +16,9 @@ extension LessonPage {
         // Nothing in the embedded data can close the script element.
         let data = header.compact().replacingOccurrences(of: "</", with: "<\\/")
         let note =
-            complete.allSatisfy { $0 }
-            ? "The page holds every state of every version (\(sizes.reduce(0, +)) in all): every move is here."
-            : "Some versions have more states than the page's budget (\(maxStates) a version): for them it holds the states nearest the start and those of the runs you can watch, and past them the moves stop. 'racelab explore' sees the rest."
+            spaces.allSatisfy(\.isComplete)
+            ? "The page holds every state of every version (\(spaces.map(\.worlds.count).reduce(0, +)) in all): every move is here."
+            : "Some versions have more states than the page's budget (\(spaces.map(\.maxStates).max() ?? 0) a version): for them it holds the states nearest the start and those of the runs you can watch, and past them the moves stop. 'racelab explore' sees the rest."
         var story = scenario.story.isEmpty ? "" : "<h2>The story</h2>\n<pre class=\"story\">\(XML.escape(scenario.story))</pre>\n"
         if !scenario.source.isEmpty { story += "<p class=\"source\">Source: \(XML.escape(scenario.source))</p>\n" }
         return """

@@ -14,28 +14,22 @@ import RaceLabLanguage
 /// start and them, and the page says so. A link can name a version and carry moves:
 /// `page.html#fix=mutex&moves=2,3,u`.
 public struct LessonPage {
-    public let scenario: Scenario
+    /// The scenario and every version's analysis with its state space (`Lesson.of`).
+    public let lesson: Lesson
     /// The version shown first: nil for the broken one, or a fix's name.
     public let selected: String?
-    public let maxStates: Int
     /// How the reader names the scenario to `racelab run` (its name, or its file's path).
     public let argument: String
-    /// The bounds of every version's exploration: one started deadline bounds the
-    /// whole page (a version it cuts says so in its verdict).
-    public let config: ExploreConfig
 
     public static let defaultMaxStates = 5_000
 
-    public init(
-        scenario: Scenario, selected: String?, maxStates: Int = LessonPage.defaultMaxStates, argument: String? = nil,
-        config: ExploreConfig = .automatic
-    ) {
-        self.scenario = scenario
+    public init(lesson: Lesson, selected: String?, argument: String? = nil) {
+        self.lesson = lesson
         self.selected = selected
-        self.maxStates = maxStates
-        self.argument = argument ?? scenario.name
-        self.config = config.started()
+        self.argument = argument ?? lesson.scenario.name
     }
+
+    var scenario: Scenario { lesson.scenario }
 
     /// The challenge, as step mode states it.
     var goal: String { scenario.challenge ?? "make the run go wrong: break a check, crash it, or deadlock it" }
@@ -43,72 +37,29 @@ public struct LessonPage {
     /// Every version (the broken one, then each fix and variant), each with its graph,
     /// its verdict over every interleaving, its outcomes, its code, and the runs the
     /// reader can watch (its story, a counterexample) as moves.
-    public func versions() -> (json: JSON, complete: [Bool], states: [Int]) {
-        var versions: [JSON] = []
-        var complete: [Bool] = []
-        var sizes: [Int] = []
-        for version in scenario.versions {
-            let fix = version.fix, program = version.program
-            let explorer = Explorer(program: program, config: config)
-            let result = explorer.explore()
-            let verdict = Words.verdictSummary(result)
-            // The runs worth watching, kept whole however many states the version has.
-            var runs: [(label: String, schedule: Schedule)] = []
-            if let story = scenario.schedules(fix: fix).first(where: { $0.name == "story" }),
-                let steps = try? Schedule(parsing: story.steps, limit: 10_000)
-            {
-                runs.append(("the story", steps))
-            }
-            if result.failingExecutions > 0, let example = explorer.counterexample(for: result) {
-                runs.append(("the shortest failing run", example.schedule))
-            }
-            let (graph, space) = self.graph(program, keeping: runs.map(\.schedule))
-            complete.append(space.isComplete)
-            sizes.append(space.worlds.count)
-            let outcomes: [JSON] = result.outcomes.map { count in
-                .array([
-                    .string(count.outcome.state.isEmpty ? "(no shared variables)" : count.outcome.state), .string("\(count.interleavings)"),
-                    .bool(count.outcome.isFailure),
-                ])
-            }
-            // A run the version cannot follow to its end or its failure (a story
-            // written for another version) is not offered.
-            let watch: [JSON] = runs.compactMap { run in
-                let moves = Self.moves(run.schedule, in: space)
-                guard moves.count == run.schedule.count || space.failures[Self.state(after: moves, in: space)] != nil else { return nil }
-                return .array([.string(run.label), .array(moves.map { .int($0 + 1) })])
-            }
-            let info = fix.flatMap { scenario.fix(named: $0) }
-            versions.append(
-                .object([
+    public func versions() -> JSON {
+        .array(
+            lesson.versions.map { version, analysis in
+                let fix = version.fix, result = analysis.exploration
+                let outcomes: [JSON] = result.outcomes.map { count in
+                    .array([
+                        .string(count.outcome.state.isEmpty ? "(no shared variables)" : count.outcome.state), .string("\(count.interleavings)"),
+                        .bool(count.outcome.isFailure),
+                    ])
+                }
+                let watch: [JSON] = analysis.watch.map { run in
+                    .array([.string(Words.watch(run.kind)), .array(run.moves.map { .int($0 + 1) })])
+                }
+                let info = fix.flatMap { scenario.fix(named: $0) }
+                let graph = analysis.space.map { Self.graph($0, version.program) } ?? .null
+                return .object([
                     ("name", fix.map(JSON.string) ?? .null), ("label", .string(Words.version(version))),
                     ("summary", .string(info.map { $0.variant ?? $0.summary } ?? "")),
-                    ("code", .string(ScenarioCode.code(of: scenario, fix: fix))), ("verdict", .string(verdict)),
+                    ("code", .string(ScenarioCode.code(of: scenario, fix: fix))), ("verdict", .string(Words.verdictSummary(result))),
                     ("proven", .bool(result.verdict() == .proven)), ("outcomes", .array(outcomes)), ("watch", .array(watch)),
                     ("graph", graph),
-                ]))
-        }
-        return (.array(versions), complete, sizes)
-    }
-
-    /// A schedule of thread names as the threads' numbers in the space, from the start
-    /// as far as the space has its steps.
-    static func moves(_ schedule: Schedule, in space: StateSpace) -> [ThreadID] {
-        var state = 0
-        var moves: [ThreadID] = []
-        for name in schedule {
-            guard let thread = space.worlds[state].thread(named: name),
-                let edge = space.edges[state].first(where: { $0.thread == thread })
-            else { break }
-            moves.append(thread)
-            state = edge.target
-        }
-        return moves
-    }
-
-    /// The state a run of moves from the start reaches.
-    static func state(after moves: [ThreadID], in space: StateSpace) -> Int {
-        moves.reduce(0) { state, thread in space.edges[state].first { $0.thread == thread }?.target ?? state }
+                ])
+            })
     }
 
     /// The embedded graph, as JSON: every text once in `strings`; the code each thread
@@ -118,9 +69,7 @@ public struct LessonPage {
     /// (a fourth element, true, for a step that runs `progress`), `cut` when the budget
     /// left some of its steps out, and `loop` (`[thread, length]`) when a livelock's
     /// loop runs from it; texts by their number.
-    public func graph(_ program: Program, keeping runs: [Schedule] = []) -> (json: JSON, space: StateSpace) {
-        let engine = Engine(program: program)
-        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates, keeping: runs, deadline: config.deadline)
+    public static func graph(_ space: StateSpace, _ program: Program) -> JSON {
         // Every text once: states refer to them by number.
         var strings: [String] = []
         var numbers: [String: Int] = [:]
@@ -149,12 +98,10 @@ public struct LessonPage {
             let shared: [JSON] = SharedState.lines(world, program).flatMap { $0.label.isEmpty ? $0.items : [$0.text] }.map(number)
             let threads: [JSON] = world.threads.indices.map { thread in
                 let status: String
-                if world.threads[thread].isFinished {
-                    status = "finished"
-                } else if engine.runnableThreads(world).contains(thread) {
-                    status = "can run"
-                } else {
-                    status = engine.waitDescription(world, thread)?.text ?? "cannot run"
+                switch space.standings[index][thread] {
+                case .finished: status = "finished"
+                case .canRun: status = "can run"
+                case .waiting(let text): status = text
                 }
                 // Where it stands: the line of its next step, as the step screen marks it.
                 var code = -1
@@ -182,11 +129,9 @@ public struct LessonPage {
             if let loop = space.loops[index] { fields.append(("loop", .array([.int(loop.next), .int(loop.length)]))) }
             states.append(.object(fields))
         }
-        return (
-            .object([
-                ("complete", .bool(space.isComplete)), ("strings", .array(strings.map(JSON.string))), ("codes", .array(codes)),
-                ("states", .array(states)),
-            ]), space
-        )
+        return .object([
+            ("complete", .bool(space.isComplete)), ("strings", .array(strings.map(JSON.string))), ("codes", .array(codes)),
+            ("states", .array(states)),
+        ])
     }
 }

@@ -104,6 +104,14 @@ public enum Words {
         }
     }
 
+    /// A run the reader can watch, on the lesson page's button.
+    public static func watch(_ kind: Analysis.Watch.Kind) -> String {
+        switch kind {
+        case .story: return "the story"
+        case .shortestFailure: return "the shortest failing run"
+        }
+    }
+
     /// A version in a sentence: "the broken version", "fix 'mutex'", "the broken
     /// variant 'forIn'".
     public static func version(_ version: Version) -> String {

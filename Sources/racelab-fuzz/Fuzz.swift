@@ -69,7 +69,8 @@ func fuzzScenario(_ scenario: Scenario, file: SourceFile) {
             if let dot = graph.waitFor() ?? graph.lockOrder() { check(dot) }
         }
         // The lesson page's graph, within a small budget.
-        check(LessonPage(scenario: scenario, selected: fix, maxStates: 200).graph(program).json.compact())
+        let engine = Engine(program: program)
+        check(LessonPage.graph(StateSpace.explore(engine, from: engine.initialWorld(), maxStates: 200), program).compact())
         for seed in 0..<2 {
             var random = RandomScheduler(seed: UInt64(seed))
             _ = try? Runner(program: program, maxSteps: 200).run(&random)

@@ -98,4 +98,18 @@ struct HomeTests {
             #expect(Self.strays(" == 1 ? \"\" : \"s\")", home: "").filter { $0.hasPrefix(folder) } == [], "\(folder)")
         }
     }
+
+    /// The renderers of a version's report read its `Analysis` (built by the engine)
+    /// and run nothing: no search, no run, no engine of their own.
+    @Test func renderersRunNothing() {
+        let renderers = ["ExplorationRenderer", "VerifyTable", "LessonPage", "LessonPage+HTML", "ExplorationJSON", "Words"].map {
+            "Sources/RaceLabPresentation/\($0).swift"
+        }
+        for file in Self.files where renderers.contains(file.path) {
+            for call in ["Explorer(", "Engine(", "Runner(", "StateSpace.explore", ".explore("] {
+                #expect(!file.text.contains(call), "\(file.path) calls \(call)")
+            }
+        }
+        #expect(Self.files.filter { renderers.contains($0.path) }.count == renderers.count)
+    }
 }

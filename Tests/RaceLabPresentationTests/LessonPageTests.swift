@@ -44,7 +44,7 @@ struct LessonPageTests {
 
     static func versions(_ maxStates: Int) throws -> [[String: Any]] {
         let scenario = try Scenario.load(name: "counter", file: SourceFile(name: "counter.race", text: counter))
-        let json = LessonPage(scenario: scenario, selected: nil, maxStates: maxStates).versions().json.compact()
+        let json = LessonPage(lesson: Lesson.of(scenario, maxStates: maxStates, config: .automatic), selected: nil).versions().compact()
         return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
     }
 
@@ -143,7 +143,7 @@ struct LessonPageTests {
             """
         func states(_ text: String) throws -> [[String: Any]] {
             let scenario = try Scenario.load(name: "turns", file: SourceFile(name: "turns.race", text: text))
-            let json = LessonPage(scenario: scenario, selected: nil).versions().json.compact()
+            let json = LessonPage(lesson: Lesson.of(scenario, maxStates: LessonPage.defaultMaxStates, config: .automatic), selected: nil).versions().compact()
             let versions = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
             let graph = try #require(versions[0]["graph"] as? [String: Any])
             return try #require(graph["states"] as? [[String: Any]])
@@ -171,7 +171,7 @@ struct LessonPageTests {
     @Test func pastSixtyFourThreadsThePageStops() throws {
         let source = "var x = 0\n" + (0..<70).map { "thread T\($0) { x = \($0) }" }.joined(separator: "\n")
         let scenario = try Scenario.load(name: "many", file: SourceFile(name: "many.race", text: source))
-        let json = LessonPage(scenario: scenario, selected: nil).versions().json.compact()
+        let json = LessonPage(lesson: Lesson.of(scenario, maxStates: LessonPage.defaultMaxStates, config: .automatic), selected: nil).versions().compact()
         let versions = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
         let graph = try #require(versions[0]["graph"] as? [String: Any])
         let states = try #require(graph["states"] as? [[String: Any]])

@@ -15,6 +15,14 @@ public struct Outcome: Hashable, Sendable {
     public var facts: [String] = []
 
     public var isFailure: Bool { !findings.isEmpty }
+
+    public init(state: String, end: Run.End, findings: [Finding.Kind], failedChecks: [Int], facts: [String] = []) {
+        self.state = state
+        self.end = end
+        self.findings = findings
+        self.failedChecks = failedChecks
+        self.facts = facts
+    }
 }
 
 /// Everything an exploration found. Deterministic: the same program and bounds give
@@ -28,6 +36,19 @@ public struct Exploration: Sendable {
         public var interleavings: InterleavingCount
         /// The schedule of the first execution that reached it, by thread name.
         public var schedule: Schedule
+
+        public init(outcome: Outcome, executions: Int, interleavings: InterleavingCount, schedule: Schedule) {
+            self.outcome = outcome
+            self.executions = executions
+            self.interleavings = interleavings
+            self.schedule = schedule
+        }
+    }
+
+    /// An empty result of a search with `reduction`: the searches fill it in (and a
+    /// test may, by hand).
+    public init(reduction: ExploreConfig.Reduction) {
+        self.reduction = reduction
     }
 
     public var reduction: ExploreConfig.Reduction

@@ -13,8 +13,20 @@ public struct StateSpace: Sendable {
         public var progressed: Bool
     }
 
+    /// How a thread stands in a state, as step mode shows it.
+    public enum Standing: Sendable, Equatable {
+        case finished
+        case canRun
+        /// What it waits for ("waits for lock1, held by B"), or "cannot run".
+        case waiting(String)
+    }
+
     /// The states, the start first.
     public var worlds: [World] = []
+    /// Each state's threads, as they stand there.
+    public var standings: [[Standing]] = []
+    /// The budget the space was explored with: past it, states were left out.
+    public var maxStates = 0
     /// Each state's steps out, by thread.
     public var edges: [[Edge]] = []
     /// What went wrong in a state: a finding, a deadlock, a failed check.
@@ -72,7 +84,17 @@ public struct StateSpace: Sendable {
         var store = StateStore()
         encoder.encode(world)
         _ = store.insert(encoder.bytes.raw)
+        space.maxStates = maxStates
+        func standings(_ world: World) -> [Standing] {
+            let runnable = engine.runnableThreads(world)
+            return world.threads.indices.map { thread in
+                if world.threads[thread].isFinished { return .finished }
+                if runnable.contains(thread) { return .canRun }
+                return .waiting(engine.waitDescription(world, thread)?.text ?? "cannot run")
+            }
+        }
         space.worlds = [world]
+        space.standings = [standings(world)]
         space.edges = [[]]
         space.cut = [false]
         space.failures = [failure(world)]
@@ -88,6 +110,7 @@ public struct StateSpace: Sendable {
                 encoder.encode(current)
                 if store.insert(encoder.bytes.raw).isNew {
                     space.worlds.append(current)
+                    space.standings.append(standings(current))
                     space.edges.append([])
                     space.cut.append(false)
                     space.failures.append(failure(current))
@@ -124,6 +147,7 @@ public struct StateSpace: Sendable {
                 }
                 if isNew {
                     space.worlds.append(successor)
+                    space.standings.append(standings(successor))
                     space.edges.append([])
                     space.cut.append(false)
                     space.failures.append(failure(successor))
@@ -138,5 +162,23 @@ public struct StateSpace: Sendable {
             space.isComplete
             ? graph.livelockLoops().map { $0.map { Loop(next: $0.next, length: $0.length) } } : Array(repeating: nil, count: space.worlds.count)
         return space
+    }
+
+    /// A schedule of thread names as the threads that take its steps, from the start
+    /// as far as the space has its steps.
+    public func moves(_ schedule: Schedule) -> [ThreadID] {
+        var state = 0
+        var moves: [ThreadID] = []
+        for name in schedule {
+            guard let thread = worlds[state].thread(named: name), let edge = edges[state].first(where: { $0.thread == thread }) else { break }
+            moves.append(thread)
+            state = edge.target
+        }
+        return moves
+    }
+
+    /// The state a run of moves from the start reaches.
+    public func state(after moves: [ThreadID]) -> Int {
+        moves.reduce(0) { state, thread in edges[state].first { $0.thread == thread }?.target ?? state }
     }
 }
