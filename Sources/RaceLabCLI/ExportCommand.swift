@@ -136,12 +136,12 @@ struct ExportCommand: Command {
         let title = "\(scenario.name) (\(Words.version(version))), \(what)"
         var text: String
         switch format {
-        case .svg: text = SVGTimeline(run: result, title: title, decisive: decisive).render()
+        case .svg: text = SVGTimeline(replay: ReplayedRun(result), title: title, decisive: decisive).render()
         case .mermaid: text = MermaidSequence(run: result, title: title).render()
         case .dot, .html:
             // A deadlock's wait-for graph; else the lock order of a run that took two
             // locks in opposite orders, which can deadlock in another interleaving.
-            let graph = DOTGraph(run: result, title: title)
+            let graph = DOTGraph(replay: ReplayedRun(result), title: title)
             guard let drawn = graph.waitFor() ?? graph.lockOrder() else {
                 return CommandOutput(
                     stderr:

@@ -3,13 +3,15 @@ import RaceLabEngine
 /// A run as a Graphviz (DOT) graph: a deadlock's wait-for graph, or the lock order of
 /// a run that took two locks in opposite orders.
 public struct DOTGraph {
-    public let run: Run
+    public let replay: ReplayedRun
     public let title: String
 
-    public init(run: Run, title: String) {
-        self.run = run
+    public init(replay: ReplayedRun, title: String) {
+        self.replay = replay
         self.title = title
     }
+
+    var run: Run { replay.run }
 
     /// A deadlock's wait-for graph: threads are boxes, the locks they hold and wait for
     /// are ellipses; "waits for" and "held by" edges, and a thread's other waits (an
@@ -19,15 +21,14 @@ public struct DOTGraph {
     public func waitFor() -> String? {
         guard run.end == .deadlocked else { return nil }
         let world = run.world
-        let engine = Engine(program: run.program)
         let names = world.threadNames
         var edges: [(from: String, to: String, label: String, thread: ThreadID, next: ThreadID?)] = []
         var locks: [ObjectID] = []
         var blocked: [ThreadID] = []
-        for thread in world.threads.indices where !world.threads[thread].isFinished {
-            guard let wait = world.threads[thread].waiting, let (text, on) = engine.waitDescription(world, thread) else { continue }
+        for wait in replay.waits where wait.waits {
+            let (thread, text, on) = (wait.thread, wait.text, wait.waitsOn)
             blocked.append(thread)
-            if case .lock(let lock, _) = wait {
+            if let lock = wait.lock {
                 if !locks.contains(lock) { locks.append(lock) }
                 edges.append(("t\(thread)", "l\(lock)", "waits for", thread, on.first))
                 if let owner = world.headers[lock].owner { edges.append(("l\(lock)", "t\(owner)", "held by", owner, nil)) }
@@ -42,7 +43,7 @@ public struct DOTGraph {
         for start in blocked where cycle.isEmpty {
             var path: [ThreadID] = []
             var current = start
-            while !path.contains(current), let next = engine.waitDescription(world, current)?.waitsOn.first {
+            while !path.contains(current), let next = replay.waits.first(where: { $0.thread == current })?.waitsOn.first {
                 path.append(current)
                 current = next
             }

@@ -14,7 +14,6 @@ public struct MermaidSequence {
     }
 
     public func render() -> String {
-        let engine = Engine(program: run.program)
         let names = run.world.threadNames
         // What the steps touch, by name (an operation is the same participant whether a
         // step touches it as an object or as an operation), in the order first touched.
@@ -27,7 +26,7 @@ public struct MermaidSequence {
                 lines.append("    Note over \(thread): \(step)")
                 continue
             }
-            let touched = (Self.kind(target), engine.name(of: target, in: run.world))
+            let touched = (Self.kind(target), run.program.name(of: target, in: run.world))
             var index = targets.firstIndex { $0.name == touched.1 }
             if index == nil {
                 targets.append(touched)

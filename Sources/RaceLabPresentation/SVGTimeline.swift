@@ -8,21 +8,22 @@ import RaceLabEngine
 /// are written under the lanes. Text is real SVG text; colors follow the reader's
 /// light or dark scheme.
 public struct SVGTimeline {
-    public let run: Run
+    public let replay: ReplayedRun
     public let title: String
     /// The two steps (0-based) whose order decided the outcome, if known.
     public let decisive: (first: Int, second: Int)?
 
-    public init(run: Run, title: String, decisive: (first: Int, second: Int)? = nil) {
-        self.run = run
+    public init(replay: ReplayedRun, title: String, decisive: (first: Int, second: Int)? = nil) {
+        self.replay = replay
         self.title = title
         self.decisive = decisive
     }
 
+    var run: Run { replay.run }
+
     static let laneWidth = 250, rowHeight = 22, gutter = 44, top = 70, margin = 16
 
     public func render() -> String {
-        let replay = RunReplay(run)
         let names = run.world.threadNames
         let steps = replay.threads.count
         let byStep = Dictionary(grouping: run.events, by: \.step)
@@ -75,7 +76,7 @@ public struct SVGTimeline {
                 case .ready: break
                 }
             }
-            for (index, (lock, owner)) in replay.held(before: step + 1).enumerated() where owner < names.count {
+            for (index, (lock, owner)) in replay.held[step + 1].enumerated() where owner < names.count {
                 let x = Self.gutter + (owner + 1) * Self.laneWidth - 6 - index * 5
                 out +=
                     "<rect class=\"hold\" x=\"\(x)\" y=\"\(y)\" width=\"3\" height=\"\(Self.rowHeight)\"><title>\(XML.escape(names[owner])) holds \(XML.escape(run.world.heap[lock].name))</title></rect>\n"

@@ -63,9 +63,9 @@ func fuzzScenario(_ scenario: Scenario, file: SourceFile) {
         if let run = try? Runner(program: program, maxSteps: 200).run(&scheduler) {
             check(TextRenderer(title: scenario.title, replay: ReplayCommand("fuzz")).render(run))
             // The pictures of the run: XML without a character XML forbids, and DOT.
-            checkXML(SVGTimeline(run: run, title: scenario.title).render())
+            checkXML(SVGTimeline(replay: ReplayedRun(run), title: scenario.title).render())
             check(MermaidSequence(run: run, title: scenario.title).render())
-            let graph = DOTGraph(run: run, title: scenario.title)
+            let graph = DOTGraph(replay: ReplayedRun(run), title: scenario.title)
             if let dot = graph.waitFor() ?? graph.lockOrder() { check(dot) }
         }
         // The lesson page's graph, within a small budget.

@@ -102,7 +102,9 @@ struct HomeTests {
     /// The renderers of a version's report read its `Analysis` (built by the engine)
     /// and run nothing: no search, no run, no engine of their own.
     @Test func renderersRunNothing() {
-        let renderers = ["ExplorationRenderer", "VerifyTable", "LessonPage", "LessonPage+HTML", "ExplorationJSON", "Words"].map {
+        let renderers = [
+            "ExplorationRenderer", "VerifyTable", "LessonPage", "LessonPage+HTML", "ExplorationJSON", "Words", "SVGTimeline", "DOTGraph", "MermaidSequence",
+        ].map {
             "Sources/RaceLabPresentation/\($0).swift"
         }
         for file in Self.files where renderers.contains(file.path) {

@@ -21,7 +21,7 @@ struct PictureTests {
         """
 
     @Test func theWaitForGraphOfADeadlock() throws {
-        let graph = try #require(DOTGraph(run: try Self.run(Self.deadlock, "A B A B"), title: "t").waitFor())
+        let graph = try #require(DOTGraph(replay: ReplayedRun(try Self.run(Self.deadlock, "A B A B")), title: "t").waitFor())
         #expect(
             graph == """
                 digraph waitfor {
@@ -40,7 +40,7 @@ struct PictureTests {
                 }
 
                 """)
-        #expect(DOTGraph(run: try Self.run("let l = Lock()\nthread A { l.lock(); l.unlock() }", "A A"), title: "t").waitFor() == nil)
+        #expect(DOTGraph(replay: ReplayedRun(try Self.run("let l = Lock()\nthread A { l.lock(); l.unlock() }", "A A")), title: "t").waitFor() == nil)
         #expect(DOTGraph.quoted("a \"b\"\\c\nd") == "\"a \\\"b\\\"\\\\c d\"")
     }
 
@@ -62,7 +62,7 @@ struct PictureTests {
             """
         let run = try Self.run(source, "A A A A A A B B B B")
         #expect(run.end == .completed)
-        let graph = try #require(DOTGraph(run: run, title: "t").lockOrder())
+        let graph = try #require(DOTGraph(replay: ReplayedRun(run), title: "t").lockOrder())
         #expect(
             graph == """
                 digraph lockorder {
@@ -80,8 +80,8 @@ struct PictureTests {
 
                 """)
         let oneOrder = source.replacingOccurrences(of: "lock2.lock(); lock1.lock()", with: "lock1.lock(); lock2.lock()")
-        #expect(DOTGraph(run: try Self.run(oneOrder, "A A A A A A B B B B"), title: "t").lockOrder() == nil)
-        #expect(DOTGraph(run: run, title: "t").waitFor() == nil)
+        #expect(DOTGraph(replay: ReplayedRun(try Self.run(oneOrder, "A A A A A A B B B B")), title: "t").lockOrder() == nil)
+        #expect(DOTGraph(replay: ReplayedRun(run), title: "t").waitFor() == nil)
     }
 
     @Test func theSequenceDiagramOfARun() throws {
@@ -106,7 +106,7 @@ struct PictureTests {
     @Test func theTimelineCutsLabelsAndCompactJSONHasNoSpaces() throws {
         #expect(SVGTimeline.fit("short", 100) == "short")
         #expect(SVGTimeline.fit(String(repeating: "x", count: 40), 70) == String(repeating: "x", count: 9) + "…")
-        let svg = SVGTimeline(run: try Self.run(Self.deadlock, "A B A B"), title: "a <b> & c").render()
+        let svg = SVGTimeline(replay: ReplayedRun(try Self.run(Self.deadlock, "A B A B")), title: "a <b> & c").render()
         #expect(svg.contains("<title>a &lt;b&gt; &amp; c</title>"))
         #expect(svg.components(separatedBy: "<g>").count - 1 == 4)
         let json = JSON.object([("a", .array([.int(1), .string("x y"), .null])), ("b", .bool(true))])

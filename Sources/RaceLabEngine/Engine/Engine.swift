@@ -343,18 +343,7 @@ public struct Engine: Sendable {
     /// What an access touched, in words: `singleton`, `ViewController#1.cancelled`,
     /// `lock1`, `the main queue`.
     public func name(of target: Access.Target, in world: World) -> String {
-        switch target {
-        case .global(let g): return program.globals[g].name
-        case .field(let id, _) where world.heap[id].kind == .atomic: return world.heap[id].name
-        case .field(let id, let field):
-            return "\(world.heap[id].name).\(program.fieldName(field, classIndex: world.heap[id].classIndex))"
-        case .object(let id), .lock(let id), .operation(let id), .queue(let id), .count(let id): return world.heap[id].name
-        case .mainQueue: return "the main queue"
-        case .allocator: return "the heap"
-        case .output: return "the output"
-        case .observer: return "the shared state"
-        case .section(let index): return program.sectionName(index)
-        }
+        program.name(of: target, in: world)
     }
 }
 

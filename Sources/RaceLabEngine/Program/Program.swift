@@ -153,3 +153,22 @@ public struct Program: Sendable {
         classes.firstIndex { $0.name == name }
     }
 }
+
+extension Program {
+    /// What an access touched, by name, in `world`: "count", "account.balance",
+    /// "lock1", "the main queue".
+    public func name(of target: Access.Target, in world: World) -> String {
+        switch target {
+        case .global(let g): return globals[g].name
+        case .field(let id, _) where world.heap[id].kind == .atomic: return world.heap[id].name
+        case .field(let id, let field):
+            return "\(world.heap[id].name).\(fieldName(field, classIndex: world.heap[id].classIndex))"
+        case .object(let id), .lock(let id), .operation(let id), .queue(let id), .count(let id): return world.heap[id].name
+        case .mainQueue: return "the main queue"
+        case .allocator: return "the heap"
+        case .output: return "the output"
+        case .observer: return "the shared state"
+        case .section(let index): return sectionName(index)
+        }
+    }
+}
