@@ -28,10 +28,26 @@ public enum Words {
         return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 
+    /// A passing search's reach: "every one of 6 interleavings passes (3 executions
+    /// explored)", "its one interleaving passes (…)", "every run passes (40 states
+    /// explored)" where runs can go on forever.
+    public static func passingShare(_ result: Exploration) -> String {
+        let visited = result.search == .stateful ? "\(result.states) states explored" : "\(count(result.executions, "execution")) explored"
+        // A graph with a cycle has endlessly many runs: its counts are final states.
+        if !result.countsInterleavings { return "every run passes (\(visited))" }
+        if result.interleavings.isOne { return "its one interleaving passes (\(visited))" }
+        return "every one of \(result.interleavings) interleavings passes (\(visited))"
+    }
+
     /// The search that ran, in a report's heading: "DPOR", "no reduction",
     /// "stateful search".
     public static func search(_ result: Exploration) -> String {
         result.search == .stateful ? "stateful search" : result.reduction == .dpor ? "DPOR" : "no reduction"
+    }
+
+    /// The search that ran, in a table's column or JSON: "dpor", "stateful".
+    public static func searchColumn(_ result: Exploration) -> String {
+        result.search == .stateful ? "stateful" : "dpor"
     }
 
     /// Why the search that ran was taken (`SearchReason`), after "Search chosen: ".
@@ -64,11 +80,6 @@ public enum Words {
             let how = cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(states) states)"
             return "stateful search: \(how), while DPOR had run \(executions) executions without finishing"
         }
-    }
-
-    /// The search that ran, in a table's column or JSON: "dpor", "stateful".
-    public static func searchColumn(_ result: Exploration) -> String {
-        result.search == .stateful ? "stateful" : "dpor"
     }
 
     /// A version's verdict in a table's cell: "proven", "FAILS", "fails, as expected".
@@ -104,14 +115,6 @@ public enum Words {
         }
     }
 
-    /// A run the reader can watch, on the lesson page's button.
-    public static func watch(_ kind: Analysis.Watch.Kind) -> String {
-        switch kind {
-        case .story: return "the story"
-        case .shortestFailure: return "the shortest failing run"
-        }
-    }
-
     /// A version in a sentence: "the broken version", "fix 'mutex'", "the broken
     /// variant 'forIn'".
     public static func version(_ version: Version) -> String {
@@ -123,5 +126,13 @@ public enum Words {
     public static func versionLabel(_ version: Version) -> String {
         guard let fix = version.fix else { return "broken" }
         return version.role == .variant ? "\(fix) (variant)" : fix
+    }
+
+    /// A run the reader can watch, on the lesson page's button.
+    public static func watch(_ kind: Analysis.Watch.Kind) -> String {
+        switch kind {
+        case .story: return "the story"
+        case .shortestFailure: return "the shortest failing run"
+        }
     }
 }

@@ -114,4 +114,13 @@ struct HomeTests {
         }
         #expect(Self.files.filter { renderers.contains($0.path) }.count == renderers.count)
     }
+
+    /// The words catalogue keeps its entries sorted by name, so a newcomer finds one,
+    /// and sees where a new one goes.
+    @Test func theWordsCatalogueIsSorted() throws {
+        let text = try #require(Self.files.first { $0.path == "Sources/RaceLabPresentation/Words.swift" }).text
+        let names = text.components(separatedBy: "public static func ").dropFirst().map { String($0.prefix { $0 != "(" }) }
+        #expect(names.count >= 14)
+        #expect(names == names.sorted())
+    }
 }
