@@ -30,49 +30,38 @@ public enum Foresight: Equatable, Sendable {
         let known = world.findings.count
         // What goes wrong in a state, if anything does: the page's words for it.
         func failure(_ world: World) -> String? { StateSpace.Failure.of(world, engine, explorer, known: known)?.text }
-        if world.threads.count > 64 { return .unknown(states: 0) }
+        // Each waiting state carries the first step of the way to it.
+        var states = ReachableStates(program: engine.program, start: world, mark: -1 as ThreadID)
+        if states.store.count == 0 { return .unknown(states: 0) }
         if let what = failure(world) { return .failure(steps: 0, next: -1, what: what) }
-        var encoder = StateEncoder(program: engine.program, initial: world)
-        var store = StateStore()
-        encoder.encode(world)
-        _ = store.insert(encoder.bytes.raw)
         let log = EventLog(narrate: false)
-        // The steps between states, kept for the livelock check: each state's steps
-        // are added when it is expanded, breadth first, so states are numbered in order.
-        var graph = StateGraph()
-        graph.addState()
-        var level: [(world: World, state: Int, first: ThreadID)] = [(world, 0, -1)]
-        var depth = 0
-        while !level.isEmpty {
-            depth += 1
-            var next: [(world: World, state: Int, first: ThreadID)] = []
-            for (current, state, first) in level {
-                graph.beginEdges(of: state)
-                var bits = current.halted ? 0 : engine.runnableMask(current)
-                while bits != 0 {
-                    let thread = bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    var successor = current
-                    engine.quietStep(&successor, thread: thread, log: log)
-                    if successor.threads.count > 64 { return .unknown(states: store.count) }
-                    encoder.encode(successor)
-                    let (target, isNew) = store.insert(encoder.bytes.raw)
-                    graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed)
-                    guard isNew else { continue }
-                    graph.addState()
-                    let way = first < 0 ? thread : first
-                    if let what = failure(successor) { return .failure(steps: depth, next: way, what: what) }
-                    if store.count >= maxStates { return .unknown(states: store.count) }
-                    next.append((successor, target, way))
+        while let pending = states.next() {
+            let current = pending.world
+            states.graph.beginEdges(of: pending.state)
+            var bits = current.halted ? 0 : engine.runnableMask(current)
+            while bits != 0 {
+                let thread = bits.trailingZeroBitCount
+                bits &= bits - 1
+                var successor = current
+                engine.quietStep(&successor, thread: thread, log: log)
+                let target: Int
+                switch states.reach(successor, from: pending.state, thread: thread, progress: log.progressed) {
+                case .new(let stored): target = stored
+                case .known, .overBudget: continue
+                case .tooManyThreads: return .unknown(states: states.store.count)
                 }
+                let way = pending.mark < 0 ? thread : pending.mark
+                if let what = failure(successor) { return .failure(steps: pending.depth + 1, next: way, what: what) }
+                if states.store.count >= maxStates { return .unknown(states: states.store.count) }
+                states.enqueue(target, successor, depth: pending.depth + 1, mark: way)
             }
-            level = next
         }
+        let graph = states.graph
         let tree = graph.breadthFirst()
         if let (start, cycle) = graph.livelock(tree: tree) {
             let path = tree.path(to: start, in: graph)
             return .livelock(steps: path.count, next: (path + cycle)[0], cycle: cycle.count)
         }
-        return .safe(states: store.count)
+        return .safe(states: states.store.count)
     }
 }

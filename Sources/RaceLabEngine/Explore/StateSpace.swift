@@ -77,14 +77,10 @@ public struct StateSpace: Sendable {
         _ engine: Engine, from world: World, maxStates: Int, keeping paths: [Schedule] = [], deadline: Deadline? = nil
     ) -> StateSpace {
         var space = StateSpace()
+        space.maxStates = maxStates
         let explorer = Explorer(engine: engine, config: ExploreConfig())
         let known = world.findings.count
         func failure(_ world: World) -> Failure? { Failure.of(world, engine, explorer, known: known) }
-        var encoder = StateEncoder(program: engine.program, initial: world)
-        var store = StateStore()
-        encoder.encode(world)
-        _ = store.insert(encoder.bytes.raw)
-        space.maxStates = maxStates
         func standings(_ world: World) -> [Standing] {
             let runnable = engine.runnableThreads(world)
             return world.threads.indices.map { thread in
@@ -93,74 +89,70 @@ public struct StateSpace: Sendable {
                 return .waiting(engine.waitDescription(world, thread)?.text ?? "cannot run")
             }
         }
-        space.worlds = [world]
-        space.standings = [standings(world)]
-        space.edges = [[]]
-        space.cut = [false]
-        space.failures = [failure(world)]
-        // The kept runs' states come first after the start, so the breadth-first search
+        func add(_ world: World) {
+            space.worlds.append(world)
+            space.standings.append(standings(world))
+            space.edges.append([])
+            space.cut.append(false)
+            space.failures.append(failure(world))
+        }
+        // The walk: its graph is kept for the livelock check.
+        var states = ReachableStates(program: engine.program, start: world, mark: ())
+        add(world)
+        guard states.store.count > 0 else {
+            space.cut[0] = true
+            space.loops = [nil]
+            return space
+        }
+        // The kept runs' states come first after the start, so the breadth-first walk
         // below grows from all of them at once.
         for path in paths {
             var current = world
-            for name in path {
+            following: for name in path {
                 guard !current.halted, failure(current) == nil, let thread = current.thread(named: name),
                     engine.runnableMask(current) & (1 << UInt64(thread)) != 0
                 else { break }
                 current = engine.step(current, thread: thread).0
-                encoder.encode(current)
-                if store.insert(encoder.bytes.raw).isNew {
-                    space.worlds.append(current)
-                    space.standings.append(standings(current))
-                    space.edges.append([])
-                    space.cut.append(false)
-                    space.failures.append(failure(current))
+                switch states.reach(current, from: nil, thread: thread, progress: false) {
+                case .new(let state):
+                    add(current)
+                    states.enqueue(state, current, depth: 0, mark: ())
+                case .known: continue
+                case .tooManyThreads, .overBudget: break following
                 }
             }
         }
-        // The steps between states, numbers only, for the livelock check.
-        var graph = StateGraph()
-        for _ in space.worlds { graph.addState() }
-        var next = 0
         var late = false
-        while next < space.worlds.count {
-            if next & 63 == 0, let deadline, deadline.hasPassed { late = true }
-            graph.beginEdges(of: next)
-            let current = space.worlds[next]
-            // Past 64 threads the searches cannot follow who may run: the page stops here.
-            if current.threads.count > 64 {
-                space.cut[next] = true
-                next += 1
-                continue
-            }
-            var bits = current.halted || space.failures[next] != nil ? 0 : engine.runnableMask(current)
+        while let pending = states.next() {
+            let state = pending.state, current = pending.world
+            if state & 63 == 0, let deadline, deadline.hasPassed { late = true }
+            states.graph.beginEdges(of: state)
+            var bits = current.halted || space.failures[state] != nil ? 0 : engine.runnableMask(current)
             while bits != 0 {
                 let thread = bits.trailingZeroBitCount
                 bits &= bits - 1
                 var successor = current
                 let (events, progressed) = engine.narratedStep(&successor, thread: thread)
-                encoder.encode(successor)
-                let (index, isNew) = store.insert(encoder.bytes.raw)
                 // Past the budget a new state is left out, and so is every step to it.
-                if isNew && (late || space.worlds.count >= max(maxStates, 1)) || index >= space.worlds.count && !isNew {
-                    space.cut[next] = true
+                let budget = late ? 0 : max(maxStates, 1)
+                let target: Int
+                switch states.reach(successor, from: state, thread: thread, progress: progressed, maxStates: budget) {
+                case .new(let stored):
+                    target = stored
+                    add(successor)
+                    states.enqueue(target, successor, depth: pending.depth + 1, mark: ())
+                case .known(let stored): target = stored
+                case .overBudget, .tooManyThreads:
+                    space.cut[state] = true
                     continue
                 }
-                if isNew {
-                    space.worlds.append(successor)
-                    space.standings.append(standings(successor))
-                    space.edges.append([])
-                    space.cut.append(false)
-                    space.failures.append(failure(successor))
-                    graph.addState()
-                }
-                space.edges[next].append(Edge(thread: thread, target: index, events: events, progressed: progressed))
-                graph.addEdge(from: next, to: index, thread: thread, progress: progressed)
+                space.edges[state].append(Edge(thread: thread, target: target, events: events, progressed: progressed))
             }
-            next += 1
         }
         space.loops =
             space.isComplete
-            ? graph.livelockLoops().map { $0.map { Loop(next: $0.next, length: $0.length) } } : Array(repeating: nil, count: space.worlds.count)
+            ? states.graph.livelockLoops().map { $0.map { Loop(next: $0.next, length: $0.length) } }
+            : Array(repeating: nil, count: space.worlds.count)
         return space
     }
 

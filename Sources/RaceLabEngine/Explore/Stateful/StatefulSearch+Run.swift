@@ -10,15 +10,13 @@ extension StatefulSearch {
         var ended = false
         let deadline: Deadline?
         let initial: World
-        var encoder: StateEncoder
-        var store = StateStore()
+        /// The walk: the states stored, the graph, the states waiting.
+        var states: ReachableStates<SleepMark>
         /// What each step in the graph did, for the race detector.
         var effects = StepEffects()
-        var graph = StateGraph()
         var sleep = StateSleepSets()
         var keys: [Explorer.OutcomeKey] = []
         var seenRaces = Explorer.SeenRaces()
-        var frontier: Frontier
         var expanded = 0
         /// The number of states stored when the first failure was met.
         var storedAtFailure: Int?
@@ -30,12 +28,12 @@ extension StatefulSearch {
         /// The states stored at each depth (breadth first: every level but the last
         /// is complete).
         var levels: [Int] = [1]
-        /// The bytes of every world encoded so far.
-        var encodedBytes = 0
+
+        var store: StateStore { states.store }
 
         /// What the search has cost, counted without the clock: a step, and a step for
         /// each 512 bytes encoded (a world with a long array costs more to store).
-        var work: Int { result.steps &+ encodedBytes / 512 }
+        var work: Int { result.steps &+ states.encodedBytes / 512 }
 
         private var engine: Engine { search.engine }
         private var config: ExploreConfig { search.config }
@@ -49,7 +47,7 @@ extension StatefulSearch {
             guard !ended else { return }
             let log = EventLog(narrate: false)
             var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
-            search: while let pending = frontier.next() {
+            search: while let pending = states.next() {
                 if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
                     result.cut = .afterFailure(margin)
                     break search
@@ -58,9 +56,9 @@ extension StatefulSearch {
                 let enabled = world.halted ? 0 : engine.runnableMask(world)
                 if enabled == 0 {
                     // A revisit of a final state has nothing to run (no step sleeps there).
-                    guard graph.final[state] < 0 else { continue }
+                    guard states.graph.final[state] < 0 else { continue }
                     let index = explorer.outcomeIndex(world, explorer.ending(of: world), into: &result, keys: &keys) { [] }
-                    graph.final[state] = Int32(index)
+                    states.graph.final[state] = Int32(index)
                     result.outcomes[index].executions += 1
                     result.executions += 1
                     if storedAtFailure == nil, result.outcomes[index].outcome.isFailure { storedAtFailure = store.count }
@@ -72,12 +70,12 @@ extension StatefulSearch {
                     growth.add(world)
                     continue
                 }
-                graph.beginEdges(of: state)
+                states.graph.beginEdges(of: state)
                 stepped.removeAll(keepingCapacity: true)
                 // The steps asleep for the children: the ones asleep here, then each step
                 // taken here, in the order taken.
-                var done = pending.asleep
-                var bits = enabled & (pending.revisit ?? ~StateSleepSets.threads(pending.asleep))
+                var done = pending.mark.asleep
+                var bits = enabled & (pending.mark.revisit ?? ~StateSleepSets.threads(pending.mark.asleep))
                 while bits != 0 {
                     let thread = bits.trailingZeroBitCount
                     bits &= bits - 1
@@ -85,10 +83,6 @@ extension StatefulSearch {
                     let threadCount = world.threads.count
                     engine.quietStep(&next, thread: thread, log: log)
                     result.steps += 1
-                    if next.threads.count > 64 {
-                        result.cut = .threadLimit(64)
-                        break search
-                    }
                     let line = log.range?.start.line
                     var spawns: UInt64 = 0
                     for spawned in threadCount..<next.threads.count { spawns |= 1 << UInt64(spawned) }
@@ -103,18 +97,21 @@ extension StatefulSearch {
                                 thread: thread, accesses: log.accesses.filter { Trace.isData($0) || Trace.isSync($0) }, line: line ?? -1,
                                 spawned: spawns))
                     }
-                    encoder.encode(next)
-                    encodedBytes &+= encoder.bytes.count
-                    let (target, isNew) = store.insert(encoder.bytes.raw)
-                    graph.addEdge(from: state, to: target, thread: thread, progress: log.progressed, effect: effect)
+                    let target: Int, isNew: Bool
+                    switch states.reach(next, from: state, thread: thread, progress: log.progressed, effect: effect) {
+                    case .new(let stored): (target, isNew) = (stored, true)
+                    case .known(let stored): (target, isNew) = (stored, false)
+                    case .tooManyThreads, .overBudget:
+                        result.cut = .threadLimit(ReachableStates<SleepMark>.threadCap)
+                        break search
+                    }
                     if isNew {
-                        graph.addState()
                         visit?(next)
                         if levels.count == depth + 1 { levels.append(0) }
                         levels[depth + 1] += 1
                     }
                     guard sleepSets else {
-                        if isNew { frontier.append(PendingState(state: target, world: consume next, depth: depth + 1)) }
+                        if isNew { states.enqueue(target, next, depth: depth + 1, mark: SleepMark()) }
                         continue
                     }
                     let step = WakeupStep(thread: thread, accesses: StepAccesses(log.accesses), halts: next.halted, spawns: spawns)
@@ -122,15 +119,15 @@ extension StatefulSearch {
                     let threads = StateSleepSets.threads(asleep)
                     if isNew {
                         sleep.addState(asleep: threads)
-                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep))
+                        states.enqueue(target, next, depth: depth + 1, mark: SleepMark(asleep: asleep))
                     } else if let wake = sleep.revisit(target, asleep: threads) {
-                        frontier.append(PendingState(state: target, world: consume next, depth: depth + 1, asleep: asleep, revisit: wake))
+                        states.enqueue(target, next, depth: depth + 1, mark: SleepMark(asleep: asleep, revisit: wake))
                     }
                     done.append(Sleeper(step: step, line: line))
                 }
                 if config.detectRaces {
                     // A sleeping step can run here too: it races with what it conflicts with.
-                    for sleeper in pending.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
+                    for sleeper in pending.mark.asleep where sleeper.step.accesses.contains(where: Trace.isData) {
                         stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
                     }
                     if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
@@ -139,7 +136,7 @@ extension StatefulSearch {
                     result.cut = .stateBound(config.maxStates)
                     break search
                 }
-                let held = store.bytes + effects.bytes + graph.bytes + sleep.bytes + frontier.bytes
+                let held = states.bytes + effects.bytes + sleep.bytes
                 peakMemory = max(peakMemory, held)
                 if held > config.maxStateMemory {
                     result.cut = .memoryBound(config.maxStateMemory)
@@ -172,17 +169,17 @@ extension StatefulSearch {
         private mutating func finish() {
             if result.cut == nil, depthCut { result.cut = .depthBound(config.maxSteps) }
             if result.cut != nil, result.failingExecutions == 0 {
-                for world in frontier.waiting { growth.add(world) }
+                for world in states.waiting { growth.add(world) }
                 result.growing = growth.grown
             }
             result.states = store.count
-            result.transitions = graph.edgeCount
-            result.memory = max(peakMemory, store.bytes + effects.bytes + graph.bytes + sleep.bytes)
-            assert(graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
-            assert(store.isConsistent(), "the state store breaks its invariants")
+            result.transitions = states.graph.edgeCount
+            let held = states.store.bytes + effects.bytes + states.graph.bytes + sleep.bytes
+            result.memory = max(peakMemory, held)
+            assert(states.graph.isConsistent(complete: result.cut == nil && !sleepSets), "the state graph breaks its invariants")
+            assert(states.store.isConsistent(), "the state store breaks its invariants")
             search.finishStateful(
-                &result, graph: graph, initial: initial, complete: result.cut == nil,
-                races: (effects, deadline, store.bytes + effects.bytes + graph.bytes + sleep.bytes), seen: &seenRaces)
+                &result, graph: states.graph, initial: initial, complete: result.cut == nil, races: (effects, deadline, held), seen: &seenRaces)
         }
 
         /// The states a search of a program whose executions take at most `longest` steps

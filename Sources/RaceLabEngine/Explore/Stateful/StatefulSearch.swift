@@ -51,9 +51,9 @@ struct StatefulSearch: Search {
     /// (`recordOrderedRaces`), which finds the rest: `data` in a flag published with
     /// a plain variable, written and read only on either side of the flag's own race.
     ///
-    /// Invariant: every state in `frontier[head...]` is in the store and not yet
-    /// expanded; every state in the store is expanded or in the frontier; the
-    /// frontier's depths never decrease.
+    /// The walk itself (order, storage, the thread cap) is `ReachableStates`'s.
+    /// Invariant: every state waiting is in the store and not yet expanded (or, under
+    /// sleep sets, to be expanded again); every state in the store is expanded or waiting.
     func run(progress: Explorer.Progress?) -> Exploration {
         completed(searchOnce(progress: progress), progress: progress)
     }
@@ -73,55 +73,12 @@ struct StatefulSearch: Search {
         return result
     }
 
-    /// A state waiting to be expanded, with its world. Under sleep sets it carries
-    /// the steps asleep on arrival, and on a revisit the threads to run: the ones
-    /// asleep at the earlier visit and awake now.
-    struct PendingState {
-        var state: Int
-        var world: World
-        var depth: Int
+    /// What a state waiting to be expanded carries under sleep sets: the steps asleep
+    /// on arrival, and on a revisit the threads to run (the ones asleep at the earlier
+    /// visit and awake now).
+    struct SleepMark {
         var asleep: [Sleeper] = []
         var revisit: UInt64?
-        /// Its world's and order's estimated size, counted in `Frontier.bytes` while it waits.
-        var bytes = 0
-    }
-
-    /// The states waiting to be expanded, first in first out (breadth first).
-    struct Frontier {
-        /// Taken states leave nil behind, so their worlds are freed at once.
-        private var pending: [PendingState?]
-        private var head = 0
-        /// What the waiting worlds hold, estimated (`World.estimatedBytes`): counted
-        /// against the memory budget with the store and the graph.
-        private(set) var bytes = 0
-
-        init(_ first: PendingState) {
-            pending = []
-            append(first)
-        }
-
-        /// The worlds waiting.
-        var waiting: [World] { pending[head...].compactMap { $0?.world } }
-
-        mutating func append(_ state: consuming PendingState) {
-            state.bytes = state.world.estimatedBytes
-            bytes += state.bytes
-            pending.append(state)
-        }
-
-        /// The oldest state waiting, or nil when none is left. Expanded states' slots
-        /// are dropped once they are half the array, so it holds about the frontier.
-        mutating func next() -> PendingState? {
-            guard head < pending.count else { return nil }
-            let state = pending[head].take()
-            head += 1
-            bytes -= state?.bytes ?? 0
-            if head >= 4_096 && head * 2 >= pending.count {
-                pending.removeFirst(head)
-                head = 0
-            }
-            return state
-        }
     }
 
     /// A step asleep in a state (a thread's next step, which another order covers).
@@ -145,16 +102,12 @@ struct StatefulSearch: Search {
         let initial = engine.initialWorld()
         var run = Run(
             search: self, result: result, deadline: config.started().deadline, initial: initial,
-            encoder: StateEncoder(program: engine.program, initial: initial),
-            frontier: Frontier(PendingState(state: 0, world: initial, depth: 0)), growth: GrowthWatch(explorer, initial))
-        guard initial.threads.count <= 64 else {
-            run.result.cut = .threadLimit(64)
+            states: ReachableStates(program: engine.program, start: initial, mark: SleepMark()), growth: GrowthWatch(explorer, initial))
+        guard run.states.store.count > 0 else {
+            run.result.cut = .threadLimit(ReachableStates<SleepMark>.threadCap)
             run.ended = true
             return run
         }
-        run.encoder.encode(initial)
-        _ = run.store.insert(run.encoder.bytes.raw)
-        run.graph.addState()
         visit?(initial)
         if sleepSets { run.sleep.addState(asleep: 0) }
         return run
