@@ -123,4 +123,22 @@ struct HomeTests {
         #expect(names.count >= 14)
         #expect(names == names.sorted())
     }
+
+    /// How a world ended is `Engine.conclude`'s to say (the runner, the searches and the
+    /// state space ask it); the searches' thread cap is `Engine.threadCap`; the walk over
+    /// distinct states (encoding, storing, order) is `ReachableStates`'s.
+    @Test func oneEndingOneCapOneWalker() {
+        let waits = "Sources/RaceLabEngine/Engine/Engine+Waits.swift"
+        #expect(Self.strays("evaluateExpectations(world)", home: waits).filter { $0.hasPrefix("Sources") } == [])
+        #expect(Self.strays("if let finding = deadlock(world)", home: waits).filter { $0.hasPrefix("Sources") } == [])
+        for literal in ["threadLimit(64)", "threads.count > 64", "threads.count <= 64"] {
+            #expect(Self.strays(literal, home: "").filter { $0.hasPrefix("Sources") } == [], "\(literal)")
+        }
+        let walker = "Sources/RaceLabEngine/Explore/Stateful/ReachableStates.swift"
+        for phrase in ["store.insert(encoder", "StateEncoder(program:"] {
+            // Step mode compares the worlds of its one path (a loop gone round), walking nothing.
+            let others = Self.strays(phrase, home: walker).filter { $0.hasPrefix("Sources") && $0 != "Sources/RaceLabEngine/Run/StepSession.swift" }
+            #expect(others == [], "\(phrase)")
+        }
+    }
 }

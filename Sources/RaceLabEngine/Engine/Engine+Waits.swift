@@ -117,15 +117,49 @@ extension Engine {
         }
     }
 
-    /// How a run ended in `world`, where no thread can run: the one place that
-    /// decides it. Crashed (the program halted); deadlocked, with the finding that names
-    /// the wait-for cycle; idle (every thread left rests where it may, see `isIdle`);
-    /// or completed.
-    public func ending(of world: World) -> (end: Run.End, deadlock: Finding?) {
-        if world.halted { return (.crashed, nil) }
-        if let finding = deadlock(world) { return (.deadlocked, finding) }
-        let resting = world.threads.contains { $0.waiting != nil && !$0.isFinished }
-        return (resting ? .idle : .completed, nil)
+    /// How an execution that stopped in `world` ended, and what it broke: the one
+    /// place that decides it, for the runner, the searches and the state space.
+    public struct Conclusion: Sendable {
+        /// Crashed (the program halted); deadlocked; idle (every thread left rests
+        /// where it may, see `isIdle`); completed; or, where a thread can still run,
+        /// stopped at the step limit.
+        public var end: Run.End
+        /// The finding that names a deadlock's wait-for cycle.
+        public var deadlock: Finding?
+        /// Each `expect` check's result, evaluated where the run got to its end (else
+        /// none, and the checks are not evaluated).
+        public var checks: [(passed: Bool?, error: String?)] = []
+        /// The checks that failed or could not be evaluated, by index.
+        public var failedChecks: [Int] = []
+        /// The kinds of finding the world made, the deadlock and a failed check
+        /// included, each once, in `Finding.Kind` order.
+        public var kinds: [Finding.Kind] = []
+
+        public var isFailure: Bool { !kinds.isEmpty }
+    }
+
+    /// How `world`, where an execution stopped, ended (`Conclusion`).
+    public func conclude(_ world: World) -> Conclusion {
+        var conclusion = Conclusion(end: .stepLimit)
+        if world.halted {
+            conclusion.end = .crashed
+        } else if runnableMask(world) == 0 {
+            if let finding = deadlock(world) {
+                (conclusion.end, conclusion.deadlock) = (.deadlocked, finding)
+            } else {
+                conclusion.end = world.threads.contains { $0.waiting != nil && !$0.isFinished } ? .idle : .completed
+            }
+        }
+        if conclusion.end.ranToTheEnd && !program.expectations.isEmpty {
+            conclusion.checks = evaluateExpectations(world)
+            conclusion.failedChecks = conclusion.checks.indices.filter { conclusion.checks[$0].passed != true }
+        }
+        var found = Set<Finding.Kind>()
+        for finding in world.findings { found.insert(finding.kind) }
+        if conclusion.deadlock != nil { found.insert(.deadlock) }
+        if !conclusion.failedChecks.isEmpty { found.insert(.expectation) }
+        conclusion.kinds = found.isEmpty ? [] : Finding.Kind.allCases.filter(found.contains)
+        return conclusion
     }
 
     /// Whether a blocked thread rests rather than being stuck: it holds no lock, and

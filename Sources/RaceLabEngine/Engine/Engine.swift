@@ -97,6 +97,10 @@ public struct Engine: Sendable {
 
     /// The runnable threads as a bit set (bit i: thread i), for worlds of at most 64
     /// threads: what exploration keeps per node, without an array.
+    /// The most threads a search follows: a set of threads is a 64-bit mask (this
+    /// mask, sleep sets, happens-before). Past it, a search stops (`Cut.threadLimit`).
+    public static let threadCap = 64
+
     func runnableMask(_ world: World) -> UInt64 {
         guard !world.halted else { return 0 }
         if program.strictPriority { return runnableThreads(world).reduce(0) { $0 | 1 << UInt64($1) } }

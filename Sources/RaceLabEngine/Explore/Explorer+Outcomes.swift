@@ -77,39 +77,10 @@ extension Explorer {
     static let countingStart = 10_000
     static let countingPerStep = 1
 
-    /// How a final world ended and what it broke: an outcome without its variables.
-    struct Ending {
-        var end: Run.End
-        /// The kinds of finding, in `Finding.Kind` order.
-        var kinds: [Finding.Kind]
-        var failedChecks: [Int]
-
-        var isFailure: Bool { !kinds.isEmpty }
-    }
-
-    /// How `world`, where an execution stopped, ended.
-    func ending(of world: World) -> Ending {
-        var end = Run.End.stepLimit
-        var deadlock: Finding?
-        if world.halted || engine.runnableMask(world) == 0 { (end, deadlock) = engine.ending(of: world) }
-        var failedChecks: [Int] = []
-        if end.ranToTheEnd && !engine.program.expectations.isEmpty {
-            for (index, check) in engine.evaluateExpectations(world).enumerated() where check.passed != true {
-                failedChecks.append(index)
-            }
-        }
-        var found = Set<Finding.Kind>()
-        for finding in world.findings { found.insert(finding.kind) }
-        if deadlock != nil { found.insert(.deadlock) }
-        if !failedChecks.isEmpty { found.insert(.expectation) }
-        let kinds = found.isEmpty ? [] : Finding.Kind.allCases.filter(found.contains)
-        return Ending(end: end, kinds: kinds, failedChecks: failedChecks)
-    }
-
     /// Adds one complete execution to the totals; `keys` are the outcomes' keys, in
     /// the order of `result.outcomes`.
     func record(_ world: World, trace: Trace, into result: inout Exploration, keys: inout [OutcomeKey]) {
-        let ending = ending(of: world)
+        let ending = engine.conclude(world)
         if ending.isFailure && trace.threads.count < (result.shortestFailure?.count ?? Int.max) {
             result.shortestFailure = Schedule(trace.threads.map { world.threadNames[$0] })
         }
@@ -128,7 +99,7 @@ extension Explorer {
     /// The index in `result.outcomes` of the outcome `world` reached, which is added
     /// (with no executions yet, and the schedule `schedule` gives) when new.
     func outcomeIndex(
-        _ world: World, _ ending: Ending, into result: inout Exploration, keys: inout [OutcomeKey], schedule: () -> Schedule
+        _ world: World, _ ending: Engine.Conclusion, into result: inout Exploration, keys: inout [OutcomeKey], schedule: () -> Schedule
     ) -> Int {
         let (end, kinds, failedChecks) = (ending.end, ending.kinds, ending.failedChecks)
         let deallocated = deallocations(world)

@@ -26,10 +26,9 @@ public enum Foresight: Equatable, Sendable {
 
     /// Looks ahead from `world` (which must be a world of `engine`'s program).
     public static func look(_ engine: Engine, from world: World, maxStates: Int = Foresight.stateBudget) -> Foresight {
-        let explorer = Explorer(engine: engine, config: ExploreConfig())
         let known = world.findings.count
         // What goes wrong in a state, if anything does: the page's words for it.
-        func failure(_ world: World) -> String? { StateSpace.Failure.of(world, engine, explorer, known: known)?.text }
+        func failure(_ world: World) -> String? { StateSpace.Failure.of(world, engine, known: known)?.text }
         // Each waiting state carries the first step of the way to it.
         var states = ReachableStates(program: engine.program, start: world, mark: -1 as ThreadID)
         if states.store.count == 0 { return .unknown(states: 0) }

@@ -37,14 +37,14 @@ public struct StateSpace: Sendable {
 
         /// What went wrong in `world` since a world with `known` findings: a new
         /// finding, or, once no thread can run, a deadlock or a check that fails.
-        static func of(_ world: World, _ engine: Engine, _ explorer: Explorer, known: Int) -> Failure? {
+        static func of(_ world: World, _ engine: Engine, known: Int) -> Failure? {
             if world.findings.count > known {
                 let finding = world.findings[known]
                 return Failure(kind: finding.kind, text: finding.kind.rawValue + ": " + finding.message)
             }
             guard engine.runnableMask(world) == 0 else { return nil }
-            if let deadlock = engine.deadlock(world) { return Failure(kind: .deadlock, text: "deadlock: " + deadlock.message) }
-            let ending = explorer.ending(of: world)
+            let ending = engine.conclude(world)
+            if let deadlock = ending.deadlock { return Failure(kind: .deadlock, text: "deadlock: " + deadlock.message) }
             guard ending.isFailure else { return nil }
             let failed = ending.failedChecks.map { "expectation failed: " + engine.program.expectations[$0].message }
             if !failed.isEmpty { return Failure(kind: .expectation, text: failed.joined(separator: "; ")) }
@@ -78,9 +78,8 @@ public struct StateSpace: Sendable {
     ) -> StateSpace {
         var space = StateSpace()
         space.maxStates = maxStates
-        let explorer = Explorer(engine: engine, config: ExploreConfig())
         let known = world.findings.count
-        func failure(_ world: World) -> Failure? { Failure.of(world, engine, explorer, known: known) }
+        func failure(_ world: World) -> Failure? { Failure.of(world, engine, known: known) }
         func standings(_ world: World) -> [Standing] {
             let runnable = engine.runnableThreads(world)
             return world.threads.indices.map { thread in

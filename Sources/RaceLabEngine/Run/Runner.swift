@@ -15,16 +15,15 @@ public struct Runner: Sendable {
         var schedule: Schedule = []
         var events: [Event] = []
         var end = Run.End.completed
+        // How it ended (`Engine.conclude`), once no thread can run or the program halted.
+        var conclusion: Engine.Conclusion?
         while true {
-            if world.halted {
-                end = .crashed
-                break
-            }
-            let runnable = engine.runnableThreads(world)
+            let runnable = world.halted ? [] : engine.runnableThreads(world)
             if runnable.isEmpty {
-                let ending = engine.ending(of: world)
-                end = ending.end
-                if let finding = ending.deadlock { world.findings.append(finding) }
+                let ended = engine.conclude(world)
+                end = ended.end
+                if let finding = ended.deadlock { world.findings.append(finding) }
+                conclusion = ended
                 break
             }
             if world.stepCount >= maxSteps {
@@ -74,8 +73,8 @@ public struct Runner: Sendable {
             throw error
         }
         var expectations: [Run.ExpectationResult] = []
-        if end.ranToTheEnd {
-            for (expectation, result) in zip(engine.program.expectations, engine.evaluateExpectations(world)) {
+        if end.ranToTheEnd, let conclusion {
+            for (expectation, result) in zip(engine.program.expectations, conclusion.checks) {
                 expectations.append(.init(message: expectation.message, passed: result.passed, note: result.error))
                 if result.passed != true {
                     var message = expectation.message + (result.error.map { ": could not be evaluated: \($0)" } ?? "")

@@ -1,7 +1,7 @@
 /// The distinct worlds reachable from a start, walked breadth first: the one place that
 /// encodes and stores a world (`StateEncoder`, `StateStore`), numbers the states in the
 /// order they are found, records the steps between them (`StateGraph`), keeps the
-/// states waiting to be expanded in order, and stops at `threadCap` threads. The
+/// states waiting to be expanded in order, and stops past `Engine.threadCap` threads. The
 /// stateful search, the hint (`Foresight`) and the lesson page's `StateSpace` are its
 /// clients: each takes the next state, steps its threads, and says what a state means
 /// to it; none encodes, stores or orders states of its own. A change of order, of
@@ -17,10 +17,6 @@
 /// the order `reach` first stores them, and the graph has a state for each; the
 /// waiting states' depths never decrease.
 struct ReachableStates<Mark> {
-    /// The most threads a world may have: a set of threads is a 64-bit mask
-    /// (`Engine.runnableMask`, sleep sets, happens-before).
-    static var threadCap: Int { 64 }
-
     /// A state waiting to be expanded, with its world.
     struct Pending {
         var state: Int
@@ -39,7 +35,7 @@ struct ReachableStates<Mark> {
         case known(Int)
         /// A new state past the budget `reach` was given: not stored, no step to it.
         case overBudget
-        /// A world with more than `threadCap` threads: not stored.
+        /// A world with more than `Engine.threadCap` threads: not stored.
         case tooManyThreads
     }
 
@@ -56,10 +52,10 @@ struct ReachableStates<Mark> {
     private(set) var encodedBytes = 0
 
     /// A walk from `start`, stored as state 0 and waiting to be expanded, unless it
-    /// has more than `threadCap` threads (`isEmpty` then: nothing to walk).
+    /// has more than `Engine.threadCap` threads (then nothing is stored: `store.count` is 0).
     init(program: Program, start: World, mark: Mark) {
         encoder = StateEncoder(program: program, initial: start)
-        guard start.threads.count <= Self.threadCap else { return }
+        guard start.threads.count <= Engine.threadCap else { return }
         encoder.encode(start)
         _ = store.insert(encoder.bytes.raw)
         graph.addState()
@@ -101,7 +97,7 @@ struct ReachableStates<Mark> {
     mutating func reach(
         _ world: World, from state: Int?, thread: ThreadID, progress: Bool, effect: UInt32 = 0, maxStates: Int = .max
     ) -> Reached {
-        guard world.threads.count <= Self.threadCap else { return .tooManyThreads }
+        guard world.threads.count <= Engine.threadCap else { return .tooManyThreads }
         encoder.encode(world)
         encodedBytes &+= encoder.bytes.count
         let target: Int

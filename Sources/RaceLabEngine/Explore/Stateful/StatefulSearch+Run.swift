@@ -57,7 +57,7 @@ extension StatefulSearch {
                 if enabled == 0 {
                     // A revisit of a final state has nothing to run (no step sleeps there).
                     guard states.graph.final[state] < 0 else { continue }
-                    let index = explorer.outcomeIndex(world, explorer.ending(of: world), into: &result, keys: &keys) { [] }
+                    let index = explorer.outcomeIndex(world, engine.conclude(world), into: &result, keys: &keys) { [] }
                     states.graph.final[state] = Int32(index)
                     result.outcomes[index].executions += 1
                     result.executions += 1
@@ -102,7 +102,7 @@ extension StatefulSearch {
                     case .new(let stored): (target, isNew) = (stored, true)
                     case .known(let stored): (target, isNew) = (stored, false)
                     case .tooManyThreads, .overBudget:
-                        result.cut = .threadLimit(ReachableStates<SleepMark>.threadCap)
+                        result.cut = .threadLimit(Engine.threadCap)
                         break search
                     }
                     if isNew {

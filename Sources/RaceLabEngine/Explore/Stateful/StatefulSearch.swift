@@ -104,7 +104,7 @@ struct StatefulSearch: Search {
             search: self, result: result, deadline: config.started().deadline, initial: initial,
             states: ReachableStates(program: engine.program, start: initial, mark: SleepMark()), growth: GrowthWatch(explorer, initial))
         guard run.states.store.count > 0 else {
-            run.result.cut = .threadLimit(ReachableStates<SleepMark>.threadCap)
+            run.result.cut = .threadLimit(Engine.threadCap)
             run.ended = true
             return run
         }

@@ -59,8 +59,8 @@ struct StatelessSearch: Search {
     func start() -> Run {
         var run = Run(result: Exploration(reduction: config.reduction), deadline: config.started().deadline)
         let initial = engine.initialWorld()
-        guard initial.threads.count <= 64 else {
-            run.result.cut = .threadLimit(64)
+        guard initial.threads.count <= Engine.threadCap else {
+            run.result.cut = .threadLimit(Engine.threadCap)
             run.ended = true
             return run
         }
@@ -157,8 +157,8 @@ struct StatelessSearch: Search {
                 explorer.addReversals(for: depth, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &result.reversalSteps, log: log)
             }
 
-            if world.threads.count > 64 {
-                result.cut = .threadLimit(64)
+            if world.threads.count > Engine.threadCap {
+                result.cut = .threadLimit(Engine.threadCap)
                 break search
             }
             let enabled = engine.runnableMask(world)
