@@ -1,4 +1,4 @@
-extension Explorer {
+extension StatelessSearch {
     /// A node of the stateless search: one level of the current execution, with what
     /// is left to explore from it.
     struct Node {

@@ -5,7 +5,7 @@
 /// 2014): after each step it finds the races of that step with earlier ones
 /// (dependent, different threads, not ordered through a third step) and adds the
 /// sequence that reverses each race to the wakeup tree where the race began
-/// (Explorer+Reversals, WakeupTree). Sleep sets (SleepSets) keep two explored
+/// (StatelessSearch+Reversals, WakeupTree). Sleep sets (SleepSets) keep two explored
 /// executions from being the same trace; wakeup trees keep the search from running
 /// into a state where every thread is asleep.
 struct StatelessSearch: Search {
@@ -37,7 +37,7 @@ struct StatelessSearch: Search {
         fileprivate var seenRaces = Explorer.SeenRaces()
         fileprivate var outcomeKeys: [Explorer.OutcomeKey] = []
         fileprivate var sleeping = SleepSets()
-        fileprivate var stack: [Explorer.Node] = []
+        fileprivate var stack: [Node] = []
         fileprivate let deadline: Deadline?
         /// The most steps an execution has taken so far.
         var longest = 0
@@ -64,7 +64,7 @@ struct StatelessSearch: Search {
             run.ended = true
             return run
         }
-        var root = Explorer.Node(world: initial, enabled: engine.runnableMask(initial))
+        var root = Node(world: initial, enabled: engine.runnableMask(initial))
         if root.enabled == 0 {
             run.result.executions = 1
             explorer.record(root.world, trace: run.trace, into: &run.result, keys: &run.outcomeKeys)
@@ -83,7 +83,7 @@ struct StatelessSearch: Search {
         // Taken out of `run` while the search works (and put back however it leaves),
         // so that no array is shared, and none is copied, on its first change.
         var result = Exploration(reduction: config.reduction), trace = Trace(), seenRaces = Explorer.SeenRaces(), outcomeKeys: [Explorer.OutcomeKey] = []
-        var sleeping = SleepSets(), stack: [Explorer.Node] = []
+        var sleeping = SleepSets(), stack: [Node] = []
         func exchange() {
             swap(&result, &run.result)
             swap(&trace, &run.trace)
@@ -154,7 +154,7 @@ struct StatelessSearch: Search {
                 }
             }
             if config.reduction == .dpor {
-                explorer.addReversals(for: depth, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &result.reversalSteps, log: log)
+                addReversals(for: depth, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &result.reversalSteps, log: log)
             }
 
             if world.threads.count > Engine.threadCap {
@@ -167,7 +167,7 @@ struct StatelessSearch: Search {
                 if depth + 1 >= config.maxSteps && enabled != 0 && !world.halted {
                     result.cut = .stepBound(config.maxSteps)
                     if config.reduction == .dpor {
-                        explorer.addReversalsOfCut(
+                        addReversalsOfCut(
                             world, enabled: enabled, trace: &trace, stack: &stack, sleeping: sleeping,
                             reversalSteps: &result.reversalSteps, log: log)
                     }
@@ -176,7 +176,7 @@ struct StatelessSearch: Search {
                     explorer.recordRacesOfHalt(at: depth, trace: trace, from: stack[depth], log: log, seen: &seenRaces, into: &result)
                 }
                 if world.halted && config.reduction == .dpor {
-                    explorer.addReversalsOfHalt(by: thread, at: depth, stack: &stack, sleeping: sleeping, log: log)
+                    addReversalsOfHalt(by: thread, at: depth, stack: &stack, sleeping: sleeping, log: log)
                 }
                 result.executions += 1
                 if depth + 1 > run.longest { run.longest = depth + 1 }
@@ -188,7 +188,7 @@ struct StatelessSearch: Search {
                 // retain of each of its arrays.
                 let preemptions = stack[depth].preemptions + (stack[depth].isPreemption(thread) ? 1 : 0)
                 let bytes = world.estimatedBytes &+ copied &* MemoryLayout<Value>.stride
-                stack.append(Explorer.Node(world: consume world, enabled: enabled, last: thread, preemptions: preemptions, bytes: bytes))
+                stack.append(Node(world: consume world, enabled: enabled, last: thread, preemptions: preemptions, bytes: bytes))
                 let child = depth + 1
                 if config.reduction == .dpor {
                     stack[child].sleepingStart = sleeping.count
@@ -239,7 +239,7 @@ struct StatelessSearch: Search {
     }
 
     /// The step explored from a node is done; under DPOR it goes to sleep there.
-    func finish(_ node: inout Explorer.Node, sleeping: inout SleepSets) {
+    func finish(_ node: inout Node, sleeping: inout SleepSets) {
         guard let current = node.current else { return }
         node.explored += 1
         if config.reduction == .dpor {

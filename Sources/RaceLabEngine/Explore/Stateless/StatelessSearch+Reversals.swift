@@ -3,7 +3,7 @@
 /// where the race began, unless a sleeping step or a branch there covers it. The
 /// search loop (`Explorer.swift`) calls these after every step, at the end of an
 /// execution cut at the step bound, and after a step that halts the program.
-extension Explorer {
+extension StatelessSearch {
     /// The races of the step at `index` with earlier steps: each one's reversal goes
     /// into the wakeup tree where the race began, unless a sleeping step covers it.
     func addReversals(

@@ -116,7 +116,7 @@ extension Explorer {
     /// from `node`) with the steps the other threads could have taken in its place:
     /// both could run from one state, so nothing orders them, yet no run takes the
     /// other step after it (two writes that each break an invariant).
-    func recordRacesOfHalt(at depth: Int, trace: Trace, from node: Node, log: EventLog, seen: inout SeenRaces, into result: inout Exploration) {
+    func recordRacesOfHalt(at depth: Int, trace: Trace, from node: StatelessSearch.Node, log: EventLog, seen: inout SeenRaces, into result: inout Exploration) {
         let thread = trace.threads[depth]
         let halting = (thread: thread, accesses: Array(trace.accesses[depth]), line: trace.ranges[depth]?.start.line)
         guard halting.accesses.contains(where: Trace.isData) else { return }
