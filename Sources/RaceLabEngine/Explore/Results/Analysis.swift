@@ -1,8 +1,9 @@
 /// Everything a report on one program shows, built by the engine under the command's
 /// deadline: the exploration, the counterexample and its run, the runs a reader can
-/// watch, and (for the lesson page) the reachable states. The explore report, verify's
-/// table, the lesson page, step mode's debrief and the grader read it and run nothing,
-/// so a test can hand any of them a model made by hand.
+/// watch, and (for the lesson page) the reachable states. The commands and the grader
+/// build it (`Analysis.of`, `Lesson.of`; the grader caches a fix's); the renderers
+/// (the explore report, verify's table, the lesson page) read it and run nothing, so
+/// a test can hand any of them a model made by hand.
 public struct Analysis: Sendable {
     /// A run the reader can watch, and the moves that play it in the state space.
     public struct Watch: Sendable, Equatable {

@@ -2,8 +2,9 @@
 /// searches are its peers behind one interface (`Search`): `StatelessSearch`
 /// (Stateless/: DPOR or none, one execution after another) and `StatefulSearch`
 /// (Stateful/: every distinct world once). What both need lives in extensions of
-/// this type: outcomes (+Outcomes), races (RaceDetector), lock order (LockOrder),
-/// DPOR's reversals (+Reversals), counterexamples and the choice of search.
+/// this type: outcomes (Results/+Outcomes), races (Detectors/RaceDetector), lock order
+/// (Detectors/LockOrder), counterexamples and the choice of search (+Choice). DPOR's
+/// race reversals are the stateless search's own (StatelessSearch+Reversals).
 public struct Explorer {
     public let engine: Engine
     public let config: ExploreConfig
