@@ -23,25 +23,28 @@ let package = Package(
             dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        // The shipped scenarios and exercises, found on disk, for every test target.
+        .target(name: "RaceLabTestSupport", dependencies: ["RaceLabLanguage", "RaceLabEngine"], path: "Tests/RaceLabTestSupport"),
         .testTarget(name: "RaceLabLanguageTests", dependencies: ["RaceLabLanguage"]),
         .testTarget(
             name: "RaceLabEngineTests",
-            dependencies: ["RaceLabLanguage", "RaceLabEngine"],
+            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabTestSupport"],
             // The textbook corpus is read from the source tree (see TextbookTests.swift).
             exclude: ["Fixtures"]
         ),
         // The fuzz target's program generator and search oracle, on fixed seeds.
-        .testTarget(name: "RaceLabFuzzTests", dependencies: ["racelab-fuzz", "RaceLabLanguage", "RaceLabEngine"]),
-        .testTarget(name: "RaceLabPresentationTests", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
+        .testTarget(name: "RaceLabFuzzTests", dependencies: ["racelab-fuzz", "RaceLabLanguage", "RaceLabEngine", "RaceLabTestSupport"]),
+        .testTarget(
+            name: "RaceLabPresentationTests", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabTestSupport"]),
         .testTarget(
             name: "RaceLabCLITests",
-            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading", "RaceLabCLI"],
+            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading", "RaceLabCLI", "RaceLabTestSupport"],
             // Golden files and fixtures are read from the source tree (see GoldenTests.swift).
             exclude: ["Golden", "Fixtures"]
         ),
         .testTarget(
             name: "RaceLabGradingTests",
-            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabGrading", "RaceLabCLI"],
+            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabGrading", "RaceLabCLI", "RaceLabTestSupport"],
             // Reference solutions and graded submissions are read from the source tree.
             exclude: ["Solutions", "Submissions", "Golden"]
         ),

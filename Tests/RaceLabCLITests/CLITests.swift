@@ -1,6 +1,7 @@
 import Foundation
 import RaceLabCLI
 import RaceLabEngine
+import RaceLabTestSupport
 import Testing
 
 struct CLITests {
@@ -32,7 +33,7 @@ struct CLITests {
 
     /// `verify --format json` is the table as data: it parses, has a row per version
     /// with the text table's numbers, and exits as the text does.
-    @Test(arguments: ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"])
+    @Test(arguments: Shipped.scenarioNames)
     func verifyJSONMatchesTheTable(_ name: String) throws {
         let text = racelab.main(["verify", name])
         let json = racelab.main(["verify", name, "--format", "json"])
@@ -72,7 +73,7 @@ struct HugeCountTests {
     let racelab = RaceLab(environment: [:])
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/huge-count.race").path
 
-    @Test func exploreVerifyAndJSONSaturate() throws {
+    @Test(.exhaustive) func exploreVerifyAndJSONSaturate() throws {
         let explore = racelab.main(["explore", Self.fixture])
         #expect(explore.exitCode == 1)
         #expect(explore.stdout.contains("  FAIL more than 9,223,372,036,854,775,807    n/a  x = 2  (breaks: x is three)\n"))
@@ -336,10 +337,18 @@ struct NoSpoilerTests {
     let student = RaceLab(environment: [:])
     let teacher = RaceLab(environment: ["RACELAB_TEACHER": "1"])
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let exercises = [
-        "array-break", "deadlock-break", "dealloc-break", "group-break", "singleton-break", "atomic-predict", "counter-predict", "deadlock-predict",
-        "stale-predict",
-    ]
+    /// Every shipped break-it and predict-it exercise: their answers are secrets.
+    static let exercises = Shipped.exerciseNames.filter { id in
+        let text = (try? Shipped.exerciseText(id)) ?? ""
+        return text.contains("kind \"break it\"") || text.contains("kind \"predict it\"")
+    }
+
+    /// The guarded exercises are found (a filter that found none would test nothing),
+    /// each named for its kind, as the tests below take them.
+    @Test func theGuardedExercisesAreFound() {
+        #expect(Self.exercises.count >= 9)
+        #expect(Self.exercises.allSatisfy { $0.hasSuffix("-break") || $0.hasSuffix("-predict") })
+    }
 
     /// The answer of an exercise, as its reference solution writes it.
     static func answer(_ id: String) throws -> String {
@@ -350,7 +359,7 @@ struct NoSpoilerTests {
 
     /// What a student can print about an exercise, by ID and by file.
     func studentOutputs(_ id: String) -> [String] {
-        let file = Self.root.appendingPathComponent("Scenarios/Exercises/\(id).race").path
+        let file = Shipped.exerciseFile(id).path
         var outputs: [String] = []
         for name in [id, file] {
             for arguments in [
@@ -425,7 +434,7 @@ struct NoSpoilerTests {
     /// An exercise's own named schedules are not run for a student; the student's
     /// 'answer' is.
     @Test func anExercisesOwnSchedulesAreNotRun() throws {
-        let exercise = try String(contentsOf: Self.root.appendingPathComponent("Scenarios/Exercises/singleton-break.race"), encoding: .utf8)
+        let exercise = try Shipped.exerciseText("singleton-break")
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("singleton-break-story.race").path
         try (exercise + "\nschedule story \"A A B B B B B A A A\"\n").write(toFile: path, atomically: true, encoding: .utf8)
         let story = student.main(["run", path, "--schedule", "story"])

@@ -2,6 +2,7 @@ import Foundation
 import RaceLabCLI
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -28,16 +29,14 @@ struct ExportTests {
         return parser.parse() ? counter.counts : nil
     }
 
-    @Test(arguments: ScenarioNames.all)
+    @Test(arguments: Shipped.scenarioNames)
     func everyStoryDrawsAsSVGAndMermaid(name: String) throws {
         let svg = racelab.main(["export", name, "--format", "svg"])
         #expect(svg.exitCode == 0, "\(svg.stderr)")
         let counts = try #require(Self.elements(svg.stdout), "\(name): the SVG is well-formed XML")
         // One box per step: of the story's whole run, or of the story alone for a
         // program that never ends.
-        let scenario = try Scenario.load(
-            name: name,
-            file: SourceFile(name: name + ".race", text: String(contentsOf: ScenarioNames.folder.appendingPathComponent(name + ".race"), encoding: .utf8)))
+        let scenario = try Shipped.scenario(name)
         let story = try #require(scenario.schedules(fix: nil).first { $0.name == "story" })
         var steps = try Schedule(parsing: story.steps, limit: 10_000).steps.count
         let run = racelab.main(["run", name, "--schedule", "story"]).stdout
@@ -142,14 +141,4 @@ struct ExportTests {
             #expect(racelab.main(["export", "deadlock", "--format", format]).stdout == racelab.main(["export", "deadlock", "--format", format]).stdout)
         }
     }
-}
-
-/// The shipped scenarios, by name.
-enum ScenarioNames {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Scenarios")
-    static let all: [String] = {
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".race") }.map { String($0.dropLast(5)) }
-            .sorted()
-    }()
 }

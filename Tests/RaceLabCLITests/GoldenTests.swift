@@ -1,5 +1,6 @@
 import Foundation
 import RaceLabCLI
+import RaceLabTestSupport
 import Testing
 
 /// Whole outputs of `racelab` compared with files under `Golden/`. After an intended
@@ -9,7 +10,7 @@ struct GoldenTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
     static let recording = ProcessInfo.processInfo.environment["RACELAB_RECORD"] == "1"
 
-    static let scenarios = ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"]
+    static let scenarios = Shipped.canonical
     static let variants = ["array-mutation": ["forIn"], "deadlock": ["mainSync"]]
 
     /// Every scenario, broken and with each fix and variant, under its story.
@@ -22,8 +23,6 @@ struct GoldenTests {
         [
             [], ["--help"], ["help", "list"], ["help", "show"], ["help", "run"], ["run", "--help"], ["--version"],
             ["list"],
-            ["show", "singleton-race"], ["show", "array-mutation"], ["show", "stale-results"],
-            ["show", "dealloc-wrong-thread"], ["show", "deadlock"],
             ["run", "singleton-race", "--schedule", "story", "--format", "json"],
             ["run", "deadlock", "--seed", "3"],
             ["run", "stale-results", "--fix", "operations", "--strategy", "pct", "--seed", "7"],
@@ -55,7 +54,9 @@ struct GoldenTests {
             ["verify", "deadlock", "--format", "json"], ["verify", "stale-results", "--format", "json"],
             ["verify", "Tests/RaceLabCLITests/Fixtures/explode.race", "--max-executions", "200", "--format", "json"],
             ["verify", "deadlock", "--format", "xml"],
-        ] + scenarios.flatMap { [["explore", $0], ["verify", $0]] }
+        ] + scenarios.map { ["explore", $0] }
+        // Every shipped scenario, found in its folder: a new one gets its golden files.
+        + Shipped.scenarioNames.flatMap { [["show", $0], ["verify", $0]] }
 
     @Test(arguments: stories + screens)
     func output(arguments: [String]) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import RaceLabGrading
 import RaceLabPresentation
+import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabCLI
@@ -69,7 +70,7 @@ struct WorkerPoolTests {
         return racelab
     }
 
-    @Test func aCrashAMemoryHogAndAHangAreTheirOwnRowsAndTheClassIsGraded() throws {
+    @Test(.exhaustive) func aCrashAMemoryHogAndAHangAreTheirOwnRowsAndTheClassIsGraded() throws {
         let baseline = try Self.makeClass("baseline", hostile: false)
         let folder = try Self.makeClass("hostile", hostile: true)
         defer { for url in [baseline, folder] { try? FileManager.default.removeItem(at: url) } }
@@ -140,7 +141,7 @@ struct WorkerPoolTests {
 
     @Test func solutionsAndStartersGradeInWorkersAsInThisProcess() throws {
         let racelab = try Self.workers()
-        let starters = Self.tests.deletingLastPathComponent().appendingPathComponent("Scenarios/Exercises").path
+        let starters = Shipped.exercisesFolder.path
         for arguments in [[Self.solutions.path], [starters], [Self.solutions.path, "--teacher", "--format", "json"]] {
             let inProcess = RaceLab(environment: [:]).main(["grade"] + arguments)
             #expect(racelab.main(["grade"] + arguments) == inProcess, "\(arguments)")

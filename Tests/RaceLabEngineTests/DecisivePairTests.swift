@@ -1,3 +1,4 @@
+import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabEngine
@@ -25,7 +26,7 @@ struct DecisivePairTests {
     }
 
     @Test func aReadSaysWhatItWouldHaveSeen() throws {
-        let scenario = try loadShipped("singleton-race")
+        let scenario = try Shipped.scenario("singleton-race")
         let explorer = Explorer(program: scenario.versions[0].program)
         let why = try #require(explorer.decisivePair(["A", "A", "B", "B", "B", "B", "B", "A", "A", "A"]))
         #expect(why.what == "B read singleton (step 3) before A wrote it (step 8).")
@@ -35,7 +36,7 @@ struct DecisivePairTests {
     /// The main-thread violation is decided by whose release is the last, not by the
     /// flag the worker polls.
     @Test func aDeallocationOnTheWrongThreadIsDecidedByTheLastRelease() throws {
-        let scenario = try loadShipped("dealloc-wrong-thread")
+        let scenario = try Shipped.scenario("dealloc-wrong-thread")
         let explorer = Explorer(program: scenario.versions[0].program)
         let why = try #require(explorer.decisivePair(["main", "main", "main", "main", "main", "worker", "worker"]))
         #expect(why.what == "main released its reference to ViewController#1 (step 5) before worker released its own (step 7).")
@@ -43,7 +44,7 @@ struct DecisivePairTests {
     }
 
     @Test func aDeadlockIsDecidedByWhoTookTheLockFirst() throws {
-        let scenario = try loadShipped("deadlock")
+        let scenario = try Shipped.scenario("deadlock")
         let explorer = Explorer(program: scenario.versions[0].program)
         let why = try #require(explorer.decisivePair(["A", "B", "B", "A"]))
         #expect(why.what == "A took lock1 (step 1) before B tried to take it (step 3).")

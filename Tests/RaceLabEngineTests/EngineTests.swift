@@ -1,5 +1,6 @@
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 struct EngineTests {
@@ -14,7 +15,7 @@ struct EngineTests {
     }
 
     @Test func replayingAPrintedScheduleGivesTheSameRun() throws {
-        let scenario = try loadShipped("singleton-race")
+        let scenario = try Shipped.scenario("singleton-race")
         let runner = Runner(program: scenario.versions[0].program)
         var seed: UInt64 = 0
         var failing: Run?
@@ -56,7 +57,7 @@ struct EngineTests {
     }
 
     @Test func deadlockNamesTheCycle() throws {
-        let result = try run(try String(contentsOf: scenariosFolder.appendingPathComponent("deadlock.race"), encoding: .utf8), schedule: "A B A B")
+        let result = try run(try String(contentsOf: Shipped.scenariosFolder.appendingPathComponent("deadlock.race"), encoding: .utf8), schedule: "A B A B")
         #expect(result.end == .deadlocked)
         #expect(
             result.findings.first?.message
@@ -65,7 +66,7 @@ struct EngineTests {
 
     @Test func deinitRunsOnTheReleasingThread() throws {
         let result = try run(
-            try String(contentsOf: scenariosFolder.appendingPathComponent("dealloc-wrong-thread.race"), encoding: .utf8),
+            try String(contentsOf: Shipped.scenariosFolder.appendingPathComponent("dealloc-wrong-thread.race"), encoding: .utf8),
             schedule: "main main worker worker main main main worker worker")
         #expect(result.findings.map(\.kind) == [.mainThread])
         #expect(lines(result).last == "worker releases the last reference to ViewController#1, which is deallocated on worker, not on main")

@@ -1,4 +1,5 @@
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabEngine
@@ -57,8 +58,8 @@ struct ExplorerTests {
     /// the benchmark's families, small.
     static let oraclePrograms: [(String, Program)] = {
         var programs: [(String, Program)] = []
-        for name in ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"] {
-            let scenario = try! loadShipped(name)
+        for name in Shipped.canonical {
+            let scenario = try! Shipped.scenario(name)
             for version in scenario.versions {
                 let fix = version.fix
                 programs.append(("\(name) \(fix ?? "broken")", version.program))
@@ -117,8 +118,8 @@ struct ExplorerTests {
     /// exactly one execution per group, never be sleep-set blocked, and reach the same
     /// outcomes. Where there are too many raw interleavings to enumerate in a debug
     /// build, every outcome the first 5,000 reach must still be among DPOR's.
-    @Test(arguments: oraclePrograms.map(\.0))
-    func dporExploresOneExecutionPerTraceAndReachesEveryOutcomeExhaustive(_ name: String) throws {
+    @Test(.exhaustive, arguments: oraclePrograms.map(\.0))
+    func dporExploresOneExecutionPerTraceAndReachesEveryOutcome(_ name: String) throws {
         let program = try #require(Self.oraclePrograms.first { $0.0 == name }?.1)
         let dpor = explore(program, .dpor)
         var traces: Set<String> = []

@@ -1,5 +1,6 @@
 import Foundation
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabEngine
@@ -11,7 +12,7 @@ struct ForesightTests {
     /// exhaustive search (the one `explore` chooses) finds a failing execution.
     @Test(arguments: ScenarioFileTests.names)
     func fromTheStartItAgreesWithTheVerdict(name: String) throws {
-        let scenario = try loadShipped(name)
+        let scenario = try Shipped.scenario(name)
         for version in scenario.versions {
             let fix = version.fix
             let program = version.program
@@ -47,7 +48,7 @@ struct ForesightTests {
     /// it names leads to a state one step nearer; a safe state has only safe successors.
     @Test(arguments: ScenarioFileTests.names)
     func alongTheStoryEachAnswerIsTheShortestDistance(name: String) throws {
-        let scenario = try loadShipped(name)
+        let scenario = try Shipped.scenario(name)
         let program = scenario.versions[0].program
         let engine = Engine(program: program, localBudget: 10_000)
         let story = try #require(scenario.schedules(fix: nil).first { $0.name == "story" })
@@ -98,13 +99,13 @@ struct ForesightTests {
     }
 
     @Test func theSingletonRaceAnswersInWordsAndNumbers() throws {
-        let engine = Engine(program: try loadShipped("singleton-race").versions[0].program, localBudget: 10_000)
+        let engine = Engine(program: try Shipped.scenario("singleton-race").versions[0].program, localBudget: 10_000)
         #expect(
             Foresight.look(engine, from: engine.initialWorld())
                 == .failure(
                     steps: 10, next: 1,
                     what: "expectation failed: exactly one MySingle is ever created; expectation failed: A and B end up with the same MySingle"))
-        let fixed = Engine(program: try #require(loadShipped("singleton-race").version("mutex")).program, localBudget: 10_000)
+        let fixed = Engine(program: try #require(Shipped.scenario("singleton-race").version("mutex")).program, localBudget: 10_000)
         #expect(Foresight.look(fixed, from: fixed.initialWorld()) == .safe(states: 50))
         #expect(Foresight.look(engine, from: engine.initialWorld(), maxStates: 3) == .unknown(states: 3))
     }
@@ -113,7 +114,7 @@ struct ForesightTests {
     /// threads can go round a loop of six steps forever; Dekker's turn takes it away.
     /// The page's graph marks exactly the states where the hint says "from here".
     @Test func aLivelockIsALoopAheadNotAState() throws {
-        let scenario = try loadShipped("polite-livelock")
+        let scenario = try Shipped.scenario("polite-livelock")
         let engine = Engine(program: scenario.versions[0].program, localBudget: 10_000)
         let start = engine.initialWorld()
         let a = try #require(start.thread(named: "A"))
@@ -138,7 +139,7 @@ struct ForesightTests {
     /// The lesson page's graph: each state once, steps only to states it holds, none
     /// out of a state that went wrong; a budget keeps the states nearest the start.
     @Test func theStateSpaceHoldsEveryStateOnceWithinItsBudget() throws {
-        let engine = Engine(program: try loadShipped("singleton-race").versions[0].program, localBudget: 10_000)
+        let engine = Engine(program: try Shipped.scenario("singleton-race").versions[0].program, localBudget: 10_000)
         let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: 5_000)
         #expect(space.isComplete && space.worlds.count == 115)
         for (index, edges) in space.edges.enumerated() {

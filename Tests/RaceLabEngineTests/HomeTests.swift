@@ -141,4 +141,21 @@ struct HomeTests {
             #expect(others == [], "\(phrase)")
         }
     }
+
+    /// The shipped scenarios and exercises are found on disk by `Shipped` (the test
+    /// support target): no test lists them, or reads their folder, by itself.
+    @Test func theShippedScenariosAreListedInOnePlace() {
+        let home = "Tests/RaceLabTestSupport/Shipped.swift"
+        for phrase in ["\"singleton-race\", \"array-mutation\"", "\"lost-update\", \"atomic-property\"", "appendingPathComponent(\"Scenarios"] {
+            #expect(Self.strays(phrase, home: home).filter { $0.hasPrefix("Tests") } == [], "\(phrase)")
+        }
+        #expect(Self.strays("contentsOfDirectory(atPath:", home: home).filter { !$0.hasSuffix("TextbookTests.swift") && $0.hasPrefix("Tests") } == [])
+    }
+
+    /// The engine and the language build without Foundation (for a browser build).
+    @Test func theEngineNeedsNoFoundation() {
+        let portable = Self.files.filter { $0.path.hasPrefix("Sources/RaceLabEngine/") || $0.path.hasPrefix("Sources/RaceLabLanguage/") }
+        #expect(portable.count > 50)
+        #expect(portable.filter { $0.text.contains("import Foundation") }.map(\.path) == [])
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 /// Every ```race example in docs/LANGUAGE.md compiles and runs as documented.
@@ -16,7 +17,7 @@ struct LanguageDocTests {
     }
 
     static func allExamples() -> [(code: String, fails: Bool, forever: Bool)] {
-        let url = scenariosFolder.deletingLastPathComponent().appendingPathComponent("docs/LANGUAGE.md")
+        let url = Shipped.scenariosFolder.deletingLastPathComponent().appendingPathComponent("docs/LANGUAGE.md")
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         var examples: [(String, Bool, Bool)] = []
         var current: [String]?

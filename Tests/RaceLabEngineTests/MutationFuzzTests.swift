@@ -1,5 +1,6 @@
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 /// Nothing a script contains may crash RaceLab. Each shipped scenario is mutated
@@ -17,9 +18,9 @@ struct MutationFuzzTests {
         "waitUntilFinished()", "removeLast()", "copy()", "[]", "count", "99999999999",
     ]
 
-    @Test(arguments: ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"])
+    @Test(arguments: Shipped.canonical)
     func mutantsNeverCrash(name: String) throws {
-        let original = try loadShipped(name).file.text
+        let original = try Shipped.scenario(name).file.text
         let characters = Array(original)
         var random = SplitMix64(seed: 2109)
         var loaded = 0, rejected = 0

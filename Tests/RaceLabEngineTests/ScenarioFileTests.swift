@@ -1,23 +1,18 @@
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 /// Walks every file in Scenarios/: the language files are the tests.
 struct ScenarioFileTests {
-    static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: scenariosFolder.path)) ?? [])
-        .filter { $0.hasSuffix(".race") }.map { String($0.dropLast(5)) }.sorted()
+    static let names = Shipped.scenarioNames
+    static let canonical = Shipped.canonical
 
-    /// The five canonical scenarios: one fix per family each, and no data race in a fix.
-    static let canonical = ["array-mutation", "deadlock", "dealloc-wrong-thread", "singleton-race", "stale-results"]
-
+    /// The five canonical scenarios ship, among the others found in the folder.
     @Test func theScenariosShip() {
-        #expect(
-            Self.names
-                == (Self.canonical + [
-                    "async-operation", "atomic-property", "bounded-buffer", "dispatch-group", "lost-update", "peterson", "polite-livelock", "producer-consumer",
-                    "priority-inversion", "queue-sync-deadlock", "readers-writers", "spin-lock",
-                ]).sorted())
+        #expect(Set(Self.canonical).isSubset(of: Self.names))
+        #expect(Self.names.count >= 17)
     }
 
     /// The threads' states along a schedule's end, to see a cycle come round: the
@@ -31,7 +26,7 @@ struct ScenarioFileTests {
 
     @Test(arguments: names)
     func brokenVersionFailsOnItsStory(name: String) throws {
-        let scenario = try loadShipped(name)
+        let scenario = try Shipped.scenario(name)
         let story = try #require(scenario.schedules(fix: nil).first { $0.name == "story" })
         if name == "polite-livelock" {
             // A livelock's story leads into its cycle and goes round it once.
@@ -56,9 +51,9 @@ struct ScenarioFileTests {
         }
     }
 
-    @Test(arguments: names)
-    func everyFixPassesUnderRandomAndPCTSchedulesExhaustive(name: String) throws {
-        let scenario = try loadShipped(name)
+    @Test(.exhaustive, arguments: names)
+    func everyFixPassesUnderRandomAndPCTSchedules(name: String) throws {
+        let scenario = try Shipped.scenario(name)
         // Threads that loop forever run to the step limit under any schedule: the
         // stateful proof below covers them.
         for version in scenario.versions.dropFirst() where !version.program.marksProgress {
@@ -83,7 +78,7 @@ struct ScenarioFileTests {
 
     @Test(arguments: names)
     func variantsFailOnTheirOwnStory(name: String) throws {
-        let scenario = try loadShipped(name)
+        let scenario = try Shipped.scenario(name)
         for version in scenario.versions where version.role == .variant {
             let story = try #require(scenario.schedules(fix: version.fix).first { $0.name == "story" })
             var scheduler = try FixedScheduler(story.steps, limit: 10_000)
@@ -95,9 +90,9 @@ struct ScenarioFileTests {
 
 /// The exhaustive proof: every version of every shipped scenario, every interleaving.
 struct ScenarioProofTests {
-    @Test(arguments: ScenarioFileTests.names)
-    func everyVersionGetsItsVerdictOverEveryInterleavingExhaustive(name: String) throws {
-        let scenario = try loadShipped(name)
+    @Test(.exhaustive, arguments: ScenarioFileTests.names)
+    func everyVersionGetsItsVerdictOverEveryInterleaving(name: String) throws {
+        let scenario = try Shipped.scenario(name)
         for version in scenario.versions {
             let program = version.program
             var config = ExploreConfig()
@@ -143,7 +138,7 @@ struct ScenarioProofTests {
 
 struct RaceDetectorTests {
     @Test func theSingletonRaceIsReportedWithBothAccesses() throws {
-        let result = Explorer(program: try loadShipped("singleton-race").versions[0].program).explore()
+        let result = Explorer(program: try Shipped.scenario("singleton-race").versions[0].program).explore()
         let lines = result.dataRaces.map {
             "\($0.target): \($0.first.thread) \($0.first.kind) \($0.first.line ?? 0), \($0.second.thread) \($0.second.kind) \($0.second.line ?? 0)"
         }
@@ -170,7 +165,7 @@ struct RaceDetectorTests {
         #expect(
             result.lockInversions.map { $0.edges.map { "\($0.thread): \($0.held) then \($0.taken), line \($0.line ?? 0)" } }
                 == [["A: lock1 then lock2, line 4", "B: lock2 then lock1, line 5"]])
-        let deadlock = Explorer(program: try loadShipped("deadlock").versions[0].program).explore()
+        let deadlock = Explorer(program: try Shipped.scenario("deadlock").versions[0].program).explore()
         #expect(deadlock.lockInversions.count == 1)
     }
 

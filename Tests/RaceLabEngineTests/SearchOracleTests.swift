@@ -1,4 +1,5 @@
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabEngine
@@ -102,9 +103,9 @@ struct SearchOracleTests {
         return (Answer(dpor, role: role), Answer(none, role: role), answer, nil)
     }
 
-    @Test(arguments: ScenarioFileTests.names)
-    func everySearchGivesTheSameAnswerExhaustive(name: String) throws {
-        let scenario = try loadShipped(name)
+    @Test(.exhaustive, arguments: ScenarioFileTests.names)
+    func everySearchGivesTheSameAnswer(name: String) throws {
+        let scenario = try Shipped.scenario(name)
         for version in scenario.versions {
             let fix = version.fix
             let label = "\(name) \(fix ?? "broken")"

@@ -1,4 +1,5 @@
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabEngine
@@ -239,7 +240,7 @@ struct StatefulSleepSetTests {
         get throws {
             var programs = ExplorerTests.oraclePrograms
             for name in ScenarioFileTests.names {
-                let scenario = try loadShipped(name)
+                let scenario = try Shipped.scenario(name)
                 for version in scenario.versions {
                     programs.append(("\(name) \(version.fix ?? "broken")", version.program))
                 }
@@ -305,7 +306,7 @@ struct StatefulSleepSetTests {
     /// Through `explore`: a graph with a cycle is searched again without sleep sets,
     /// so the polite threads' livelock is still found, and the report says why.
     @Test func aCycleIsSearchedAgainForLivelock() throws {
-        let program = try loadShipped("polite-livelock").versions[0].program
+        let program = try Shipped.scenario("polite-livelock").versions[0].program
         var config = ExploreConfig()
         config.search = .stateful
         config.sleepSets = true

@@ -1,13 +1,13 @@
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 /// Step mode's model: a run taken one step at a time, with undo.
 struct StepSessionTests {
-    static let versions: [(String, String?)] = ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"]
-        .flatMap { name in
-            [(name, nil)] + ((try? loadShipped(name))?.fixes.map { (name, $0.name) } ?? [])
-        }
+    static let versions: [(String, String?)] = Shipped.canonical.flatMap { name in
+        ((try? Shipped.scenario(name))?.versions ?? []).map { (name, $0.fix) }
+    }
 
     /// The message of the refusal `body` throws, if it throws one.
     func refusal(_ body: () throws -> Void) -> String? {
@@ -29,7 +29,7 @@ struct StepSessionTests {
     @Test(arguments: 0..<versions.count)
     func undoingNStepsGivesTheStateBeforeThem(version: Int) throws {
         let (name, fix) = Self.versions[version]
-        let program = try #require(loadShipped(name).version(fix)).program
+        let program = try #require(Shipped.scenario(name).version(fix)).program
         var random = SplitMix64(seed: UInt64(version) + 11)
         var session = StepSession(program: program)
         while !session.isOver && session.schedule.count < 40 {
@@ -50,7 +50,7 @@ struct StepSessionTests {
     }
 
     @Test func aFinishedRunReportsWhatRunWouldReport() throws {
-        let scenario = try loadShipped("singleton-race")
+        let scenario = try Shipped.scenario("singleton-race")
         let program = scenario.versions[0].program
         let story = try Schedule(parsing: scenario.schedules(fix: nil).first { $0.name == "story" }!.steps, limit: 10_000).steps
         var session = StepSession(program: program)
@@ -65,7 +65,7 @@ struct StepSessionTests {
     }
 
     @Test func aThreadThatCannotRunSaysWhy() throws {
-        let program = try loadShipped("deadlock").versions[0].program
+        let program = try Shipped.scenario("deadlock").versions[0].program
         var session = StepSession(program: program)
         let a = session.world.thread(named: "A")!, b = session.world.thread(named: "B")!
         #expect(refusal { try session.step(0) } == "main can't run now: it is idle: the main queue is empty")
@@ -99,7 +99,7 @@ struct StepSessionTests {
     /// What the step screen shows of a thread comes from the session: the next step
     /// taken on a copy (the session's world does not move), or why it cannot run.
     @Test func aThreadsNextStepIsPreviewedWithoutTakingIt() throws {
-        let program = try loadShipped("deadlock").versions[0].program
+        let program = try Shipped.scenario("deadlock").versions[0].program
         var session = StepSession(program: program)
         let a = session.world.thread(named: "A")!, b = session.world.thread(named: "B")!
         let next = try #require(session.preview(a))

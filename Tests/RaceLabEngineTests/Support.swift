@@ -2,15 +2,6 @@ import Foundation
 import RaceLabEngine
 import RaceLabLanguage
 
-/// The repository's Scenarios folder, found from this file's path.
-let scenariosFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Scenarios")
-
-func loadShipped(_ name: String) throws -> Scenario {
-    let text = try String(contentsOf: scenariosFolder.appendingPathComponent(name + ".race"), encoding: .utf8)
-    return try Scenario.load(name: name, file: SourceFile(name: name + ".race", text: text))
-}
-
 func compile(_ source: String) throws -> Program {
     let file = SourceFile(name: "test.race", text: source)
     return try Scenario.load(name: "test", file: file).versions[0].program

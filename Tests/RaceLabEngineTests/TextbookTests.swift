@@ -1,6 +1,7 @@
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 /// Programs nobody on the team wrote, checked against the textbook's verdicts: the
@@ -74,7 +75,7 @@ struct TextbookTests {
         #expect(Self.names.filter { $0.hasPrefix("empire-") }.count == 20)
     }
 
-    @Test(arguments: names)
+    @Test(.exhaustive, arguments: names)
     func everyVersionGetsTheTextbookVerdict(name: String) throws {
         let (text, scenario) = try Self.load(name)
         #expect(text.hasPrefix("source \"") && !scenario.source.isEmpty, "\(name) starts by naming its source")

@@ -1,5 +1,6 @@
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 @testable import racelab_fuzz
@@ -31,7 +32,7 @@ struct GeneratorOracleTests {
     /// Every program written compiles, and on each the three searches agree (or, for
     /// one that loops, the stateful search holds what DPOR saw). About 10 s in a
     /// debug build.
-    @Test func theSearchesAgreeOnGeneratedPrograms() throws {
+    @Test(.exhaustive) func theSearchesAgreeOnGeneratedPrograms() throws {
         var compared = 0, allThree = 0, loops = 0, versions = 0
         for seed in 0..<UInt64(100) {
             let text = Self.program(seed: seed)

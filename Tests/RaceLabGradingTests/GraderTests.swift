@@ -2,6 +2,7 @@ import Foundation
 import RaceLabCLI
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabGrading
@@ -10,7 +11,7 @@ import Testing
 /// with full points, every starter fails with a reason, and cheating is rejected.
 struct GraderTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let exerciseFolder = root.appendingPathComponent("Scenarios/Exercises")
+    static let exerciseFolder = Shipped.exercisesFolder
     static let solutionFolder = root.appendingPathComponent("Tests/RaceLabGradingTests/Solutions")
 
     static func file(_ url: URL) throws -> SourceFile {
@@ -18,8 +19,7 @@ struct GraderTests {
     }
 
     static let exercises: [Exercise] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: exerciseFolder.path)) ?? []
-        return names.filter { $0.hasSuffix(".race") }.sorted().compactMap { name in
+        Shipped.exerciseNames.map { $0 + ".race" }.compactMap { name in
             guard let source = try? file(exerciseFolder.appendingPathComponent(name)),
                 let scenario = try? Scenario.load(name: name, file: source)
             else { return nil }
@@ -31,15 +31,10 @@ struct GraderTests {
     static let ids = exercises.map(\.id)
 
     @Test func theSetCoversEveryKindAndEveryCanonicalScenario() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.exerciseFolder.path).filter { $0.hasSuffix(".race") }
-        #expect(Self.exercises.count == names.count, "every file in Scenarios/Exercises is a valid exercise")
+        #expect(Self.exercises.count == Shipped.exerciseNames.count, "every file in Scenarios/Exercises is a valid exercise")
         #expect(Self.exercises.count >= 10)
         #expect(Set(Self.exercises.map(\.kind)) == Set(Exercise.Kind.allCases))
-        let toolkit = [
-            "lost-update", "atomic-property", "readers-writers", "dispatch-group", "queue-sync-deadlock", "async-operation", "priority-inversion",
-            "bounded-buffer",
-        ]
-        for scenario in ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"] + toolkit {
+        for scenario in Shipped.exercised {
             #expect(Self.exercises.contains { $0.scenario.source.contains("Scenarios/\(scenario).race") }, "an exercise on \(scenario)")
         }
         #expect(Set(Self.exercises.map(\.level)) == ["easy", "medium", "hard"])
@@ -101,7 +96,7 @@ struct GraderTests {
 
     /// Counts past Int.max: a solution with long work passes, a broken one fails, and
     /// the reason says "more than" instead of trapping.
-    @Test func hugeInterleavingCountsAreGradedWithoutATrap() throws {
+    @Test(.exhaustive) func hugeInterleavingCountsAreGradedWithoutATrap() throws {
         let slowFix = try Self.cheat("singleton-fix", ("    synchronized(token) {\n        if", "    work(40)\n    synchronized(token) {\n        if"))
         #expect(slowFix.status == .passed)
         #expect(slowFix.reason.hasPrefix("every one of more than 9,223,372,036,854,775,807 interleavings passes"))

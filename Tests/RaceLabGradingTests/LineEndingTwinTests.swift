@@ -3,12 +3,13 @@ import RaceLabEngine
 import RaceLabGrading
 import RaceLabLanguage
 import RaceLabPresentation
+import RaceLabTestSupport
 import Testing
 
 /// Every shipped scenario and exercise, converted to "\r\n" and to lone "\r" line
 /// ends, gives byte-identical verdicts and grades to the original.
 struct LineEndingTwinTests {
-    static let scenarioFolder = GraderTests.root.appendingPathComponent("Scenarios")
+    static let scenarioFolder = Shipped.scenariosFolder
 
     static func twins(_ file: SourceFile) -> [SourceFile] {
         ["\r\n", "\r"].map { SourceFile(name: file.name, text: file.text.replacingOccurrences(of: "\n", with: $0)) }
@@ -31,13 +32,11 @@ struct LineEndingTwinTests {
     }
 
     static let scenarioFiles: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: scenarioFolder.path)) ?? []
-        let exercises = (try? FileManager.default.contentsOfDirectory(atPath: GraderTests.exerciseFolder.path)) ?? []
-        return (names.filter { $0.hasSuffix(".race") } + exercises.filter { $0.hasSuffix(".race") }.map { "Exercises/" + $0 }).sorted()
+        (Shipped.scenarioNames.map { $0 + ".race" } + Shipped.exerciseNames.map { "Exercises/\($0).race" }).sorted()
     }()
 
-    @Test(arguments: scenarioFiles)
-    func everyVersionExploresTheSameExhaustive(name: String) throws {
+    @Test(.exhaustive, arguments: scenarioFiles)
+    func everyVersionExploresTheSame(name: String) throws {
         let file = try GraderTests.file(Self.scenarioFolder.appendingPathComponent(name))
         let original = Self.explorations(file)
         #expect(original.contains("\"verdict\""), "the original loads and explores")
