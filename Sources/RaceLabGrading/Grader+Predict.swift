@@ -18,7 +18,7 @@ extension Grader {
         config.detectRaces = false
         // Every outcome, even past a failure: the answer is the whole set.
         config.failureMargin = nil
-        let result = cache.prediction(exercise.id) { Explorer(program: program, config: config).explore() }
+        let result = cache.prediction(exercise.id) { Analysis.of(program, config: config, needs: .init(counterexample: false)).exploration }
         if let cut = result.cut {
             return (false, "the exercise could not be explored exhaustively (not exhaustive: \(cut)), so the answer cannot be graded", "")
         }

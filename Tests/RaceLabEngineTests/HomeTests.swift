@@ -158,4 +158,13 @@ struct HomeTests {
         #expect(portable.count > 50)
         #expect(portable.filter { $0.text.contains("import Foundation") }.map(\.path) == [])
     }
+
+    /// The commands and the grader explore through `Analysis.of` (or `Lesson.of`): one
+    /// way to build a report. Step mode asks the explorer only why the reader's own run
+    /// failed (`decisivePair`).
+    @Test func reportsAreBuiltByAnalysis() {
+        let users = ["Sources/RaceLabCLI", "Sources/RaceLabGrading", "Sources/RaceLabPresentation"]
+        let strays = Self.strays("Explorer(program:", home: "Sources/RaceLabCLI/StepController+Ending.swift")
+        #expect(strays.filter { path in users.contains { path.hasPrefix($0) } } == [])
+    }
 }

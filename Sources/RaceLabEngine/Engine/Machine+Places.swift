@@ -222,7 +222,9 @@ extension Machine {
             if world.halted { return }
             push(.object(id))
         }
-        guard var (items, what, _, kind) = readArray(place) else { return }
+        guard let read = readArray(place) else { return }
+        var items = read.items
+        let (what, kind) = (read.what, read.kind)
         func wrapped(_ items: ArrayValue) -> Value { kind.wrap(items) }
         // At most this heavy afterwards (a replaced element is not subtracted).
         guard withinBudget(added.reduce(items.weight) { $0 &+ $1.weight }) else { return }
