@@ -131,15 +131,13 @@ struct GradeCommand: Command {
         var graded = grading.grade(jobs).makeIterator()
         var grades = rows.map { $0 ?? graded.next()! }
         progress?("")
-        // Each student's missing exercises right after their other rows.
-        for row in missingRows(grades, roster: roster, assigned: assigned, grader) {
-            let at = grades.lastIndex { $0.student == row.student }.map { $0 + 1 } ?? grades.count
-            grades.insert(row, at: at)
-        }
+        grades = Self.withMissing(grades, missingRows(grades, roster: roster, assigned: assigned, grader))
         var notes = warnings
         if let roster {
+            let listed = Set(roster)
             var unlisted: [String] = []
-            for grade in grades where grade.student != "-" && !roster.contains(grade.student) && !unlisted.contains(grade.student) {
+            var warned: Set<String> = []
+            for grade in grades where grade.student != "-" && !listed.contains(grade.student) && warned.insert(grade.student).inserted {
                 unlisted.append(grade.student)
             }
             for student in unlisted { notes += "warning: \(student) handed in files but is not on the roster\n" }
@@ -284,11 +282,12 @@ struct GradeCommand: Command {
         case .failure(let failure): return .failure(CommandOutput(stderr: "error: --roster: \(failure.message)\n", status: failure.status))
         }
         var names: [String] = []
+        var seen: Set<String> = []
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
             let name = line.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, !name.hasPrefix("#") else { continue }
             guard !name.contains("/") else { throw UsageError("--roster \(path): '\(name)' is not a student's folder name", command: Self.spec) }
-            if !names.contains(name) { names.append(name) }
+            if seen.insert(name).inserted { names.append(name) }
         }
         return .success(names)
     }
@@ -300,14 +299,41 @@ struct GradeCommand: Command {
     func missingRows(_ grades: [Grade], roster: [String]?, assigned: [Exercise]?, _ grader: Grader) -> [Grade] {
         guard roster != nil || assigned != nil else { return [] }
         var students = roster ?? []
-        for grade in grades where grade.student != "-" && !students.contains(grade.student) && roster == nil { students.append(grade.student) }
-        let exercises = assigned ?? grader.exercises.filter { exercise in grades.contains { $0.exercise == exercise.id } }
+        if roster == nil {
+            var found: Set<String> = []
+            for grade in grades where grade.student != "-" && found.insert(grade.student).inserted { students.append(grade.student) }
+        }
+        let handedIn = Set(grades.compactMap { grade in grade.exercise.map { "\(grade.student)\u{0}\($0)" } })
+        let anyHandedIn = Set(grades.compactMap(\.exercise))
+        let exercises = assigned ?? grader.exercises.filter { anyHandedIn.contains($0.id) }
         var rows: [Grade] = []
         for student in students {
-            for exercise in exercises where !grades.contains(where: { $0.student == student && $0.exercise == exercise.id }) {
+            for exercise in exercises where !handedIn.contains("\(student)\u{0}\(exercise.id)") {
                 rows.append(.missing(student: student, exercise: exercise))
             }
         }
         return rows
+    }
+
+    /// `grades` with each student's missing rows right after their other rows (a
+    /// student with none at the end), in one pass.
+    static func withMissing(_ grades: [Grade], _ missing: [Grade]) -> [Grade] {
+        guard !missing.isEmpty else { return grades }
+        var rowsOf: [String: [Grade]] = [:]
+        var order: [String] = []
+        for row in missing {
+            if rowsOf[row.student] == nil { order.append(row.student) }
+            rowsOf[row.student, default: []].append(row)
+        }
+        var last: [String: Int] = [:]
+        for (index, grade) in grades.enumerated() { last[grade.student] = index }
+        var out: [Grade] = []
+        out.reserveCapacity(grades.count + missing.count)
+        for (index, grade) in grades.enumerated() {
+            out.append(grade)
+            if last[grade.student] == index, let rows = rowsOf[grade.student] { out += rows }
+        }
+        for student in order where last[student] == nil { out += rowsOf[student]! }
+        return out
     }
 }

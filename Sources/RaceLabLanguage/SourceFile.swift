@@ -8,8 +8,12 @@ public struct SourceFile: Hashable, Sendable {
     /// it), without the line-end characters.
     public let lines: [String]
 
+    /// A byte-order mark at the start, as some Windows editors save, is not part of
+    /// the text: a file with one reads as the same file without it.
     public init(name: String, text: String) {
         self.name = name
+        var text = text
+        if text.unicodeScalars.first == "\u{FEFF}" { text = String(text.unicodeScalars.dropFirst()) }
         self.text = text
         // Unicode scalars, not Characters: "\r\n" is one Character, equal to neither.
         var lines: [String] = []

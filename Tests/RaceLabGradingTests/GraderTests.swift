@@ -51,6 +51,10 @@ struct GraderTests {
         #expect(grade.status == .passed, "\(grade.reason)\n\(grade.details)")
         #expect(grade.points == grade.maxPoints && grade.points > 0)
         #expect(grade.exercise == id)
+        // Saved by an editor that writes a byte-order mark: the same file, the same grade.
+        let marked = SourceFile(name: solution.name, text: "\u{FEFF}" + solution.text)
+        let again = Self.grader.grade(marked, student: "teacher")
+        #expect(again.status == .passed && again.points == grade.points, "\(again.reason)")
     }
 
     @Test(arguments: ids)

@@ -38,6 +38,23 @@ struct LineEndingTests {
         }
     }
 
+    /// A byte-order mark at the start (as some Windows editors save) is not text: the
+    /// file lexes, and places its tokens, as the file without it. One further in is a
+    /// character like any other.
+    @Test func aByteOrderMarkAtTheStartIsNotText() {
+        for text in Self.twins(Self.script) {
+            let marked = SourceFile(name: "t", text: "\u{FEFF}" + text)
+            #expect(marked == SourceFile(name: "t", text: text))
+            var lexer = Lexer(marked)
+            var plain = Lexer(SourceFile(name: "t", text: text))
+            #expect(lexer.tokenize() == plain.tokenize() && lexer.diagnostics == plain.diagnostics)
+        }
+        #expect(SourceFile(name: "t", text: "\u{FEFF}\u{FEFF}a").text == "\u{FEFF}a")
+        var inside = Lexer(SourceFile(name: "t", text: "let a = 1\n\u{FEFF}"))
+        _ = inside.tokenize()
+        #expect(inside.diagnostics.count == 1)
+    }
+
     @Test func sourceLinesSplitAtEveryKindOfLineEnd() {
         #expect(SourceFile(name: "t", text: "a\r\nb\rc\n\r\nd").lines == ["a", "b", "c", "", "d"])
         #expect(SourceFile(name: "t", text: "a\r\n").lines == ["a", ""])

@@ -58,3 +58,17 @@ struct WordsTests {
         #expect(Words.verdictCell(.passesUnexpectedly, .broken) == "passes, but it is the broken version")
     }
 }
+
+/// A CSV cell a spreadsheet would run as a formula is shown as text (OWASP's advice:
+/// a leading quote, the cell quoted); other cells are as RFC 4180 writes them.
+struct CSVTests {
+    @Test func formulasAreDefused() {
+        #expect(CSV.field("=HYPERLINK(\"http://evil\",\"x\")") == "\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\"")
+        #expect(CSV.field("+1") == "\"'+1\"" && CSV.field("-2") == "\"'-2\"" && CSV.field("@SUM(A1)") == "\"'@SUM(A1)\"")
+        #expect(CSV.field("\tcmd").hasPrefix("\"'"))
+        #expect(CSV.field("\rcmd").hasPrefix("\"'"))
+        #expect(CSV.field("alice") == "alice" && CSV.field("10") == "10" && CSV.field("a=b") == "a=b")
+        #expect(CSV.field("a, b") == "\"a, b\"")
+        #expect(CSV.row(["=1", "x"]) == "\"'=1\",x\r\n")
+    }
+}
