@@ -29,8 +29,8 @@ public struct Analysis: Sendable {
 
     /// What to build besides the exploration.
     public struct Needs: Sendable {
-        /// The counterexample, replayed to its run, when some interleaving fails (with
-        /// a state space, the counterexample is found to be watched, but not replayed).
+        /// The counterexample, replayed to its run, when some interleaving fails (the
+        /// state space keeps it whole as a run to watch).
         public var counterexample = true
         /// The state space, with this budget (`StateSpace.explore`), and the runs to
         /// watch in it; nil for none.
@@ -68,12 +68,10 @@ public struct Analysis: Sendable {
     ) -> Analysis {
         let explorer = Explorer(program: program, config: config)
         var analysis = Analysis(exploration: explorer.explore(progress: progress))
-        if needs.counterexample || needs.maxStates != nil, let example = explorer.counterexample(for: analysis.exploration) {
+        if needs.counterexample, let example = explorer.counterexample(for: analysis.exploration) {
             analysis.counterexample = example
-            if needs.counterexample {
-                var scheduler = FixedScheduler(example.schedule)
-                analysis.counterexampleRun = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler)
-            }
+            var scheduler = FixedScheduler(example.schedule)
+            analysis.counterexampleRun = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler)
         }
         guard let maxStates = needs.maxStates else { return analysis }
         // The runs worth watching, kept whole however many states the program has.
@@ -110,7 +108,7 @@ public struct Lesson: Sendable {
         let config = config.started()
         let versions = scenario.versions.map { version in
             let story = scenario.schedules(fix: version.fix).first { $0.name == "story" }.flatMap { try? Schedule(parsing: $0.steps, limit: 10_000) }
-            return (version, Analysis.of(version.program, story: story, config: config, needs: Analysis.Needs(counterexample: false, maxStates: maxStates)))
+            return (version, Analysis.of(version.program, story: story, config: config, needs: Analysis.Needs(maxStates: maxStates)))
         }
         return Lesson(scenario: scenario, versions: versions)
     }
