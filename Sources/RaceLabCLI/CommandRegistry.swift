@@ -28,10 +28,13 @@ struct CommandContext {
     /// Whether the caller may see every answer (`--teacher`, `RACELAB_TEACHER=1`).
     var isTeacher: Bool { Spoilers.teacher(parsed, locator.environment) }
 
-    /// What of `scenario` is kept from the caller: nil for a teacher or a scenario
-    /// that is not a guarded exercise.
-    func guarded(_ scenario: Scenario) -> Spoilers.Kind? {
-        Spoilers.guarded(scenario, teacher: isTeacher)
+    /// What of `versions` of `scenario` is kept from the caller (`Spoilers.guarded`):
+    /// nil for a teacher, or programs that hold no exercise's answer.
+    func guarded(_ scenario: Scenario, _ versions: [Version]) -> Spoilers.Guard? {
+        guard !isTeacher else { return nil }
+        return Spoilers.guarded(scenario, versions.map(\.program), shipped: locator.isShipped(scenario.file)) {
+            (try? locator.exercises().get().exercises) ?? []
+        }
     }
 
     /// The one scenario the arguments name, loaded, or the output that says why not.

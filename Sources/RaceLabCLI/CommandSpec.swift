@@ -10,6 +10,8 @@ struct CommandSpec {
         var help: String
         /// A one-letter name (`-o`), said in `help` by whoever writes it.
         var short: Character? = nil
+        /// Accepted, but left out of `help` (the teacher's switch).
+        var hidden = false
     }
 
     var name: String
@@ -26,7 +28,7 @@ struct CommandSpec {
             for (name, help) in arguments { out += Self.row("<\(name)>", help) }
         }
         out += "\nOPTIONS:\n"
-        for option in options { out += Self.row(option.value.map { "--\(option.name) <\($0)>" } ?? "--\(option.name)", option.help) }
+        for option in options where !option.hidden { out += Self.row(option.value.map { "--\(option.name) <\($0)>" } ?? "--\(option.name)", option.help) }
         out += Self.row("-h, --help", "Show help information.")
         if let discussion { out += "\n" + discussion + "\n" }
         return out

@@ -69,13 +69,14 @@ struct ExploreCommand: Command {
         case .success(let s): scenario = s
         case .failure(let output): return output
         }
-        let guarded = context.guarded(scenario)
-        if guarded == .predictIt { return Spoilers.refusal("explore", scenario, .predictIt) }
         if parsed.flags.contains("all-fixes") && parsed.values["fix"] != nil {
             throw UsageError("--fix and --all-fixes cannot be combined", command: spec)
         }
         let strictPriority = try parsed.value("strategy", spec) == ExploreStrategy.priority
         let versions = parsed.flags.contains("all-fixes") ? scenario.versions : [try context.version(in: scenario)]
+        let held = context.guarded(scenario, versions)
+        let guarded = held?.kind
+        if let held, held.kind == .predictIt { return Spoilers.refusal("explore", scenario, held) }
         var out = "\(scenario.name): \(scenario.title)\n"
         var explorations: [JSON] = []
         var worst = ExitCode.success
@@ -99,7 +100,7 @@ struct ExploreCommand: Command {
             if let reason = result.searchReason { out += "Search chosen: \(Words.searchReason(reason))\n" }
             let replay = ReplayCommand(parsed.positionals[0], fix: fix)
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replay: replay)
-            if guarded == .breakIt && result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample }
+            if let held, held.kind == .breakIt, result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample(held) }
             let code: ExitCode
             switch result.verdict() {
             case .fails, .failsAsExpected: code = ExitCode.finding

@@ -70,15 +70,14 @@ struct ExportCommand: Command {
         }
         let fix = version.fix, program = version.program
         // A break-it or predict-it exercise's story and counterexample are its answer.
-        if let kind = context.guarded(scenario), parsed.values["schedule"] == nil {
-            return Spoilers.refusal("export", scenario, kind, own: true)
+        // The lesson page holds every version's every state, not one run: a student's
+        // break-it or predict-it exercise would hold its answer.
+        let held = context.guarded(scenario, format == .html ? scenario.versions : [version])
+        if let held, parsed.values["schedule"] == nil {
+            return Spoilers.refusal("export", scenario, held, own: true)
         }
         if format == .html {
-            // The lesson page holds every state, not one run: a student's break-it or
-            // predict-it exercise would hold its answer.
-            if let kind = context.guarded(scenario) {
-                return Spoilers.refusal("export --format html", scenario, kind)
-            }
+            if let held { return Spoilers.refusal("export --format html", scenario, held) }
             let budget = try parsed.number("max-states", in: 1...200_000, spec) ?? LessonPage.defaultMaxStates
             let lesson = Lesson.of(scenario, maxStates: budget, config: config)
             let page = LessonPage(lesson: lesson, selected: fix, argument: parsed.positionals[0]).render()

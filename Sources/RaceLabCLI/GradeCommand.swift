@@ -15,7 +15,7 @@ struct GradeCommand: Command {
         name: "grade",
         abstract: "Grade exercise submissions: every interleaving, a reason for each failure.",
         usage:
-            "racelab grade <file-or-folder>... [--format \(GradeReport.Format.usage)] [--csv <file>] [--junit <file>] [--json <file>] [--roster <file>] [--assigned <ids>] [--exercise <id>] [--exercises <folder>] [--teacher] [--jobs <n>] [--worker-memory <MB>] [--worker-time <seconds>] | --check-solution <file>...",
+            "racelab grade <file-or-folder>... [--format \(GradeReport.Format.usage)] [--csv <file>] [--junit <file>] [--json <file>] [--roster <file>] [--assigned <ids>] [--exercise <id>] [--exercises <folder>] [--jobs <n>] [--worker-memory <MB>] [--worker-time <seconds>] | --check-solution <file>...",
         arguments: [("file-or-folder", "A submitted .race file, or a folder searched for them (recursively).")],
         options: [
             .init(
@@ -43,7 +43,7 @@ struct GradeCommand: Command {
                 help: "The files are reference solutions: check that each passes with\nfull points, and that its exercise's starter fails."),
             .init(
                 name: "teacher", value: nil,
-                help: "Tell a wrong prediction which values it missed (and with\nwhich schedule); or set RACELAB_TEACHER=1."),
+                help: "Tell a wrong prediction which values it missed (and with\nwhich schedule); or set RACELAB_TEACHER=1.", hidden: true),
             .init(name: "jobs", value: "n", help: "Grade this many files at once, each in a worker process\n(default: the number of cores)."),
             .init(
                 name: "worker-memory", value: "MB",

@@ -140,6 +140,7 @@ public struct RaceLab {
             return CommandOutput(stdout: "racelab \(RaceLab.version)\n")
         case "help":
             guard let topic = rest.first else { return CommandOutput(stdout: RaceLab.root.help) }
+            if topic == "teaching" { return CommandOutput(stdout: Spoilers.teachingHelp) }
             guard let entry = RaceLab.entry(topic), entry.listed else {
                 throw UsageError("unknown subcommand '\(topic)'" + suggestion(topic, RaceLab.commandNames), command: RaceLab.root)
             }

@@ -57,12 +57,12 @@ struct RunCommand: Command {
         // theirs. A schedule the command chooses (round robin, random, PCT, even one
         // thread at a time) may be the answer too: on a break-it or predict-it
         // exercise, a student runs schedules of their own.
-        if let kind = context.guarded(scenario) {
+        if let held = context.guarded(scenario, [version]) {
             guard let text = parsed.values["schedule"] else {
-                return Spoilers.refusal("run" + (seed != nil ? " --seed" : ""), scenario, kind, own: true)
+                return Spoilers.refusal("run" + (seed != nil ? " --seed" : ""), scenario, held, own: true)
             }
             if text != "answer", scenario.schedules(fix: fixName).contains(where: { $0.name == text }) {
-                return Spoilers.refusal("run --schedule \(text)", scenario, kind)
+                return Spoilers.refusal("run --schedule \(text)", scenario, held)
             }
         }
         let runner = Runner(program: program, maxSteps: maxSteps)

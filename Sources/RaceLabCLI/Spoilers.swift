@@ -1,14 +1,16 @@
 import RaceLabEngine
+import RaceLabGrading
 
 /// What a student may not see: the answer of a break-it exercise (a schedule that
 /// breaks it) or of a predict-it exercise (its outcomes). Commands that would print
-/// one hold it back, unless the teacher switch is on: `--teacher`, or
-/// `RACELAB_TEACHER=1` in the environment (docs/TEACHING.md). Fix-it exercises keep
-/// their counterexamples: finding out why a fix fails is the lesson.
+/// one hold it back, for the exercise's own file and for any program that behaves as
+/// it (`Behaviour`: a copy without its header, renamed, reordered or padded). Fix-it
+/// exercises keep their counterexamples: finding out why a fix fails is the lesson.
+/// The teacher's switch (`--teacher`, or `RACELAB_TEACHER=1`) shows everything; it is
+/// hidden, named only in docs/TEACHING.md and `racelab help teaching`.
 enum Spoilers {
     static let option = CommandSpec.Option(
-        name: "teacher", value: nil,
-        help: "Show the answers of break-it and predict-it exercises too\n(or set RACELAB_TEACHER=1).")
+        name: "teacher", value: nil, help: "Show the answers of break-it and predict-it exercises too.", hidden: true)
 
     static let environmentVariable = "RACELAB_TEACHER"
 
@@ -17,32 +19,48 @@ enum Spoilers {
         parsed.flags.contains("teacher") || ["1", "yes", "true"].contains(environment[environmentVariable]?.lowercased() ?? "")
     }
 
-    enum Kind: String {
-        case breakIt = "break it"
-        case predictIt = "predict it"
+    /// What is held back of one program: the kind of answer it holds, and the
+    /// exercise whose answer that is when the program is not the exercise's file but
+    /// behaves as it.
+    struct Guard: Equatable {
+        var kind: Exercise.Kind
+        var resembles: String?
     }
 
-    /// The kind of exercise whose answer `scenario` holds, or nil for a scenario, a
-    /// fix-it exercise, or a teacher.
-    static func guarded(_ scenario: Scenario, teacher: Bool) -> Kind? {
-        guard !teacher else { return nil }
+    /// The answer `programs` (versions of `scenario`) hold, or nil for none: a
+    /// break-it or predict-it exercise by its header, else a program whose behaviour
+    /// is a guarded exercise's (one of `exercises`). `shipped`: the file is a shipped
+    /// scenario as shipped, tested to resemble no exercise, so its behaviour is not
+    /// worked out.
+    static func guarded(_ scenario: Scenario, _ programs: [Program], shipped: Bool, exercises: () -> [Exercise]) -> Guard? {
         var isExercise = false
-        var kind: Kind?
+        var kind: Exercise.Kind?
         for declaration in scenario.declarations {
             guard case .metadata(let key, let value) = declaration.kind else { continue }
             if key == "exercise" { isExercise = true }
-            if key == "kind" { kind = Kind(rawValue: value) }
+            if key == "kind" { kind = Exercise.Kind(rawValue: value) }
         }
-        return isExercise ? kind : nil
+        if isExercise, let kind, kind.answerIsSecret { return Guard(kind: kind, resembles: nil) }
+        guard !shipped else { return nil }
+        let guarded = exercises().filter(\.kind.answerIsSecret).compactMap { exercise in
+            Behaviour.of(exercise.program).map { (exercise, $0) }
+        }
+        let room = Behaviour.Size.room(for: guarded.map(\.1.size))
+        let behaviours = guarded.isEmpty ? [] : programs.compactMap { Behaviour.of($0, within: room) }
+        return guarded.first { behaviours.contains($0.1) }.map { Guard(kind: $0.0.kind, resembles: $0.0.id) }
     }
 
     /// What a student is told instead of the answer. `own`: the command would choose
     /// a schedule itself; the student may run one of their own.
-    static func refusal(_ command: String, _ scenario: Scenario, _ kind: Kind, own: Bool = false) -> CommandOutput {
+    static func refusal(_ command: String, _ scenario: Scenario, _ held: Guard, own: Bool = false) -> CommandOutput {
+        let kind = held.kind
         let what =
             own
             ? "it picks the schedule, and the one it picks may be the answer"
             : kind == .predictIt ? "its outcomes are the answer you are asked to predict" : "a schedule that breaks it is the answer"
+        let exercise = "a \(kind.rawValue.replacingOccurrences(of: " ", with: "-")) exercise"
+        let which =
+            held.resembles.map { "'\(scenario.name)' behaves as \(exercise), '\($0)'" } ?? "'\(scenario.name)' is \(exercise)"
         let instead =
             own
             ? (command.hasPrefix("export")
@@ -51,14 +69,39 @@ enum Spoilers {
             : "Work it out with 'racelab step \(scenario.name)', then check it with 'racelab grade FILE'."
         return CommandOutput(
             stderr: """
-                error: '\(scenario.name)' is a \(kind.rawValue.replacingOccurrences(of: " ", with: "-")) exercise: 'racelab \(command)' would show its answer (\(what)).
+                error: \(which): 'racelab \(command)' would show its answer (\(what)).
                 \(instead)
-                (A teacher sees everything with --teacher, or with \(environmentVariable)=1.)
 
                 """, status: .usage)
     }
 
     /// The line that stands for a break-it exercise's counterexample.
-    static let hiddenCounterexample =
-        "\nCounterexample: hidden: a failing schedule is this break-it exercise's answer. Find one with 'racelab step', then hand it in.\n"
+    static func hiddenCounterexample(_ held: Guard) -> String {
+        let whose = held.resembles.map { "the answer of the break-it exercise '\($0)', which this program behaves as" } ?? "this break-it exercise's answer"
+        return "\nCounterexample: hidden: a failing schedule is \(whose). Find one with 'racelab step', then hand it in.\n"
+    }
+
+    /// `racelab help teaching`: the teacher's topic, listed in no other help screen.
+    static let teachingHelp = """
+        OVERVIEW: What a teacher can do that a student is not told about.
+
+        THE TEACHER'S SWITCH:
+          --teacher              On explore, verify, run, step, export and grade: show the
+                                 answers of break-it and predict-it exercises too (and of
+                                 any program that behaves as one), and tell a wrong
+                                 prediction which values it missed, with a schedule each.
+          \(environmentVariable)=1       The same, for every command in this environment.
+
+          Use it to project or check answers, never in a folder handed to students: no
+          help screen, refusal or README section names it, but docs/TEACHING.md does,
+          and the guard is no security boundary (see "What the guard holds" there).
+
+        GRADING A CLASS:
+          racelab grade FOLDER --roster roster.txt --csv grades.csv
+          racelab grade --check-solution SOLUTION.race...
+          racelab new exercise ID --kind fix|break|predict
+
+          See docs/TEACHING.md for exercises, grading, Gradescope and GitHub Classroom.
+
+        """
 }

@@ -28,8 +28,8 @@ struct VerifyCommand: Command {
         case .failure(let output): return output
         }
         // The outcome count and the findings of a predict-it exercise are its answer.
-        if context.guarded(scenario) == .predictIt {
-            return Spoilers.refusal("verify", scenario, .predictIt)
+        if let held = context.guarded(scenario, scenario.versions), held.kind == .predictIt {
+            return Spoilers.refusal("verify", scenario, held)
         }
         var exit = ExitCode.success
         var versions: [VerifyTable.Row] = []

@@ -13,6 +13,11 @@ public struct Exercise: Sendable {
         case breakIt = "break it"
         /// Hand in `answer "…"`: every final value of a variable, or whether a deadlock can happen.
         case predictIt = "predict it"
+
+        /// Whether the exercise's answer is kept from a student: a break-it's failing
+        /// schedule and a predict-it's outcomes are the answer; a fix-it's
+        /// counterexample is what the student studies.
+        public var answerIsSecret: Bool { self != .fixIt }
     }
 
     /// What a predict-it exercise asks for.
@@ -21,6 +26,14 @@ public struct Exercise: Sendable {
         case values(of: String)
         /// Whether some interleaving deadlocks: "yes" or "no".
         case deadlock
+    }
+
+    /// What a wrong prediction is told (`feedback "…"`, in the exercise's locked part).
+    public enum Feedback: String, Sendable, CaseIterable {
+        /// Right or wrong, and no more: the default, so that grading is no oracle.
+        case rightOrWrong = "right or wrong"
+        /// How many of the values are wrong, and how many are missing.
+        case count
     }
 
     public var id: String
@@ -36,6 +49,8 @@ public struct Exercise: Sendable {
     public var goal: Finding.Kind?
     /// For predict-it.
     public var prediction: Prediction?
+    /// For predict-it: what a wrong answer is told.
+    public var feedback = Feedback.rightOrWrong
     /// A fix-it exercise's points, split across what earns them (`credit N "…"`): an
     /// `expect` check's message, a `required` block's name, or `no data race`. Each
     /// earns its share when it holds in every interleaving; empty: all or nothing.
@@ -120,6 +135,14 @@ public struct Exercise: Sendable {
                 throw GradingError("exercise '\(id)': 'goal' must be one of \(Self.goals.map { "\"\($0.word)\"" }.joined(separator: ", "))")
             }
             self.goal = goal.kind
+        }
+        if let word = values["feedback"] {
+            guard kind == .predictIt, let feedback = Feedback(rawValue: word) else {
+                throw GradingError(
+                    "exercise '\(id)': 'feedback' is for a predict-it exercise, and must be one of \(Feedback.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"
+                )
+            }
+            self.feedback = feedback
         }
         if !credits.isEmpty {
             guard kind == .fixIt else {

@@ -46,6 +46,11 @@ extension Grader {
             if missing.isEmpty && wrong.isEmpty {
                 return (true, "right: \(variable) can end as \(reachable.map(\.value).joined(separator: ", ")), and only those", "")
             }
+            // By default a wrong answer is told no more: a count per try would let a
+            // student find the answer by grading candidates.
+            if !revealsAnswers && exercise.feedback == .rightOrWrong {
+                return (false, "wrong: those are not exactly the values \(variable) can end with", "")
+            }
             var reasons: [String] = []
             if !wrong.isEmpty {
                 // Which of the student's values are wrong would tell them the answer a

@@ -81,17 +81,20 @@ public struct Template: Sendable {
 
     /// The first statement in an editable region that changes the model the exercise
     /// is run under (`Parser.modelKeys`): `scheduling "strict priority"` there would
-    /// let a student choose the scheduler that grades the fix. Decided on tokens, as
+    /// let a student choose the scheduler that grades the fix; or what the grader
+    /// tells a student (`feedback "count"`). Decided on tokens, as
     /// the parser reads them, so spacing, comments and line endings hide nothing: a
     /// model key with its string after it, on a line of a region.
     public func modelStatement(in file: SourceFile) -> GradingError? {
         var lexer = Lexer(file)
         let tokens = lexer.tokenize()
         for (index, token) in tokens.enumerated().dropLast() {
-            guard case .identifier(let key) = token.kind, Parser.modelKeys.contains(key), case .string = tokens[index + 1].kind else { continue }
+            guard case .identifier(let key) = token.kind, Parser.modelKeys.contains(key) || key == "feedback", case .string = tokens[index + 1].kind
+            else { continue }
             let line = token.range.start.line
             guard regions.contains(where: { $0.begin <= line && line <= $0.end }) else { continue }
-            return GradingError("line \(line): '\(key)' changes how the exercise is run; it belongs to the exercise, not to an editable region")
+            let what = key == "feedback" ? "says what the grader tells a student" : "changes how the exercise is run"
+            return GradingError("line \(line): '\(key)' \(what); it belongs to the exercise, not to an editable region")
         }
         return nil
     }

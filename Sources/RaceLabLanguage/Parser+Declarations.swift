@@ -8,7 +8,7 @@ extension Parser {
     /// editable region: a new one (a memory-management mode) is added here, once.
     public static let modelKeys = ["scheduling", "wakeups"]
     /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.
-    static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer", "credit"]
+    static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer", "credit", "feedback"]
 
     /// Declarations up to the end of file (or the `}` closing a fix).
     mutating func parseDeclarations(untilBrace: Bool) -> [Declaration] {

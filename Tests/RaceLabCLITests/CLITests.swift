@@ -331,8 +331,8 @@ struct ScheduleTests {
 }
 
 /// A student sees no answer: no command prints a break-it exercise's failing schedule
-/// or a predict-it exercise's outcomes; a wrong prediction learns how many values
-/// are wrong or missing, not which. The teacher switch shows everything.
+/// or a predict-it exercise's outcomes; a wrong prediction learns that it is wrong,
+/// not why. The teacher switch shows everything.
 struct NoSpoilerTests {
     let student = RaceLab(environment: [:])
     let teacher = RaceLab(environment: ["RACELAB_TEACHER": "1"])
@@ -413,7 +413,7 @@ struct NoSpoilerTests {
             let grade = student.main(["grade", path, "--format", format])
             #expect(grade.exitCode == 1)
             if values.count > 1 {
-                #expect(grade.stdout.contains("wrong: 1 value is missing"), "\(format)")
+                #expect(grade.stdout.contains("wrong: those are not exactly the values"), "\(format)")
                 #expect(!grade.stdout.contains("= \(values.last!)"), "\(id) \(format)")
             }
             #expect(!grade.stdout.contains("--schedule \""), "\(id) \(format)")
@@ -421,14 +421,36 @@ struct NoSpoilerTests {
         #expect(teacher.main(["grade", path]).stdout.contains("--schedule \""), "the teacher sees the schedule")
     }
 
-    /// A wrong value is counted, not named: naming it would give the answer away a
-    /// value at a time.
-    @Test func aWrongValueIsCountedNotNamed() throws {
+    /// A wrong prediction is told it is wrong, and no more: a count per try would find
+    /// the answer by grading candidates. An exercise with `feedback "count"` says how
+    /// many values are wrong or missing, never which; a student cannot ask for that in
+    /// an editable region. The teacher sees which.
+    @Test func aWrongPredictionIsToldRightOrWrongUnlessTheExerciseCounts() throws {
         let solution = try String(contentsOf: Self.root.appendingPathComponent("Tests/RaceLabGradingTests/Solutions/counter-predict.race"), encoding: .utf8)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("counter-predict.race").path
-        try solution.replacingOccurrences(of: "answer \"2, 3, 4\"", with: "answer \"1, 2, 3, 4\"").write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(student.main(["grade", path]).stdout.contains("wrong: 1 of your 4 values is not a final value of count\n"))
-        #expect(teacher.main(["grade", path]).stdout.contains("wrong: no run ends with count = 1\n"))
+        let answer = try Self.answer("counter-predict")
+        let variable = try #require(solution.split(separator: "\n").first { $0.hasPrefix("predict \"") }).split(separator: "\"")[1]
+        let values = answer.split(separator: ",").count
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-feedback")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("course"), withIntermediateDirectories: true)
+        let wrong = solution.replacingOccurrences(of: "answer \"\(answer)\"", with: "answer \"999, \(answer)\"")
+        let path = folder.appendingPathComponent("counter-predict.race").path
+        try wrong.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(student.main(["grade", path]).stdout.contains("wrong: those are not exactly the values \(variable) can end with\n"))
+        #expect(teacher.main(["grade", path]).stdout.contains("wrong: no run ends with \(variable) = 999\n"))
+
+        // A teacher's copy of the exercise that counts.
+        let counting: (String) -> String = { $0.replacingOccurrences(of: "\npredict \"", with: "\nfeedback \"count\"\npredict \"") }
+        try counting(try Shipped.exerciseText("counter-predict")).write(
+            to: folder.appendingPathComponent("course/counter-predict.race"), atomically: true, encoding: .utf8)
+        try counting(wrong).write(toFile: path, atomically: true, encoding: .utf8)
+        let counted = student.main(["grade", path, "--exercises", folder.appendingPathComponent("course").path])
+        #expect(counted.stdout.contains("wrong: 1 of your \(values + 1) values is not a final value of \(variable)\n"), "\(counted.stdout)")
+
+        // Asking for the count from an editable region is refused.
+        try wrong.replacingOccurrences(of: "answer \"999", with: "feedback \"count\"\nanswer \"999").write(toFile: path, atomically: true, encoding: .utf8)
+        let asked = student.main(["grade", path])
+        #expect(asked.stdout.contains("'feedback' says what the grader tells a student; it belongs to the exercise,"), "\(asked.stdout)")
     }
 
     /// An exercise's own named schedules are not run for a student; the student's

@@ -1,0 +1,121 @@
+import RaceLabEngine
+
+/// What a program does to its shared state, apart from how it is written: the set of
+/// its outcomes, each as how the run ended, what it left behind (instances created,
+/// where a main-thread-only object died) and the values of its shared variables.
+/// The spoiler guard compares behaviours to recognise a break-it or predict-it
+/// exercise's program wherever it appears (docs/TEACHING.md, "What the guard
+/// holds"), so a behaviour forgets what a copy can change without changing what the
+/// explorer would print as the answer:
+///
+/// - names: a class is "object", a thread other than main is "thread", and a
+///   variable's name is dropped (each outcome's values are a sorted multiset), so
+///   renaming and reordering declarations change nothing;
+/// - checks and findings: an `expect` deleted or reworded leaves the outcomes, and
+///   their schedules, as they were;
+/// - padding: a variable with one value in every outcome is left out (an unused
+///   one), and a dead statement or a thread that touches nothing shared adds no
+///   outcome.
+///
+/// Two programs with one behaviour may differ (a behaviour is a fingerprint, not a
+/// proof of sameness); the shipped scenarios are tested to differ from every
+/// guarded exercise.
+public struct Behaviour: Hashable, Sendable {
+    /// Each outcome: its end, its facts, then its values, each part sorted; sorted.
+    public let outcomes: [[String]]
+
+    /// What exploring the program took.
+    public let size: Size
+
+    /// The bounds of a behaviour's exploration, or what one took: complete
+    /// executions (the stateless search), distinct states (the stateful one), and
+    /// steps in the longest run that reaches an outcome.
+    public struct Size: Hashable, Sendable {
+        public var executions: Int
+        public var states: Int
+        public var steps: Int
+
+        public init(executions: Int, states: Int, steps: Int) {
+            self.executions = executions
+            self.states = states
+            self.steps = steps
+        }
+
+        /// Room for every small program: an exercise's own exploration.
+        public static let exercise = Size(executions: 20_000, states: 20_000, steps: 2_000)
+
+        /// The bounds within which a copy of programs of these sizes is looked for:
+        /// a few times the largest, so padding fits and a large program costs little.
+        public static func room(for sizes: [Size]) -> Size {
+            Size(
+                executions: 4 * (sizes.map(\.executions).max() ?? 0) + 100, states: 4 * (sizes.map(\.states).max() ?? 0) + 100,
+                steps: 2 * (sizes.map(\.steps).max() ?? 0) + 50)
+        }
+    }
+
+    /// The behaviour of `program`, or nil when exploring it needs more than
+    /// `bounds` (it is not a small exercise's program, nor a copy of one).
+    public static func of(_ program: Program, within bounds: Size = .exercise) -> Behaviour? {
+        var config = ExploreConfig.automatic
+        config.detectRaces = false
+        config.countInterleavings = false
+        config.failureMargin = nil
+        config.timeLimit = nil
+        config.maxExecutions = bounds.executions
+        config.maxStates = bounds.states
+        config.maxSteps = bounds.steps
+        let exploration = Analysis.of(program, config: config, needs: .init(counterexample: false)).exploration
+        guard exploration.cut == nil, exploration.outcomes.allSatisfy({ $0.outcome.end != .stepLimit }) else { return nil }
+        let shared = program.globals.indices.filter { !program.globals[$0].isLet }
+        var rows: [(head: [String], values: [String])] = []
+        for entry in exploration.outcomes {
+            var scheduler = FixedScheduler(entry.schedule)
+            guard let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) else { return nil }
+            let names = anonymous(program, threads: run.world.threadNames)
+            let values = shared.map { rename(run.world.describe(run.world.globals[$0], elided: false), names) }
+            let head = [entry.outcome.end.rawValue] + entry.outcome.facts.map { rename($0, names) }.sorted()
+            rows.append((head, values))
+        }
+        // A variable that ends with one value in every outcome tells none apart.
+        let varying = shared.indices.filter { column in Set(rows.map { $0.values[column] }).count > 1 }
+        let outcomes = Set(rows.map { row in row.head + varying.map { row.values[$0] }.sorted() })
+        let size = Size(
+            executions: exploration.executions, states: exploration.states,
+            steps: exploration.outcomes.map(\.schedule.count).max() ?? 0)
+        return Behaviour(outcomes: outcomes.sorted { $0.lexicographicallyPrecedes($1) }, size: size)
+    }
+
+    /// Two behaviours are one when their outcomes are: what it took to find them is
+    /// no part of it.
+    public static func == (a: Behaviour, b: Behaviour) -> Bool { a.outcomes == b.outcomes }
+    public func hash(into hasher: inout Hasher) { hasher.combine(outcomes) }
+
+    /// What each name a copy may rename becomes: classes "object", threads other
+    /// than main (declared or spawned) "thread".
+    static func anonymous(_ program: Program, threads: [String]) -> [String: String] {
+        var names: [String: String] = [:]
+        for type in program.classes { names[type.name] = "object" }
+        for thread in threads where thread != "main" { names[thread] = "thread" }
+        return names
+    }
+
+    /// `text` with each identifier in `names` replaced by what it maps to.
+    static func rename(_ text: String, _ names: [String: String]) -> String {
+        var result = ""
+        var word = ""
+        func flush() {
+            result += names[word] ?? word
+            word = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+}
