@@ -64,7 +64,11 @@ public struct Behaviour: Hashable, Sendable {
         config.maxExecutions = bounds.executions
         config.maxStates = bounds.states
         config.maxSteps = bounds.steps
-        let exploration = Analysis.of(program, config: config, needs: .init(counterexample: false)).exploration
+        config.maxStateMemory = 64 << 20
+        // A run past the step bound already says no: the search stops there.
+        let exploration = Analysis.of(program, config: config, needs: .init(counterexample: false)) {
+            $0.outcomes.allSatisfy { $0.outcome.end != .stepLimit }
+        }.exploration
         guard exploration.cut == nil, exploration.outcomes.allSatisfy({ $0.outcome.end != .stepLimit }) else { return nil }
         let shared = program.globals.indices.filter { !program.globals[$0].isLet }
         var rows: [(head: [String], values: [String])] = []

@@ -197,7 +197,7 @@ public struct Exercise: Sendable {
             if template.regions.isEmpty {
                 throw GradingError("it has no '\(Template.beginMarker)' region for the student to fill in")
             }
-            if let model = template.modelStatement(in: scenario.file) { throw model }
+            if let model = template.exerciseStatement(in: scenario.file) { throw model }
         } catch {
             throw GradingError("exercise '\(id)': \(error.message)")
         }

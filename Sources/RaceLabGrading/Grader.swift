@@ -79,7 +79,7 @@ public struct Grader: Sendable {
                 return finish(describe(change, exercise, file), changeDetails(change, exercise, file))
             }
             if let shadow = try Template.shadowing(in: file) { return finish(shadow.message) }
-            if let model = try Template.parse(file).modelStatement(in: file) { return finish(model.message) }
+            if let model = try Template.parse(file).exerciseStatement(in: file) { return finish(model.message) }
         } catch {
             return finish(error.message)
         }
@@ -132,8 +132,13 @@ public struct Grader: Sendable {
         if result.verdict() == .fails {
             let ways = Words.failingShare(result)
             guard let example = analysis.counterexample, let run = analysis.counterexampleRun else {
-                let first = result.outcomes.first(where: \.outcome.isFailure)!
-                return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule))\n", result)
+                if let first = result.outcomes.first(where: \.outcome.isFailure) {
+                    return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule))\n", result)
+                }
+                // The only failure is a livelock: no run ends, so none is a counterexample.
+                let cycle = result.livelock.map { "Then for ever: \($0.cycle.text)\n" } ?? ""
+                let prefix = result.livelock.map { "Replay: \(ReplayCommand(file.name).schedule($0.prefix))\n" } ?? ""
+                return (false, "\(ways): the threads can livelock (a cycle of steps that gets nowhere)", prefix + cycle, result)
             }
             return (false, "\(ways): \(headline(run))", counterexample(run, example.why, file), result)
         }

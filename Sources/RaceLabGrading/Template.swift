@@ -79,21 +79,32 @@ public struct Template: Sendable {
         return (locked, editable)
     }
 
-    /// The first statement in an editable region that changes the model the exercise
-    /// is run under (`Parser.modelKeys`): `scheduling "strict priority"` there would
-    /// let a student choose the scheduler that grades the fix; or what the grader
-    /// tells a student (`feedback "count"`). Decided on tokens, as
-    /// the parser reads them, so spacing, comments and line endings hide nothing: a
-    /// model key with its string after it, on a line of a region.
-    public func modelStatement(in file: SourceFile) -> GradingError? {
+    /// The first statement in an editable region that belongs to the exercise, not
+    /// to a student: one that changes the model the exercise is run under
+    /// (`Parser.modelKeys`: `scheduling "strict priority"` there would let a student
+    /// choose the scheduler that grades the fix), what the grader tells a student
+    /// (`feedback "count"`), or a marker that tells the search a loop that never ends
+    /// is fine (`progress`, `idle`: with one, a fix that loops for ever would pass).
+    /// Decided on tokens, as the parser reads them, so spacing, comments and line
+    /// endings hide nothing.
+    public func exerciseStatement(in file: SourceFile) -> GradingError? {
         var lexer = Lexer(file)
         let tokens = lexer.tokenize()
         for (index, token) in tokens.enumerated().dropLast() {
-            guard case .identifier(let key) = token.kind, Parser.modelKeys.contains(key) || key == "feedback", case .string = tokens[index + 1].kind
-            else { continue }
+            guard case .identifier(let key) = token.kind else { continue }
+            let next = tokens[index + 1].kind
+            let what: String
+            if case .string = next, Parser.modelKeys.contains(key) {
+                what = "changes how the exercise is run"
+            } else if case .string = next, key == "feedback" {
+                what = "says what the grader tells a student"
+            } else if key == "progress" || key == "idle", [.newline, .end, .symbol(";"), .symbol("}")].contains(next) {
+                what = "tells the search that a thread which never stops is doing its job"
+            } else {
+                continue
+            }
             let line = token.range.start.line
             guard regions.contains(where: { $0.begin <= line && line <= $0.end }) else { continue }
-            let what = key == "feedback" ? "says what the grader tells a student" : "changes how the exercise is run"
             return GradingError("line \(line): '\(key)' \(what); it belongs to the exercise, not to an editable region")
         }
         return nil

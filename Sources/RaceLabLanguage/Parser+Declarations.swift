@@ -4,7 +4,7 @@ extension Parser {
     /// rather than the program: `scheduling "strict priority"`, a scheduler policy
     /// under which priorities decide who runs, and `wakeups "signalled only"`, which
     /// turns spurious wakeups off. Each is `KEY "value"`, parsed as metadata. An
-    /// exercise fixes its model, so `Template.modelStatement` refuses these in an
+    /// exercise fixes its model, so `Template.exerciseStatement` refuses these in an
     /// editable region: a new one (a memory-management mode) is added here, once.
     public static let modelKeys = ["scheduling", "wakeups"]
     /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.

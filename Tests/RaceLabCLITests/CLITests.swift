@@ -62,9 +62,9 @@ struct CLITests {
     @Test func listShowsTheScenariosThenTheExercises() {
         let sections = racelab.main(["list"]).stdout.components(separatedBy: "\n\n")
         #expect(sections.count == 2)
-        #expect(sections[0].split(separator: "\n").count == 18)
+        #expect(sections[0].split(separator: "\n").count == Shipped.scenarioNames.count + 1)
         #expect(sections[1].hasPrefix("EXERCISES"))
-        #expect(sections[1].split(separator: "\n").count == 22)
+        #expect(sections[1].split(separator: "\n").count == Shipped.exerciseNames.count + 1)
     }
 }
 

@@ -7,7 +7,7 @@ import RaceLabLanguage
 /// fuzzer's seeds from the same folders), so a file dropped into `Scenarios/` is
 /// verified, shown, fuzzed and compared with its golden output with no list edited.
 /// The only names written here are the ones a requirement names: the five canonical
-/// scenarios, and the scenarios that must have an exercise.
+/// scenarios.
 public enum Shipped {
     /// The package's root folder, found from this file's path.
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -23,13 +23,6 @@ public enum Shipped {
     /// The five scenarios the seeds are about (`SCENARIOS.md`), in the order the
     /// lessons take them.
     public static let canonical = ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"]
-    /// The scenarios that must have an exercise: the canonical five and the toolkit's.
-    public static let exercised =
-        canonical + [
-            "lost-update", "atomic-property", "readers-writers", "dispatch-group", "queue-sync-deadlock", "async-operation", "priority-inversion",
-            "bounded-buffer",
-        ]
-
     /// A shipped scenario's text.
     public static func text(_ name: String) throws -> String {
         try String(contentsOf: scenariosFolder.appendingPathComponent(name + ".race"), encoding: .utf8)
