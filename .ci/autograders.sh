@@ -33,4 +33,22 @@ block "<!-- classroom workflow:" | awk '/^        run: \|/ { inside = 1; next } 
 sed -n 's/^result=//p' "$work/output" | base64 -d > "$work/result.json"
 swift .ci/validate-autograder-json.swift classroom "$work/result.json"
 grep -q '"max_score": 20,' "$work/result.json" || { echo "Classroom: two assigned exercises, 20 points"; exit 1; }
+# A student who handed in nothing: an empty Gradescope submission, and a Classroom
+# repository with only its README. Each assigned exercise is a 'missing' row with its
+# points, so the totals count it.
+rm -rf "$root/submission" "$root/results" && mkdir -p "$root/submission" "$root/results"
+AUTOGRADER_ROOT="$root" "$root/source/run_autograder"
+swift .ci/validate-autograder-json.swift gradescope "$root/results/results.json"
+[ "$(grep -c '"max_score": ' "$root/results/results.json")" = 2 ] || { echo "Gradescope, empty: a test per assigned exercise"; exit 1; }
+grep -q '^  "score": 0,' "$root/results/results.json" && [ "$(grep -c '"missing"' "$root/results/results.json")" = 2 ] \
+    || { echo "Gradescope, empty: 0 points, both exercises missing"; exit 1; }
+empty="$work/empty-repo"
+mkdir -p "$empty/.racelab/.build/release"
+ln -s "$bin" "$empty/.racelab/.build/release/racelab"
+echo "# nothing yet" > "$empty/README.md"
+(cd "$empty" && GITHUB_OUTPUT="$work/output-empty" GITHUB_ACTOR=kim bash -e -o pipefail "$work/step.sh")
+sed -n 's/^result=//p' "$work/output-empty" | base64 -d > "$work/result-empty.json"
+swift .ci/validate-autograder-json.swift classroom "$work/result-empty.json"
+grep -q '"max_score": 20,' "$work/result-empty.json" && [ "$(grep -c '"message": "missing: ' "$work/result-empty.json")" = 2 ] \
+    || { echo "Classroom, README only: two missing exercises, 20 points"; exit 1; }
 echo "autograders: ok"

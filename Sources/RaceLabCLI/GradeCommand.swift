@@ -117,7 +117,7 @@ struct GradeCommand: Command {
         var rows: [Grade?] = []
         var jobs: [WorkerProtocol.Job] = []
         for target in parsed.positionals {
-            for item in submissions(target, exercises: grader, student: parsed.values["student"]) {
+            for item in submissions(target, exercises: grader, student: parsed.values["student"], assigned: assigned != nil) {
                 switch item.file {
                 case .success(let file):
                     rows.append(nil)
@@ -131,7 +131,7 @@ struct GradeCommand: Command {
         var graded = grading.grade(jobs).makeIterator()
         var grades = rows.map { $0 ?? graded.next()! }
         progress?("")
-        grades = Self.withMissing(grades, missingRows(grades, roster: roster, assigned: assigned, grader))
+        grades = Self.withMissing(grades, missingRows(grades, roster: roster, assigned: assigned, grader, student: parsed.values["student"]))
         var notes = warnings
         if let roster {
             let listed = Set(roster)
@@ -219,7 +219,11 @@ struct GradeCommand: Command {
     /// almost a submission (another extension, `counter-fix.race.txt`, or a folder
     /// inside the student's) is a row that says why it was not graded, never a
     /// silent skip; hidden files and files named after no exercise are left out.
-    func submissions(_ target: String, exercises grader: Grader, student owner: String? = nil) -> [Submission] {
+    ///
+    /// With `--student` and `--assigned`, a folder with no submission in it (empty, a
+    /// README, unrelated files) is a student who handed nothing in: no row here, and a
+    /// 'missing' row for each assigned exercise (`missingRows`).
+    func submissions(_ target: String, exercises grader: Grader, student owner: String? = nil, assigned: Bool = false) -> [Submission] {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: target, isDirectory: &isDirectory) else {
@@ -246,7 +250,8 @@ struct GradeCommand: Command {
             }
         }
         if found.isEmpty {
-            return [Submission(path: target, student: "-", file: .failure(GradingError("no .race files in this folder")), status: .invalid)]
+            if owner != nil && assigned { return [] }
+            return [Submission(path: target, student: owner ?? "-", file: .failure(GradingError("no .race files in this folder")), status: .invalid)]
         }
         return found.sorted().map { relative in
             // One student's folder (--student): its files are the submissions, so the
@@ -294,14 +299,16 @@ struct GradeCommand: Command {
 
     /// A 'missing' row for each student of the class and each assigned exercise with
     /// no row yet (a row for the exercise in any status counts as handed in). The
-    /// class is the roster, or else the students found; the assignment is
-    /// `--assigned`, or else, with a roster, the exercises anyone handed in.
-    func missingRows(_ grades: [Grade], roster: [String]?, assigned: [Exercise]?, _ grader: Grader) -> [Grade] {
+    /// class is the roster, or else the students found (and the `--student`, who may
+    /// have handed in nothing); the assignment is `--assigned`, or else, with a roster,
+    /// the exercises anyone handed in.
+    func missingRows(_ grades: [Grade], roster: [String]?, assigned: [Exercise]?, _ grader: Grader, student: String? = nil) -> [Grade] {
         guard roster != nil || assigned != nil else { return [] }
         var students = roster ?? []
         if roster == nil {
             var found: Set<String> = []
             for grade in grades where grade.student != "-" && found.insert(grade.student).inserted { students.append(grade.student) }
+            if let student, found.insert(student).inserted { students.append(student) }
         }
         let handedIn = Set(grades.compactMap { grade in grade.exercise.map { "\(grade.student)\u{0}\($0)" } })
         let anyHandedIn = Set(grades.compactMap(\.exercise))

@@ -83,10 +83,16 @@ public struct Grader: Sendable {
         } catch {
             return finish(error.message)
         }
+        // Locked code that every complete run of the exercise reaches must run in every
+        // complete run of a fix: an early `return` may not skip the work.
+        var probes: Set<Int> = []
+        if exercise.kind == .fixIt, let map = try? Template.lineMap(exercise: exercise.scenario.file, submission: file) {
+            probes = Set(requiredLines(exercise).compactMap { map[$0] })
+        }
         let scenario: Scenario
         let program: Program
         do throws(ScriptError) {
-            scenario = try Scenario.load(name: id, file: file)
+            scenario = try Scenario.load(name: id, file: file, probes: probes)
             program = scenario.versions[0].program
         } catch {
             let first = error.diagnostics.first.map { "line \($0.range.start.line): \($0.message)" } ?? "it does not compile"
@@ -119,6 +125,45 @@ public struct Grader: Sendable {
     }
 
     // MARK: - Fix it
+
+    /// The lines of locked code in `exercise` that every run of a fix that ends must
+    /// reach (found once): the statements at the top of a thread's body that no pair
+    /// of editable regions may wrap in an `if` (`Template.unguardedLines`), and of
+    /// those, the ones every run of the starter that ends reaches (a thread's code
+    /// after a loop it may rest in for ever is not required); all of them when no
+    /// run of the starter ends (it always deadlocks, say).
+    func requiredLines(_ exercise: Exercise) -> Set<Int> {
+        cache.requiredLines(exercise.id) {
+            let file = exercise.scenario.file
+            guard let template = try? Template.parse(file) else { return [] }
+            let unguarded = template.unguardedLines(of: file)
+            guard let reached = Self.alwaysReached(file, config: config) else { return unguarded }
+            return unguarded.intersection(reached)
+        }
+    }
+
+    /// The locked lines of an exercise file (a starter, or a solution) whose code runs
+    /// in every run that ends (completed or idle), explored exhaustively with a probe
+    /// on each: nil when no run ends, none when the search is cut (nothing is known).
+    public static func alwaysReached(_ file: SourceFile, config: ExploreConfig) -> Set<Int>? {
+        guard let template = try? Template.parse(file),
+            let program = try? Scenario.load(name: "exercise", file: file, probes: template.lockedLines(of: file)).versions[0].program
+        else { return [] }
+        var config = config
+        config.detectRaces = false
+        config.countInterleavings = false
+        config.failureMargin = nil
+        let result = Analysis.of(program, config: config, needs: .init(counterexample: false)).exploration
+        guard result.cut == nil else { return [] }
+        let ended = result.outcomes.filter(\.outcome.end.ranToTheEnd)
+        guard !ended.isEmpty else { return nil }
+        var lines: Set<Int> = []
+        for (index, expectation) in program.expectations.enumerated() {
+            guard let requirement = expectation.requirement, let line = program.requirements[requirement].probeLine else { continue }
+            if !ended.contains(where: { $0.outcome.failedChecks.contains(index) }) { lines.insert(line) }
+        }
+        return lines
+    }
 
     /// The verdict on a fix, and the exploration it stands on.
     func gradeFix(_ program: Program, _ file: SourceFile, key: String) -> (Bool, String, String, Exploration?) {
@@ -169,6 +214,15 @@ public struct Grader: Sendable {
     /// (a crash or a deadlock leaves the checks unproven), and `no data race` where
     /// the exhaustive search saw none. Returns the points and a line saying which.
     func credit(_ exercise: Exercise, _ program: Program, _ result: Exploration) -> (Int, String) {
+        // Work skipped earns nothing: a check that holds because locked code never ran
+        // proves nothing.
+        let skipped = program.expectations.indices.first { index in
+            program.expectations[index].requirement.map { program.requirements[$0].probeLine != nil } == true
+                && result.outcomes.contains { $0.outcome.failedChecks.contains(index) }
+        }
+        if let skipped, let line = program.expectations[skipped].requirement.flatMap({ program.requirements[$0].probeLine }) {
+            return (0, "no partial credit: the locked code at line \(line) never ran")
+        }
         let proven = result.isExhaustive && result.outcomes.allSatisfy { $0.outcome.end.ranToTheEnd }
         var earned = 0
         var held: [String] = []

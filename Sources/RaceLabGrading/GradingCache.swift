@@ -5,12 +5,13 @@ import RaceLabLanguage
 /// What a grader has already explored, so that a class's identical submissions and
 /// shared programs are explored once: a fix by its program (the file's tokens, at
 /// their places: files that differ only in comments share it), and a predict-it
-/// exercise's own program by its ID. Grading stays deterministic: an entry is the
+/// exercise's own program and a fix-it's required lines by its ID. Grading stays deterministic: an entry is the
 /// exploration that the same program would give again.
 final class GradingCache: @unchecked Sendable {
     private let lock = NSLock()
     private var fixes: [String: Analysis] = [:]
     private var predictions: [String: Exploration] = [:]
+    private var required: [String: Set<Int>] = [:]
     /// How many explorations were made, not found (for the tests).
     private(set) var explored = 0
 
@@ -29,6 +30,8 @@ final class GradingCache: @unchecked Sendable {
     func fix(_ key: String, _ make: () -> Analysis) -> Analysis { remembered(\.fixes, key, make) }
 
     func prediction(_ exercise: String, _ make: () -> Exploration) -> Exploration { remembered(\.predictions, exercise, make) }
+
+    func requiredLines(_ exercise: String, _ make: () -> Set<Int>) -> Set<Int> { remembered(\.required, exercise, make) }
 
     /// The entry of `table` for `key`, made (and counted) the first time.
     private func remembered<Value>(_ table: ReferenceWritableKeyPath<GradingCache, [String: Value]>, _ key: String, _ make: () -> Value) -> Value {

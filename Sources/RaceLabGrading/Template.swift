@@ -57,6 +57,50 @@ public struct Template: Sendable {
         return parts
     }
 
+    /// The lines of `file` that hold locked code (a token outside every region).
+    public func lockedLines(of file: SourceFile) -> Set<Int> {
+        Set(lockedParts(of: file).joined().map(\.range.start.line))
+    }
+
+    /// The lines of locked statements a fix may not skip: each statement at the top of
+    /// a thread's (or main's) body, unless an editable region of that body comes both
+    /// before and after it (the first may open an `if` that the second closes, as a
+    /// fix may rightly do).
+    public func unguardedLines(of file: SourceFile) -> Set<Int> {
+        guard let script = try? Parser.parse(file) else { return [] }
+        let inRegion: (Int) -> Bool = { line in regions.contains { $0.begin <= line && line <= $0.end } }
+        var lines: Set<Int> = []
+        for declaration in script.declarations {
+            guard case .thread(_, let body) = declaration.kind else { continue }
+            // The regions at the top of this body: inside it, and inside none of its statements.
+            let top = regions.filter { region in
+                declaration.range.start.line < region.begin && region.end < declaration.range.end.line
+                    && !body.contains { $0.range.start.line <= region.begin && region.end <= $0.range.end.line }
+            }
+            for statement in body where !inRegion(statement.range.start.line) {
+                let before = top.contains { $0.end < statement.range.start.line }
+                let after = top.contains { $0.begin > statement.range.end.line }
+                if !(before && after) { lines.insert(statement.range.start.line) }
+            }
+        }
+        return lines
+    }
+
+    /// Where each locked line of `exercise` is in `submission`, whose locked parts
+    /// match it token for token (`firstChange` found no change): the line of the
+    /// same locked token, by the first token on each line.
+    public static func lineMap(exercise: SourceFile, submission: SourceFile) throws(GradingError) -> [Int: Int] {
+        let theirs = try parse(exercise).lockedParts(of: exercise)
+        let mine = try parse(submission).lockedParts(of: submission)
+        var map: [Int: Int] = [:]
+        for (part, tokens) in zip(theirs, mine).map({ ($0, $1) }) {
+            for (their, my) in zip(part, tokens) where map[their.range.start.line] == nil {
+                map[their.range.start.line] = my.range.start.line
+            }
+        }
+        return map
+    }
+
     /// The names declared (`let`, `var`, `func`, `class`, `for`, `spawn`) in the
     /// locked parts and in the regions of `file`, each with its line.
     func declaredNames(in file: SourceFile) -> (locked: [(String, Int)], editable: [(String, Int)]) {
@@ -126,6 +170,16 @@ public struct Template: Sendable {
 
     /// The first place where `submission` changes a locked part of `exercise`, or nil
     /// when every locked part is kept.
+    /// Metadata whose text is for people, not for the grader, which reads it from the
+    /// exercise: a student may reword a task or a hint at no cost.
+    static let proseKeys: Set<String> = ["task", "hint", "title", "source"]
+
+    /// Whether `tokens[index]` is the text of a prose line (`task "…"`).
+    static func isProse(_ index: Int, in tokens: [Token]) -> Bool {
+        guard index > 0, case .string = tokens[index].kind, case .identifier(let key) = tokens[index - 1].kind else { return false }
+        return proseKeys.contains(key)
+    }
+
     public static func firstChange(exercise: SourceFile, submission: SourceFile) throws(GradingError) -> LockedChange? {
         let original = try parse(exercise)
         let handedIn: Template
@@ -142,7 +196,9 @@ public struct Template: Sendable {
         let expected = original.lockedParts(of: exercise)
         let found = handedIn.lockedParts(of: submission)
         for (part, (want, have)) in zip(expected, found).enumerated() {
-            let same = zip(want, have).prefix { $0.kind == $1.kind }.count
+            let same = zip(want, have).enumerated().prefix { index, pair in
+                pair.0.kind == pair.1.kind || (isProse(index, in: want) && isProse(index, in: have))
+            }.count
             if same == want.count && same == have.count { continue }
             let exerciseLine = same < want.count ? want[same].range.start.line : nil
             let submissionLine = same < have.count ? have[same].range.start.line : nil

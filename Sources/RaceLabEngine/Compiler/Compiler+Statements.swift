@@ -8,6 +8,15 @@ extension Compiler {
         builder.scopes.append([:])
         var ends: [Int] = []
         for (index, statement) in statements.enumerated() {
+            let line = statement.range.start.line
+            if probes.contains(line), probed.insert(line).inserted {
+                // Never found by name: a `required` block a student names alike is another.
+                program.requirements.append(.init(name: "the locked code at line \(line)", thread: nil, holding: [], range: statement.range))
+                program.requirements[program.requirements.count - 1].hasBlock = true
+                program.requirements[program.requirements.count - 1].probeLine = line
+                builder.currentRange = statement.range
+                emit(.requirement(program.requirements.count - 1, holding: 0))
+            }
             let start = builder.here
             do throws(Failure) {
                 try compileStatement(statement)

@@ -13,6 +13,10 @@ public struct Compiler {
     var functionIndex: [String: (code: Int, parameters: [String])] = [:]
     /// Globals visible while compiling setup: only those declared above.
     var setupVisibleGlobals: Int?
+    /// Lines whose first statement records that it ran (see `compile(_:file:probes:)`),
+    /// and those already given their probe.
+    var probes: Set<Int> = []
+    var probed: Set<Int> = []
 
     static let builtinFunctions = ["work", "print", "assert", "created", "alive", "sum", "isMainThread", "Lock", "OperationQueue", "Operation"]
     static let reservedFieldNames = ["count", "isEmpty", "first", "last", "keys", "values"]
@@ -41,8 +45,14 @@ public struct Compiler {
 
     /// Compiles declarations into a program.
     /// - Throws: `ScriptError` listing every problem found.
-    public static func compile(_ declarations: [Declaration], file: SourceFile) throws(ScriptError) -> Program {
+    ///
+    /// `probes`: lines whose first statement must run in every complete run. Each
+    /// becomes required work with no name a script can write, checked at the end as
+    /// a `required` block is ("the locked code at line 30 never ran"): the grader's
+    /// way to tell that a submission skipped locked code (an early `return`).
+    public static func compile(_ declarations: [Declaration], file: SourceFile, probes: Set<Int> = []) throws(ScriptError) -> Program {
         var compiler = Compiler(file: file)
+        compiler.probes = probes
         compiler.compileAll(declarations)
         if !compiler.diagnostics.isEmpty { throw ScriptError(file: file, diagnostics: compiler.diagnostics) }
         compiler.program.marksProgress = compiler.program.codes.contains { $0.instructions.contains(.progress) }
@@ -270,7 +280,8 @@ public struct Compiler {
             builders[0].currentRange = requirement.range
             emit(.requirementMet(index))
             emit(.check(program.expectations.count))
-            program.expectations.append(.init(message: "the threads' work is done: \(requirement.name)", range: requirement.range, requirement: index))
+            let message = requirement.probeLine.map { "the locked code at line \($0) runs" } ?? "the threads' work is done: \(requirement.name)"
+            program.expectations.append(.init(message: message, range: requirement.range, requirement: index))
         }
         emit(constant: .none)
         emit(.ret)

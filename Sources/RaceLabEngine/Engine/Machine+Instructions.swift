@@ -296,7 +296,9 @@ extension Machine {
         let requirement = program.requirements[index]
         let onThread = requirement.thread.map { $0 == "main" ? state.isMain : $0 == threadName } ?? true
         while world.requirements.count <= index { world.requirements.append(RequirementRecord()) }
-        world.requirements[index].runs = min(world.requirements[index].runs + 1, Int.max - 1)
+        // Without a `due`, only whether it ran matters: a count would make every
+        // round of a loop a new state.
+        world.requirements[index].runs = requirement.hasDue ? min(world.requirements[index].runs + 1, Int.max - 1) : 1
         if !onThread { world.requirements[index].offThread = true }
         world.requirements[index].locksMissing |= missing
     }

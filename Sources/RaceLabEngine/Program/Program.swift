@@ -55,6 +55,14 @@ public struct Program: Sendable {
         /// Whether a `due` statement names it: then it must run exactly as often as it fell due.
         public var hasDue = false
         var hasBlock = false
+        /// For a probe the grader placed (`Compiler.compile(_:file:probes:)`), not a
+        /// block the script wrote: the line of locked code that must run.
+        public var probeLine: Int?
+    }
+
+    /// Whether `expectation` checks a probe the grader placed, not a script's own work.
+    public func isProbe(_ expectation: Expectation) -> Bool {
+        expectation.requirement.map { requirements[$0].probeLine != nil } ?? false
     }
 
     public var file: SourceFile

@@ -37,7 +37,9 @@ public struct Scenario: Sendable {
     }
 
     /// Parses and compiles the scenario and every fix, reporting all errors at once.
-    public static func load(name: String, file: SourceFile) throws(ScriptError) -> Scenario {
+    /// `probes`: lines of the broken version whose code must run in every complete
+    /// run (`Compiler.compile(_:file:probes:)`), as the grader asks of a submission.
+    public static func load(name: String, file: SourceFile, probes: Set<Int> = []) throws(ScriptError) -> Scenario {
         let script = try Parser.parse(file)
         var diagnostics: [Diagnostic] = []
         var base: [Declaration] = []
@@ -87,7 +89,7 @@ public struct Scenario: Sendable {
             source: metadata["source"] ?? "", challenge: metadata["challenge"], fixes: fixes, declarations: base)
         for fix in [nil] + fixes {
             do throws(ScriptError) {
-                let program = try Compiler.compile(scenario.declarations(fix: fix?.name), file: file)
+                let program = try Compiler.compile(scenario.declarations(fix: fix?.name), file: file, probes: fix == nil ? probes : [])
                 scenario.versions.append(Version(fix: fix?.name, role: fix?.role ?? .broken, program: program))
             } catch {
                 diagnostics += error.diagnostics.filter { !diagnostics.contains($0) }

@@ -74,18 +74,21 @@ public struct Runner: Sendable {
         }
         var expectations: [Run.ExpectationResult] = []
         if end.ranToTheEnd, let conclusion {
-            for (expectation, result) in zip(engine.program.expectations, conclusion.checks) {
-                expectations.append(.init(message: expectation.message, passed: result.passed, note: result.error))
-                if result.passed != true {
-                    var message = expectation.message + (result.error.map { ": could not be evaluated: \($0)" } ?? "")
-                    if let index = expectation.requirement, result.error == nil {
-                        message =
-                            "\(Finding.workNotDone): \(engine.program.requirements[index].name) "
-                            + "(\(engine.shortfall(ofRequirement: index, in: world)))"
-                    }
-                    world.findings.append(
-                        Finding(kind: .expectation, step: world.stepCount, thread: nil, range: expectation.range, message: message))
+            let checks = Array(zip(engine.program.expectations, conclusion.checks))
+            expectations = checks.map { .init(message: $0.message, passed: $1.passed, note: $1.error) }
+            // Locked code that never ran comes first: the checks after it judge a run
+            // that skipped work.
+            let failed = checks.filter { $0.1.passed != true }
+            for (expectation, result) in failed.filter({ engine.program.isProbe($0.0) }) + failed.filter({ !engine.program.isProbe($0.0) }) {
+                var message = expectation.message + (result.error.map { ": could not be evaluated: \($0)" } ?? "")
+                if let index = expectation.requirement, result.error == nil {
+                    let requirement = engine.program.requirements[index]
+                    message =
+                        requirement.probeLine != nil
+                        ? "\(Finding.workNotDone): \(requirement.name) never ran"
+                        : "\(Finding.workNotDone): \(requirement.name) (\(engine.shortfall(ofRequirement: index, in: world)))"
                 }
+                world.findings.append(Finding(kind: .expectation, step: world.stepCount, thread: nil, range: expectation.range, message: message))
             }
         } else {
             expectations = engine.program.expectations.map {
