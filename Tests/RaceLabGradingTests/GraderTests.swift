@@ -214,10 +214,10 @@ struct GraderTests {
         ]
         // A break-it or predict-it answer is graded on the exercise's program: code
         // added beside the answer changes nothing.
-        let crasher = "thread C { assert(false, \"boom\") }\nschedule answer \"A\""
+        let crasher = "thread C { assert(false, \"boom\") }\nschedule answer \"pay\""
         cases.append(
             (
-                try Self.cheat("deadlock-break", ("schedule answer \"A B A B\"", crasher)),
+                try Self.cheat("deadlock-break", ("schedule answer \"pay pay pay pay pay refund refund refund refund pay\"", crasher)),
                 "your schedule runs to the end (completed) and breaks nothing"
             ))
         let rigged = "thread X { visits = 99 }\nanswer \"99\""

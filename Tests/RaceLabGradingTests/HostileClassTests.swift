@@ -36,8 +36,8 @@ struct HostileClassTests {
             (
                 "bomb", "deadlock-break",
                 breakIt.replacingOccurrences(
-                    of: "schedule answer \"A B A B\"",
-                    with: "schedule answer \"" + Array(repeating: "A*100000", count: 2_000).joined(separator: " ") + "\""),
+                    of: "schedule answer \"pay pay pay pay pay refund refund refund refund pay\"",
+                    with: "schedule answer \"" + Array(repeating: "pay*100000", count: 2_000).joined(separator: " ") + "\""),
                 "failed", "the schedule cannot be followed: the schedule has more than 2000 steps"
             ),
             (
