@@ -76,7 +76,7 @@ struct ExploreCommand: Command {
         let versions = parsed.flags.contains("all-fixes") ? scenario.versions : [try context.version(in: scenario)]
         let held = context.guarded(scenario, versions)
         let guarded = held?.kind
-        if let held, held.kind == .predictIt { return Spoilers.refusal("explore", scenario, held) }
+        if let held, held.kind == .predictIt { return Spoilers.refusal("explore", scenario, as: parsed.positionals[0], held) }
         var out = "\(scenario.name): \(scenario.title)\n"
         var explorations: [JSON] = []
         var worst = ExitCode.success

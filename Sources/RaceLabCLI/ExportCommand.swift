@@ -74,10 +74,10 @@ struct ExportCommand: Command {
         // break-it or predict-it exercise would hold its answer.
         let held = context.guarded(scenario, format == .html ? scenario.versions : [version])
         if let held, parsed.values["schedule"] == nil {
-            return Spoilers.refusal("export", scenario, held, own: true)
+            return Spoilers.refusal("export", scenario, as: parsed.positionals[0], held, own: true)
         }
         if format == .html {
-            if let held { return Spoilers.refusal("export --format html", scenario, held) }
+            if let held { return Spoilers.refusal("export --format html", scenario, as: parsed.positionals[0], held) }
             let budget = try parsed.number("max-states", in: 1...200_000, spec) ?? LessonPage.defaultMaxStates
             let lesson = Lesson.of(scenario, maxStates: budget, config: config)
             let page = LessonPage(lesson: lesson, selected: fix, argument: parsed.positionals[0]).render()

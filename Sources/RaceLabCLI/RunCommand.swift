@@ -59,10 +59,10 @@ struct RunCommand: Command {
         // exercise, a student runs schedules of their own.
         if let held = context.guarded(scenario, [version]) {
             guard let text = parsed.values["schedule"] else {
-                return Spoilers.refusal("run" + (seed != nil ? " --seed" : ""), scenario, held, own: true)
+                return Spoilers.refusal("run" + (seed != nil ? " --seed" : ""), scenario, as: parsed.positionals[0], held, own: true)
             }
             if text != "answer", scenario.schedules(fix: fixName).contains(where: { $0.name == text }) {
-                return Spoilers.refusal("run --schedule \(text)", scenario, held)
+                return Spoilers.refusal("run --schedule \(text)", scenario, as: parsed.positionals[0], held)
             }
         }
         let runner = Runner(program: program, maxSteps: maxSteps)

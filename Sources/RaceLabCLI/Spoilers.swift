@@ -1,3 +1,4 @@
+import Foundation
 import RaceLabEngine
 import RaceLabGrading
 
@@ -43,16 +44,35 @@ enum Spoilers {
         if isExercise, let kind, kind.answerIsSecret { return Guard(kind: kind, resembles: nil) }
         guard !shipped else { return nil }
         let guarded = exercises().filter(\.kind.answerIsSecret).compactMap { exercise in
-            Behaviour.of(exercise.program).map { (exercise, $0) }
+            exerciseBehaviours.of(exercise).map { (exercise, $0) }
         }
         let room = Behaviour.Size.room(for: guarded.map(\.1.size))
         let behaviours = guarded.isEmpty ? [] : programs.compactMap { Behaviour.of($0, within: room) }
         return guarded.first { behaviours.contains($0.1) }.map { Guard(kind: $0.0.kind, resembles: $0.0.id) }
     }
 
-    /// What a student is told instead of the answer. `own`: the command would choose
-    /// a schedule itself; the student may run one of their own.
-    static func refusal(_ command: String, _ scenario: Scenario, _ held: Guard, own: Bool = false) -> CommandOutput {
+    /// The guarded exercises' behaviours, each worked out once a process (by the
+    /// exercise's text): a command that checks several versions, or a test that runs
+    /// many commands, explores each exercise once.
+    static let exerciseBehaviours = ExerciseBehaviours()
+
+    final class ExerciseBehaviours: @unchecked Sendable {
+        private let lock = NSLock()
+        private var known: [String: Behaviour?] = [:]
+
+        func of(_ exercise: Exercise) -> Behaviour? {
+            let key = exercise.scenario.file.text
+            if let behaviour = lock.withLock({ known[key] }) { return behaviour }
+            let behaviour = Behaviour.of(exercise.program)
+            lock.withLock { known[key] = behaviour }
+            return behaviour
+        }
+    }
+
+    /// What a student is told instead of the answer. `argument`: the scenario as the
+    /// student named it (an ID or a path), for the commands suggested. `own`: the
+    /// command would choose a schedule itself; the student may run one of their own.
+    static func refusal(_ command: String, _ scenario: Scenario, as argument: String, _ held: Guard, own: Bool = false) -> CommandOutput {
         let kind = held.kind
         let what =
             own
@@ -64,9 +84,9 @@ enum Spoilers {
         let instead =
             own
             ? (command.hasPrefix("export")
-                ? "Draw a schedule of your own (racelab export \(scenario.name) --schedule 'A B …'), or step through it with 'racelab step \(scenario.name)'."
-                : "Run a schedule of your own (racelab run \(scenario.name) --schedule 'A B …'), or step through it with 'racelab step \(scenario.name)'.")
-            : "Work it out with 'racelab step \(scenario.name)', then check it with 'racelab grade FILE'."
+                ? "Draw a schedule of your own (racelab export \(argument) --schedule 'A B …'), or step through it with 'racelab step \(argument)'."
+                : "Run a schedule of your own (racelab run \(argument) --schedule 'A B …'), or step through it with 'racelab step \(argument)'.")
+            : "Work it out with 'racelab step \(argument)', then check it with 'racelab grade FILE'."
         return CommandOutput(
             stderr: """
                 error: \(which): 'racelab \(command)' would show its answer (\(what)).

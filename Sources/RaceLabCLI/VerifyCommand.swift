@@ -29,7 +29,7 @@ struct VerifyCommand: Command {
         }
         // The outcome count and the findings of a predict-it exercise are its answer.
         if let held = context.guarded(scenario, scenario.versions), held.kind == .predictIt {
-            return Spoilers.refusal("verify", scenario, held)
+            return Spoilers.refusal("verify", scenario, as: parsed.positionals[0], held)
         }
         var exit = ExitCode.success
         var versions: [VerifyTable.Row] = []

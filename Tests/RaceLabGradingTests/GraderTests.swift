@@ -230,19 +230,22 @@ struct GraderTests {
         // at 10 of 10): the line after it never ran.
         cases.append(
             (
-                try Self.cheat("array-fix", ("    // begin editable
-    lock.lock()
-", "    // begin editable
-    total = 15
-    return
-")),
-                "fails in 3 of 3 interleavings: the threads' work is no longer done: the locked code at line 37 never ran"
+                try Self.cheat(
+                    "array-fix",
+                    ("thread worker {\n    // begin editable\n    lock.lock()\n", "thread worker {\n    // begin editable\n    total = 15\n    return\n")),
+                "fails in 5 of 5 interleavings: the threads' work is no longer done: the locked code at line 39 never ran"
             ))
         // A loop that never stops, marked as doing its job, so that no run ends and no
         // check fails (it passed every fix-it).
         cases.append(
             (
-                try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while true {\n        lock2.lock()\n        lock2.unlock()\n        progress\n    }\n" + String(Self.takeLocks.dropFirst(Self.begin.count)))),
+                try Self.cheat(
+                    "deadlock-fix",
+                    (
+                        Self.takeLocks,
+                        Self.begin + "    while true {\n        lock2.lock()\n        lock2.unlock()\n        progress\n    }\n"
+                            + String(Self.takeLocks.dropFirst(Self.begin.count))
+                    )),
                 "line 34: 'progress' tells the search that a thread which never stops is doing its job; it belongs to the exercise, not to an editable region"
             ))
         for (grade, reason) in cases {
