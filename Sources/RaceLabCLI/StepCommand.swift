@@ -72,7 +72,7 @@ struct StepCommand: Command {
         var controller = StepController(
             session: session, scenario: scenario, version: version, challenge: parsed.flags.contains("challenge"),
             seed: seed, argument: parsed.positionals[0])
-        controller.guarded = context.guarded(scenario, [version]) != nil
+        controller.held = context.guarded(scenario, [version])
         let environment = context.locator.environment
         let color = environment["NO_COLOR"].map(\.isEmpty) ?? true
         if let terminal {

@@ -34,8 +34,10 @@ struct StepController {
     /// The debrief of the last challenge won in this session.
     var debrief: String?
 
-    /// A break-it or predict-it exercise, for a student: no schedule to copy is printed.
-    var guarded = false
+    /// A break-it or predict-it exercise (or a program that behaves as one), for a
+    /// student: no schedule to copy is printed.
+    var held: Spoilers.Guard?
+    var guarded: Bool { held != nil }
 
     /// In a challenge, hints come as a ladder: how many rungs were given, and for
     /// which schedule (a step, an undo or a restart starts the ladder again).
@@ -200,7 +202,7 @@ struct StepController {
     /// a canned text). In a challenge, one rung of the ladder per press.
     mutating func hint() -> String {
         if guarded {
-            return "no hints that look ahead here: finding the way is the exercise (the exercise's own hints: racelab hint \(argument))"
+            return "no hints that look ahead here: finding the way is the exercise (the exercise's own hints: racelab hint \(held?.resembles ?? argument))"
         }
         if session.isOver { return overMessage }
         let answer = Foresight.look(session.engine, from: session.world)

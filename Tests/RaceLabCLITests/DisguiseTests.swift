@@ -182,6 +182,7 @@ struct DisguiseTests {
                 stepper.readLine = { input.popFirst() }
                 let step = stepper.main(["step", path])
                 #expect(step.stdout.contains("no hints that look ahead here"), "\(label): \(step.stdout)")
+                #expect(step.stdout.contains("hint \(exercise.id))"), "\(label): the exercise's own hints")
                 #expect(step.stdout.contains("no random runs here"), "\(label)")
                 let teacher = racelab.main(["explore", path, "--teacher"])
                 #expect(teacher.exitCode != 64 && teacher.stdout.contains("Outcomes") && !teacher.stdout.contains("hidden"), "\(label)")
