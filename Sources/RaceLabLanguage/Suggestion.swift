@@ -17,11 +17,14 @@ public enum Suggestion {
         return best?.0
     }
 
-    /// The Levenshtein distance between two strings (insert, delete, substitute).
+    /// The edit distance between two strings: inserts, deletes, substitutions and
+    /// swaps of two neighbouring letters each count one (optimal string alignment),
+    /// so "hlep" is one edit from "help", not two as from "step".
     public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -29,8 +32,11 @@ public enum Suggestion {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

@@ -325,6 +325,10 @@ struct ScheduleTests {
         #expect(try Schedule(parsing: long.text, limit: 100) == long)
         #expect(Schedule(long.dropLast()).text == (Array(repeating: "A", count: 60) + ["B", "B", "C", "C"]).joined(separator: " "))
         #expect(throws: ScheduleError("bad repeat 'A*0' in the schedule: write NAME*COUNT, like A*3")) { try Schedule(parsing: "A*0", limit: 10) }
+        // A count too large for an Int is over the limit, not malformed.
+        #expect(throws: ScheduleError("the schedule has more than 10 steps, the most a run may take (raise it with --max-steps)")) {
+            try Schedule(parsing: "A*99999999999999999999", limit: 10)
+        }
         #expect(throws: ScheduleError("bad step 'A*2*3' in the schedule")) { try Schedule(parsing: "A*2*3", limit: 10) }
         #expect(throws: ScheduleError.self) { try Schedule(parsing: "A*9223372036854775807 A*9223372036854775807", limit: 10) }
     }

@@ -19,6 +19,10 @@ struct DiagnosticTests {
         #expect(Suggestion.closest(to: "singelton", in: ["singleton", "lock"]) == "singleton")
         #expect(Suggestion.closest(to: "zzz", in: ["singleton"]) == nil)
         #expect(Suggestion.distance("kitten", "sitting") == 3)
+        // Two letters swapped are one slip: "hlep" is help, not step.
+        #expect(Suggestion.distance("hlep", "help") == 1 && Suggestion.distance("hlep", "step") == 2)
+        #expect(Suggestion.closest(to: "hlep", in: ["list", "show", "run", "step", "help"]) == "help")
+        #expect(Suggestion.distance("ab", "ba") == 1 && Suggestion.distance("abc", "ca") == 3)
     }
 
     @Test func lexerTokens() {

@@ -40,7 +40,9 @@ public struct Schedule: Hashable, Sendable, CustomStringConvertible, RandomAcces
             let parts = word.split(separator: "*", omittingEmptySubsequences: false)
             var count = 1
             if parts.count == 2 {
-                guard let n = Int(parts[1]), n >= 1, !parts[0].isEmpty else {
+                // A count too large for an Int is a count over the limit, not a typo.
+                let digits = !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && $0.isNumber }
+                guard let n = Int(parts[1]) ?? (digits ? Int.max : nil), n >= 1, !parts[0].isEmpty else {
                     throw ScheduleError("bad repeat '\(word)' in the schedule: write NAME*COUNT, like A*3")
                 }
                 count = n
