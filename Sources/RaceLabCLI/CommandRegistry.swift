@@ -32,9 +32,8 @@ struct CommandContext {
     /// nil for a teacher, or programs that hold no exercise's answer.
     func guarded(_ scenario: Scenario, _ versions: [Version]) -> Spoilers.Guard? {
         guard !isTeacher else { return nil }
-        return Spoilers.guarded(scenario, versions.map(\.program), shipped: locator.isShipped(scenario.file)) {
-            (try? locator.exercises().get().exercises) ?? []
-        }
+        // A folder that cannot be read hides no shipped exercise: those are built in.
+        return Spoilers.guarded(scenario, versions.map(\.program)) { (try? locator.exercises().get().exercises) ?? [] }
     }
 
     /// The one scenario the arguments name, loaded, or the output that says why not.

@@ -38,6 +38,9 @@ enum FileIO {
                 return .failure(Failure(message: "\(path) is larger than \(maxScriptSize >> 20) MiB: not a scenario script", status: .scriptError))
             }
         }
+        // A byte-order mark, as some Windows editors save, is no part of a script or a
+        // roster (a roster's first name would carry it, invisible).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(Failure(message: "\(path) is not UTF-8 text", status: .scriptError))
         }

@@ -82,14 +82,6 @@ struct ScenarioLocator {
         exerciseFolderEntries.filter { FileManager.default.fileExists(atPath: $0.url.path) }.map(\.name)
     }
 
-    /// Whether `file` is a shipped scenario, word for word.
-    func isShipped(_ file: SourceFile) -> Bool {
-        guard let shipped, file.name.hasSuffix(".race") else { return false }
-        let name = String(file.name.split(separator: "/").last!)
-        guard case .success(let text) = FileIO.read(shipped.appendingPathComponent(name).path) else { return false }
-        return text == file.text
-    }
-
     static func unique(_ folders: [URL]) -> [URL] {
         var seen: Set<String> = []
         return folders.filter { seen.insert($0.standardizedFileURL.path).inserted }

@@ -30,10 +30,11 @@ enum Spoilers {
 
     /// The answer `programs` (versions of `scenario`) hold, or nil for none: a
     /// break-it or predict-it exercise by its header, else a program whose behaviour
-    /// is a guarded exercise's (one of `exercises`). `shipped`: the file is a shipped
-    /// scenario as shipped, tested to resemble no exercise, so its behaviour is not
-    /// worked out.
-    static func guarded(_ scenario: Scenario, _ programs: [Program], shipped: Bool, exercises: () -> [Exercise]) -> Guard? {
+    /// is a guarded exercise's: a shipped one (`ShippedBehaviours`, built in, so no
+    /// folder on disk can hide one) or one of `exercises` (the folders' own). A
+    /// shipped scenario, word for word, is tested to behave as no exercise, and is
+    /// explored without a guard.
+    static func guarded(_ scenario: Scenario, _ programs: [Program], exercises: () -> [Exercise]) -> Guard? {
         var isExercise = false
         var kind: Exercise.Kind?
         for declaration in scenario.declarations {
@@ -42,13 +43,14 @@ enum Spoilers {
             if key == "kind" { kind = Exercise.Kind(rawValue: value) }
         }
         if isExercise, let kind, kind.answerIsSecret { return Guard(kind: kind, resembles: nil) }
-        guard !shipped else { return nil }
-        let guarded = exercises().filter(\.kind.answerIsSecret).compactMap { exercise in
-            exerciseBehaviours.of(exercise).map { (exercise, $0) }
+        guard !ShippedBehaviours.scenarios.contains(Behaviour.textHash(scenario.file.text)) else { return nil }
+        let own = exercises().filter(\.kind.answerIsSecret).compactMap { exercise in
+            exerciseBehaviours.of(exercise).map { (id: exercise.id, kind: exercise.kind, behaviour: $0) }
         }
-        let room = Behaviour.Size.room(for: guarded.map(\.1.size))
-        let behaviours = guarded.isEmpty ? [] : programs.compactMap { Behaviour.of($0, within: room) }
-        return guarded.first { behaviours.contains($0.1) }.map { Guard(kind: $0.0.kind, resembles: $0.0.id) }
+        let guarded = ShippedBehaviours.exercises + own
+        let room = Behaviour.Size.room(for: guarded.map(\.behaviour.size))
+        let behaviours = programs.compactMap { Behaviour.of($0, within: room) }
+        return guarded.first { behaviours.contains($0.behaviour) }.map { Guard(kind: $0.kind, resembles: $0.id) }
     }
 
     /// The guarded exercises' behaviours, each worked out once a process (by the

@@ -10,7 +10,8 @@ import RaceLabEngine
 ///
 /// - names: a class is "object", a thread other than main is "thread", and a
 ///   variable's name is dropped (each outcome's values are a sorted multiset), so
-///   renaming and reordering declarations change nothing;
+///   renaming and reordering declarations change nothing; and a value's containers
+///   (`[2]` for `2`);
 /// - checks and findings: an `expect` deleted or reworded leaves the outcomes, and
 ///   their schedules, as they were;
 /// - padding: a variable with one value in every outcome is left out (an unused
@@ -26,6 +27,22 @@ public struct Behaviour: Hashable, Sendable {
 
     /// What exploring the program took.
     public let size: Size
+
+    public init(outcomes: [[String]], size: Size) {
+        self.outcomes = outcomes
+        self.size = size
+    }
+
+    /// A file's text as a number (64-bit FNV-1a of its UTF-8): how the guard knows a
+    /// shipped scenario without reading the disk (`ShippedBehaviours`).
+    public static func textHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
 
     /// The bounds of a behaviour's exploration, or what one took: complete
     /// executions (the stateless search), distinct states (the stateful one), and
@@ -76,7 +93,7 @@ public struct Behaviour: Hashable, Sendable {
             var scheduler = FixedScheduler(entry.schedule)
             guard let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) else { return nil }
             let names = anonymous(program, threads: run.world.threadNames)
-            let values = shared.map { rename(run.world.describe(run.world.globals[$0], elided: false), names) }
+            let values = shared.map { plain(rename(run.world.describe(run.world.globals[$0], elided: false), names)) }
             let head = [entry.outcome.end.rawValue] + entry.outcome.facts.map { rename($0, names) }.sorted()
             rows.append((head, values))
         }
@@ -101,6 +118,12 @@ public struct Behaviour: Hashable, Sendable {
         for type in program.classes { names[type.name] = "object" }
         for thread in threads where thread != "main" { names[thread] = "thread" }
         return names
+    }
+
+    /// A value's text without its containers and spacing: `[2]` and `2` are one
+    /// value, so wrapping a variable in an array changes no behaviour.
+    static func plain(_ text: String) -> String {
+        text.filter { !"[]() ".contains($0) }
     }
 
     /// `text` with each identifier in `names` replaced by what it maps to.

@@ -216,6 +216,37 @@ struct DisguiseTests {
         #expect(explore.exitCode == 1 && explore.stdout.contains("racelab run \(path) --schedule"), "\(explore.stderr)")
     }
 
+    /// What the guard compares with does not depend on the disk: an `--exercises`
+    /// folder that is missing or a file, or one holding a student's own exercise under
+    /// a shipped ID, hides no shipped exercise; a copy named like a shipped scenario is
+    /// no shipped scenario; and a variable wrapped in an array is the same variable.
+    @Test func theGuardFailsClosed() throws {
+        let exercise = try #require(try Self.guarded().first { $0.id == "counter-predict" })
+        let copy = Self.folder.appendingPathComponent("counter-copy.race").path
+        try Disguise.headerRemoved.apply(to: exercise).write(toFile: copy, atomically: true, encoding: .utf8)
+        let own = Self.folder.appendingPathComponent("own")
+        try? FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+        _ = racelab.main(["new", "exercise", "counter-predict", "--kind", "fix", "--output", own.appendingPathComponent("counter-predict.race").path])
+        for extra in [["--exercises", "/no/such/folder"], ["--exercises", copy], ["--exercises", own.path]] {
+            let explore = racelab.main(["explore", copy] + extra)
+            #expect(explore.exitCode == 64 && explore.stderr.contains("behaves as a predict-it exercise, 'counter-predict'"), "\(extra): \(explore.stderr)")
+        }
+        let byEnvironment = RaceLab(environment: ["RACELAB_EXERCISES": own.path]).main(["explore", copy])
+        #expect(byEnvironment.exitCode == 64, "\(byEnvironment.stdout)")
+        // Named like a shipped scenario, in a folder of its own.
+        let named = Self.folder.appendingPathComponent("lost-update.race").path
+        try Disguise.headerRemoved.apply(to: exercise).write(toFile: named, atomically: true, encoding: .utf8)
+        #expect(racelab.main(["explore", named]).exitCode == 64)
+        // The counter held in a one-element array.
+        let wrapped = Disguise.headerRemoved.apply(to: exercise).replacingOccurrences(of: "var visits = 0", with: "var visits = [0]")
+            .replacingOccurrences(of: "visits += ", with: "visits[0] += ")
+        #expect(wrapped.contains("visits[0] += "))
+        let wrappedPath = Self.folder.appendingPathComponent("counter-wrapped.race").path
+        try wrapped.write(toFile: wrappedPath, atomically: true, encoding: .utf8)
+        let explore = racelab.main(["explore", wrappedPath])
+        #expect(explore.exitCode == 64, "\(explore.stdout)")
+    }
+
     /// The teacher's switch is named in `racelab help teaching` only: in no help
     /// screen, usage line or refusal a student meets.
     @Test func theTeachersSwitchIsNamedOnlyInItsTopic() throws {

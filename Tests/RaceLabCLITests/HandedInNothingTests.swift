@@ -53,6 +53,21 @@ struct HandedInNothingTests {
         #expect(alone.stdout.contains("\nsam,,,") && alone.stdout.contains(",invalid,0,0,no .race files in this folder\r\n"), "\(alone.stdout)")
     }
 
+    /// A roster saved with a byte-order mark and Windows line endings lists the same
+    /// students: the first is not a stranger with an invisible character in her name.
+    @Test func aRosterWithAByteOrderMarkLosesNoStudent() throws {
+        let solution = try String(
+            contentsOf: Shipped.root.appendingPathComponent("Tests/RaceLabGradingTests/Solutions/singleton-fix.race"), encoding: .utf8)
+        let root = try folder("roster", [])
+        try FileManager.default.createDirectory(atPath: root + "/class/alice", withIntermediateDirectories: true)
+        try solution.write(toFile: root + "/class/alice/singleton-fix.race", atomically: true, encoding: .utf8)
+        try "\u{FEFF}alice\r\nbob  \r\n".write(toFile: root + "/roster.txt", atomically: true, encoding: .utf8)
+        let csv = racelab.main(["grade", root + "/class", "--roster", root + "/roster.txt", "--assigned", "singleton-fix", "--format", "csv"])
+        #expect(csv.stderr.isEmpty, "\(csv.stderr)")
+        let rows = csv.stdout.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") }
+        #expect(rows == ["alice,singleton-fix", "bob,singleton-fix"], "\(csv.stdout)")
+    }
+
     /// The task, hints, title and source are for people: the grader reads them from
     /// the exercise, so a submission that rewords them loses nothing.
     @Test func rewordingTheTaskCostsNothing() throws {

@@ -1,0 +1,143 @@
+// Written by `RACELAB_RECORD=1 swift test --filter ShippedBehavioursTests` from the
+// shipped scenarios and exercises; do not edit.
+
+/// What the spoiler guard knows of the shipped files without reading the disk, so
+/// that a folder laid out to look shipped, a missing or replaced exercises folder,
+/// or a binary handed out alone changes nothing (docs/TEACHING.md, "What the guard
+/// holds").
+public enum ShippedBehaviours {
+    /// `Behaviour.textHash` of each shipped scenario's text: these are explored
+    /// without a guard (tested to behave as no exercise).
+    public static let scenarios: Set<UInt64> = [
+        0x192c_48c2_d7e0_bed9,
+        0x5816_5cac_6aeb_2b06,
+        0xbdb0_ad53_906e_c844,
+        0xec68_3174_54f8_6c56,
+        0xb53f_7639_59c0_cdfc,
+        0x1c2a_3184_daa7_c85a,
+        0x80f7_5707_c242_3169,
+        0x3ecb_c8bc_35dc_2ade,
+        0xe306_d692_4258_a4f1,
+        0x4951_7fe8_942a_6089,
+        0x99fa_d599_1561_80c6,
+        0xd902_59a4_e298_600d,
+        0x6b27_36bd_34f1_aacc,
+        0x9945_14f6_1804_1be6,
+        0x4209_842b_abcf_47c3,
+        0x57c3_78cd_ca0b_648c,
+        0x6e9e_3266_6972_99d6,
+    ]
+
+    /// Each shipped break-it and predict-it exercise: its ID, kind and behaviour.
+    public static let exercises: [(id: String, kind: Exercise.Kind, behaviour: Behaviour)] = [
+        (
+            "array-break", .breakIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "18"],
+                    ["crashed", "0"],
+                ], size: .init(executions: 16, states: 0, steps: 8))
+        ),
+        (
+            "atomic-predict", .predictIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "150"],
+                    ["completed", "200"],
+                    ["completed", "250"],
+                    ["completed", "300"],
+                ], size: .init(executions: 4, states: 0, steps: 4))
+        ),
+        (
+            "counter-predict", .predictIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "10"],
+                    ["completed", "11"],
+                    ["completed", "12"],
+                    ["completed", "2"],
+                ], size: .init(executions: 9, states: 0, steps: 6))
+        ),
+        (
+            "deadlock-break", .breakIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "110", "90"],
+                    ["deadlocked", "100", "100"],
+                ], size: .init(executions: 27, states: 0, steps: 24))
+        ),
+        (
+            "deadlock-predict", .predictIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "\"AASS\""],
+                    ["completed", "\"SAAS\""],
+                    ["completed", "\"SSAA\""],
+                    ["deadlocked", "\"\""],
+                    ["deadlocked", "\"A\""],
+                    ["deadlocked", "\"S\""],
+                    ["deadlocked", "\"SA\""],
+                ], size: .init(executions: 35, states: 0, steps: 22))
+        ),
+        (
+            "dealloc-break", .breakIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "1 object created", "object#1 deallocated on main", "\"\""],
+                    ["completed", "1 object created", "object#1 deallocated on main", "\"sunset\""],
+                    ["completed", "1 object created", "object#1 deallocated on thread", "\"sunset\""],
+                ], size: .init(executions: 3, states: 0, steps: 8))
+        ),
+        (
+            "group-break", .breakIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "10"],
+                    ["completed", "30"],
+                ], size: .init(executions: 74, states: 0, steps: 16))
+        ),
+        (
+            "livelock-break", .breakIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "0"],
+                    ["completed", "1"],
+                    ["completed", "2"],
+                ], size: .init(executions: 261, states: 0, steps: 21))
+        ),
+        (
+            "peterson-break", .breakIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "1", "false", "false"],
+                    ["completed", "2", "false", "false"],
+                    ["crashed", "2", "true", "true"],
+                ], size: .init(executions: 42, states: 0, steps: 17))
+        ),
+        (
+            "singleton-break", .breakIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "1 object created", "Lock#1", "object#1", "object#1", "object#1"],
+                    ["completed", "1 object created", "Lock#2", "object#1", "object#1", "object#1"],
+                    ["completed", "2 object created", "Lock#1", "object#1", "object#1", "object#1"],
+                    ["completed", "2 object created", "Lock#1", "object#1", "object#1", "object#2"],
+                    ["completed", "2 object created", "Lock#1", "object#1", "object#2", "object#2"],
+                    ["completed", "2 object created", "Lock#1", "object#2", "object#2", "object#2"],
+                    ["completed", "2 object created", "Lock#2", "object#1", "object#1", "object#1"],
+                    ["completed", "2 object created", "Lock#2", "object#1", "object#1", "object#2"],
+                    ["completed", "2 object created", "Lock#2", "object#1", "object#2", "object#2"],
+                    ["completed", "2 object created", "Lock#2", "object#2", "object#2", "object#2"],
+                ], size: .init(executions: 458, states: 0, steps: 28))
+        ),
+        (
+            "stale-predict", .predictIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "\"c\""],
+                    ["completed", "\"ca\""],
+                    ["completed", "\"cats\""],
+                ], size: .init(executions: 3, states: 1357, steps: 29))
+        ),
+    ]
+}
