@@ -14,6 +14,8 @@ import RaceLabEngine
 ///   (`[2]` for `2`);
 /// - checks and findings: an `expect` deleted or reworded leaves the outcomes, and
 ///   their schedules, as they were;
+/// - what stays is specific: under DPOR each outcome carries the number of
+///   Mazurkiewicz traces that reach it, which none of the disguises changes;
 /// - padding: a variable with one value in every outcome is left out (an unused
 ///   one), and a dead statement or a thread that touches nothing shared adds no
 ///   outcome.
@@ -94,7 +96,11 @@ public struct Behaviour: Hashable, Sendable {
             guard let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) else { return nil }
             let names = anonymous(program, threads: run.world.threadNames)
             let values = shared.map { plain(rename(run.world.describe(run.world.globals[$0], elided: false), names)) }
-            let head = [entry.outcome.end.rawValue] + entry.outcome.facts.map { rename($0, names) }.sorted()
+            // Under DPOR, how many Mazurkiewicz traces reach the outcome: no rename,
+            // reordering, dead statement, unused variable or thread that touches
+            // nothing shared changes it, and it tells programs with like outcomes apart.
+            let traces = exploration.search == .stateless && exploration.reduction == .dpor ? ["\(entry.executions) traces"] : []
+            let head = [entry.outcome.end.rawValue] + traces + entry.outcome.facts.map { rename($0, names) }.sorted()
             rows.append((head, values))
         }
         // A variable that ends with one value in every outcome tells none apart.

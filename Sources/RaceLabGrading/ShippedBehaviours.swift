@@ -34,100 +34,100 @@ public enum ShippedBehaviours {
             "array-break", .breakIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "18"],
-                    ["crashed", "0"],
+                    ["completed", "12 traces", "18"],
+                    ["crashed", "4 traces", "0"],
                 ], size: .init(executions: 16, states: 0, steps: 8))
         ),
         (
             "atomic-predict", .predictIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "150"],
-                    ["completed", "200"],
-                    ["completed", "250"],
-                    ["completed", "300"],
+                    ["completed", "1 traces", "150"],
+                    ["completed", "1 traces", "200"],
+                    ["completed", "1 traces", "250"],
+                    ["completed", "1 traces", "300"],
                 ], size: .init(executions: 4, states: 0, steps: 4))
         ),
         (
             "counter-predict", .predictIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "10"],
-                    ["completed", "11"],
-                    ["completed", "12"],
-                    ["completed", "2"],
+                    ["completed", "1 traces", "10"],
+                    ["completed", "2 traces", "11"],
+                    ["completed", "3 traces", "12"],
+                    ["completed", "3 traces", "2"],
                 ], size: .init(executions: 9, states: 0, steps: 6))
         ),
         (
             "deadlock-break", .breakIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "110", "90"],
-                    ["deadlocked", "100", "100"],
+                    ["completed", "24 traces", "110", "90"],
+                    ["deadlocked", "3 traces", "100", "100"],
                 ], size: .init(executions: 27, states: 0, steps: 24))
         ),
         (
             "deadlock-predict", .predictIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "\"AASS\""],
-                    ["completed", "\"SAAS\""],
-                    ["completed", "\"SSAA\""],
-                    ["deadlocked", "\"\""],
-                    ["deadlocked", "\"A\""],
-                    ["deadlocked", "\"S\""],
-                    ["deadlocked", "\"SA\""],
+                    ["completed", "12 traces", "\"SAAS\""],
+                    ["completed", "6 traces", "\"AASS\""],
+                    ["completed", "6 traces", "\"SSAA\""],
+                    ["deadlocked", "1 traces", "\"\""],
+                    ["deadlocked", "2 traces", "\"A\""],
+                    ["deadlocked", "4 traces", "\"S\""],
+                    ["deadlocked", "4 traces", "\"SA\""],
                 ], size: .init(executions: 35, states: 0, steps: 22))
         ),
         (
             "dealloc-break", .breakIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "1 object created", "object#1 deallocated on main", "\"\""],
-                    ["completed", "1 object created", "object#1 deallocated on main", "\"sunset\""],
-                    ["completed", "1 object created", "object#1 deallocated on thread", "\"sunset\""],
+                    ["completed", "1 traces", "1 object created", "object#1 deallocated on main", "\"\""],
+                    ["completed", "1 traces", "1 object created", "object#1 deallocated on main", "\"sunset\""],
+                    ["completed", "1 traces", "1 object created", "object#1 deallocated on thread", "\"sunset\""],
                 ], size: .init(executions: 3, states: 0, steps: 8))
         ),
         (
             "group-break", .breakIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "10"],
-                    ["completed", "30"],
+                    ["completed", "66 traces", "30"],
+                    ["completed", "8 traces", "10"],
                 ], size: .init(executions: 74, states: 0, steps: 16))
         ),
         (
             "livelock-break", .breakIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "0"],
-                    ["completed", "1"],
-                    ["completed", "2"],
+                    ["completed", "142 traces", "1"],
+                    ["completed", "51 traces", "0"],
+                    ["completed", "68 traces", "2"],
                 ], size: .init(executions: 261, states: 0, steps: 21))
         ),
         (
             "peterson-break", .breakIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "1", "false", "false"],
-                    ["completed", "2", "false", "false"],
-                    ["crashed", "2", "true", "true"],
+                    ["completed", "23 traces", "2", "false", "false"],
+                    ["completed", "3 traces", "1", "false", "false"],
+                    ["crashed", "16 traces", "2", "true", "true"],
                 ], size: .init(executions: 42, states: 0, steps: 17))
         ),
         (
             "singleton-break", .breakIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "1 object created", "Lock#1", "object#1", "object#1", "object#1"],
-                    ["completed", "1 object created", "Lock#2", "object#1", "object#1", "object#1"],
-                    ["completed", "2 object created", "Lock#1", "object#1", "object#1", "object#1"],
-                    ["completed", "2 object created", "Lock#1", "object#1", "object#1", "object#2"],
-                    ["completed", "2 object created", "Lock#1", "object#1", "object#2", "object#2"],
-                    ["completed", "2 object created", "Lock#1", "object#2", "object#2", "object#2"],
-                    ["completed", "2 object created", "Lock#2", "object#1", "object#1", "object#1"],
-                    ["completed", "2 object created", "Lock#2", "object#1", "object#1", "object#2"],
-                    ["completed", "2 object created", "Lock#2", "object#1", "object#2", "object#2"],
-                    ["completed", "2 object created", "Lock#2", "object#2", "object#2", "object#2"],
+                    ["completed", "114 traces", "1 object created", "Lock#2", "object#1", "object#1", "object#1"],
+                    ["completed", "13 traces", "2 object created", "Lock#2", "object#1", "object#2", "object#2"],
+                    ["completed", "16 traces", "2 object created", "Lock#1", "object#1", "object#1", "object#1"],
+                    ["completed", "16 traces", "2 object created", "Lock#1", "object#2", "object#2", "object#2"],
+                    ["completed", "192 traces", "1 object created", "Lock#1", "object#1", "object#1", "object#1"],
+                    ["completed", "22 traces", "2 object created", "Lock#2", "object#2", "object#2", "object#2"],
+                    ["completed", "26 traces", "2 object created", "Lock#2", "object#1", "object#1", "object#1"],
+                    ["completed", "6 traces", "2 object created", "Lock#1", "object#1", "object#1", "object#2"],
+                    ["completed", "8 traces", "2 object created", "Lock#1", "object#1", "object#2", "object#2"],
+                    ["completed", "9 traces", "2 object created", "Lock#2", "object#1", "object#1", "object#2"],
                 ], size: .init(executions: 458, states: 0, steps: 28))
         ),
         (
