@@ -40,6 +40,11 @@ extension Grader {
         case .values(let variable):
             let reachable = finalValues(of: variable, program, result)
             let said = Self.split(answer)
+            // "2 10 11" is several values without their commas: say how to write them
+            // (the form of an answer, not whether it is right).
+            if said.contains(where: { item in item.contains(where: \.isWhitespace) && !item.contains(where: { "[(\"".contains($0) }) }) {
+                return (false, "write the values separated by commas, like answer \"1, 5\"", "")
+            }
             let known = Set(reachable.map { Self.normalized($0.value) })
             let missing = reachable.filter { !said.map(Self.normalized).contains(Self.normalized($0.value)) }
             let wrong = said.filter { !known.contains(Self.normalized($0)) }

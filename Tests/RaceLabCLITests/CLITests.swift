@@ -452,6 +452,10 @@ struct NoSpoilerTests {
         let counted = student.main(["grade", path, "--exercises", folder.appendingPathComponent("course").path])
         #expect(counted.stdout.contains("wrong: 1 of your \(values + 1) values is not a final value of \(variable)\n"), "\(counted.stdout)")
 
+        // Values without their commas are told how to write them, right or wrong.
+        try solution.replacingOccurrences(of: "answer \"\(answer)\"", with: "answer \"\(answer.replacingOccurrences(of: ",", with: ""))\"")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(student.main(["grade", path]).stdout.contains("write the values separated by commas, like answer \"1, 5\""))
         // Asking for the count from an editable region is refused.
         try wrong.replacingOccurrences(of: "answer \"999", with: "feedback \"count\"\nanswer \"999").write(toFile: path, atomically: true, encoding: .utf8)
         let asked = student.main(["grade", path])
