@@ -75,7 +75,11 @@ public struct Behaviour: Hashable, Sendable {
     /// The behaviour of `program`, or nil when exploring it needs more than
     /// `bounds` (it is not a small exercise's program, nor a copy of one).
     public static func of(_ program: Program, within bounds: Size = .exercise) -> Behaviour? {
-        var config = ExploreConfig.automatic
+        // The search is chosen by the program alone, never by which of two finishes
+        // first: DPOR (which counts each outcome's traces) where every run ends, else
+        // the stateful search, as `SearchPlan` decides for a program that waits.
+        var config = ExploreConfig()
+        config.search = .stateless
         config.detectRaces = false
         config.countInterleavings = false
         config.failureMargin = nil
@@ -84,10 +88,14 @@ public struct Behaviour: Hashable, Sendable {
         config.maxStates = bounds.states
         config.maxSteps = bounds.steps
         config.maxStateMemory = 64 << 20
-        // A run past the step bound already says no: the search stops there.
-        let exploration = Analysis.of(program, config: config, needs: .init(counterexample: false)) {
+        // A run past the step bound stops DPOR: the program may loop for ever.
+        var exploration = Analysis.of(program, config: config, needs: .init(counterexample: false)) {
             $0.outcomes.allSatisfy { $0.outcome.end != .stepLimit }
         }.exploration
+        if exploration.outcomes.contains(where: { $0.outcome.end == .stepLimit }) {
+            config.search = .stateful
+            exploration = Analysis.of(program, config: config, needs: .init(counterexample: false)).exploration
+        }
         guard exploration.cut == nil, exploration.outcomes.allSatisfy({ $0.outcome.end != .stepLimit }) else { return nil }
         let shared = program.globals.indices.filter { !program.globals[$0].isLet }
         var rows: [(head: [String], values: [String])] = []

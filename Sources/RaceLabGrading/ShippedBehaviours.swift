@@ -134,10 +134,10 @@ public enum ShippedBehaviours {
             "stale-predict", .predictIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "\"c\""],
-                    ["completed", "\"ca\""],
-                    ["completed", "\"cats\""],
-                ], size: .init(executions: 3, states: 1357, steps: 29))
+                    ["completed", "440 traces", "\"ca\""],
+                    ["completed", "512 traces", "\"c\""],
+                    ["completed", "512 traces", "\"cats\""],
+                ], size: .init(executions: 1464, states: 0, steps: 29))
         ),
     ]
 }

@@ -142,7 +142,7 @@ public struct Template: Sendable {
                 what = "changes how the exercise is run"
             } else if case .string = next, key == "feedback" {
                 what = "says what the grader tells a student"
-            } else if key == "progress" || key == "idle", [.newline, .end, .symbol(";"), .symbol("}")].contains(next) {
+            } else if key == "progress" || key == "idle", Parser.endsStatement(next) {
                 what = "tells the search that a thread which never stops is doing its job"
             } else {
                 continue

@@ -1,4 +1,10 @@
 extension Parser {
+    /// Whether a token ends a statement, so that a word before it (`progress`,
+    /// `idle`) is a statement of its own rather than a name in an expression.
+    public static func endsStatement(_ kind: Token.Kind) -> Bool {
+        [.newline, .end, .symbol(";"), .symbol("}")].contains(kind)
+    }
+
     /// `{ statements }`. Errors inside are recovered statement by statement.
     mutating func parseBlock() throws(Failure) -> [Statement] {
         try nest()
@@ -83,10 +89,10 @@ extension Parser {
             }
             let body = try parseBlock()
             return Statement(.critical(name: name, body: body), start.joined(previous.range))
-        case .identifier("progress") where position + 1 < tokens.count && [.newline, .end, .symbol(";"), .symbol("}")].contains(tokens[position + 1].kind):
+        case .identifier("progress") where position + 1 < tokens.count && Parser.endsStatement(tokens[position + 1].kind):
             _ = advance()
             return Statement(.progress, start)
-        case .identifier("idle") where position + 1 < tokens.count && [.newline, .end, .symbol(";"), .symbol("}")].contains(tokens[position + 1].kind):
+        case .identifier("idle") where position + 1 < tokens.count && Parser.endsStatement(tokens[position + 1].kind):
             _ = advance()
             return Statement(.idle, start)
         case .identifier("due") where position + 1 < tokens.count && tokens[position + 1].kind.isString:
