@@ -78,11 +78,9 @@ public struct Behaviour: Hashable, Sendable {
         // The search is chosen by the program alone, never by which of two finishes
         // first: DPOR (which counts each outcome's traces) where every run ends, else
         // the stateful search, as `SearchPlan` decides for a program that waits.
-        var config = ExploreConfig()
+        var config = ExploreConfig().everyOutcome
         config.search = .stateless
-        config.detectRaces = false
         config.countInterleavings = false
-        config.failureMargin = nil
         config.timeLimit = nil
         config.maxExecutions = bounds.executions
         config.maxStates = bounds.states

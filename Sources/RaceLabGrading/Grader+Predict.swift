@@ -14,10 +14,8 @@ extension Grader {
         if answer.allSatisfy(\.isWhitespace) {
             return (false, "no answer: write it in 'answer \"…\"'", "")
         }
-        var config = self.config
-        config.detectRaces = false
         // Every outcome, even past a failure: the answer is the whole set.
-        config.failureMargin = nil
+        let config = self.config.everyOutcome
         let result = cache.prediction(exercise.id) { Analysis.of(program, config: config, needs: .init(counterexample: false)).exploration }
         if let cut = result.cut {
             return (false, "the exercise could not be explored exhaustively (not exhaustive: \(cut)), so the answer cannot be graded", "")

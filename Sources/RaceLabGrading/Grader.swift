@@ -149,10 +149,8 @@ public struct Grader: Sendable {
         guard let template = try? Template.parse(file),
             let program = try? Scenario.load(name: "exercise", file: file, probes: template.lockedLines(of: file)).versions[0].program
         else { return [] }
-        var config = config
-        config.detectRaces = false
+        var config = config.everyOutcome
         config.countInterleavings = false
-        config.failureMargin = nil
         let result = Analysis.of(program, config: config, needs: .init(counterexample: false)).exploration
         guard result.cut == nil else { return [] }
         let ended = result.outcomes.filter(\.outcome.end.ranToTheEnd)

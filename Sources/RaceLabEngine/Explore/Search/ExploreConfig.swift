@@ -71,6 +71,16 @@ public struct ExploreConfig: Sendable, Equatable {
 
     public init() {}
 
+    /// This configuration made to find every outcome and no more: past the first
+    /// failure, with no race detection. What a prediction is graded on, and what a
+    /// program's behaviour and reached lines are read from.
+    public var everyOutcome: ExploreConfig {
+        var config = self
+        config.detectRaces = false
+        config.failureMargin = nil
+        return config
+    }
+
     /// The defaults, with the search chosen by `SearchPlan`: what a command runs.
     public static var automatic: ExploreConfig {
         var config = ExploreConfig()
