@@ -44,7 +44,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RaceLabGradingTests",
-            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabGrading", "RaceLabCLI", "RaceLabTestSupport"],
+            dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabGrading", "RaceLabPresentation", "RaceLabCLI", "RaceLabTestSupport"],
             // Reference solutions and graded submissions are read from the source tree.
             exclude: ["Solutions", "Submissions", "Golden"]
         ),

@@ -74,7 +74,10 @@ public struct Behaviour: Hashable, Sendable {
 
     /// The behaviour of `program`, or nil when exploring it needs more than
     /// `bounds` (it is not a small exercise's program, nor a copy of one).
-    public static func of(_ program: Program, within bounds: Size = .exercise) -> Behaviour? {
+    /// `constants`: keep the variables that end with one value in every outcome. The
+    /// guard drops them (an unused variable is padding); telling two correct
+    /// programs apart, each with a single outcome, needs them.
+    public static func of(_ program: Program, within bounds: Size = .exercise, constants: Bool = false) -> Behaviour? {
         // The search is chosen by the program alone, never by which of two finishes
         // first: DPOR (which counts each outcome's traces) where every run ends, else
         // the stateful search, as `SearchPlan` decides for a program that waits.
@@ -110,7 +113,7 @@ public struct Behaviour: Hashable, Sendable {
             rows.append((head, values))
         }
         // A variable that ends with one value in every outcome tells none apart.
-        let varying = shared.indices.filter { column in Set(rows.map { $0.values[column] }).count > 1 }
+        let varying = shared.indices.filter { column in constants || Set(rows.map { $0.values[column] }).count > 1 }
         let outcomes = Set(rows.map { row in row.head + varying.map { row.values[$0] }.sorted() })
         let size = Size(
             executions: exploration.executions, states: exploration.states,

@@ -1,17 +1,21 @@
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
+import RaceLabPresentation
 import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabGrading
 
-/// Exercises that need thought: no shipped scenario's output answers a break-it or
-/// predict-it exercise, and no break-it falls to a short schedule or to a run with
-/// one preemption. Every exercise the tests find is held to it, later ones too.
+/// Exercises that need thought: no shipped scenario's output answers an exercise
+/// (a break-it's schedule, a predict-it's outcomes, a fix-it's code as `show` prints
+/// it), every exercise is a program of its own, and no break-it falls to a short
+/// schedule or to a run with one preemption. Every exercise the tests find is held
+/// to it, later ones too.
 struct ScenarioAnswersTests {
     static let breakIts = GraderTests.exercises.filter { $0.kind == .breakIt }
     static let predictIts = GraderTests.exercises.filter { $0.kind == .predictIt }
+    static let fixIts = GraderTests.exercises.filter { $0.kind == .fixIt }
 
     /// Every shipped scenario's every version, with what a student can print of it:
     /// its named schedules, its outcomes' schedules and counterexample, and its
@@ -129,5 +133,89 @@ struct ScenarioAnswersTests {
                 #expect(!grade.passed, "\(id) passes with \(prefix.joined(separator: " "))")
             }
         }
+    }
+
+    /// Every version of every shipped scenario, with its behaviour, every shared
+    /// variable's values kept (a correct program has one outcome, and what it leaves
+    /// behind is what tells it apart); none for a version too large to be an
+    /// exercise's program.
+    static let scenarioBehaviours: [(name: String, behaviour: Behaviour)] = Shipped.scenarioNames.flatMap { name in
+        let versions = (try? Shipped.scenario(name))?.versions ?? []
+        return versions.compactMap { version in
+            Behaviour.of(version.program, constants: true).map { ("\(name) \(version.fix ?? "")", $0) }
+        }
+    }
+
+    /// A fix-it exercise is a program of its own: neither its starter nor its
+    /// reference solution behaves as any version of any shipped scenario, so no
+    /// scenario's fix is its answer under other names.
+    @Test(.exhaustive, arguments: fixIts.map(\.id))
+    func everyFixItIsAProgramOfItsOwn(id: String) throws {
+        let exercise = try #require(Self.fixIts.first { $0.id == id })
+        let solution = try GraderTests.file(GraderTests.solutionFolder.appendingPathComponent("\(id).race"))
+        let programs = [("starter", exercise.program), ("solution", try Scenario.load(name: id, file: solution).versions[0].program)]
+        #expect(Self.scenarioBehaviours.count > 40)
+        for (which, program) in programs {
+            let behaviour = try #require(Behaviour.of(program, constants: true), "\(id)'s \(which) is too large to compare")
+            for (name, other) in Self.scenarioBehaviours {
+                #expect(behaviour != other, "\(id)'s \(which) behaves as \(name)")
+            }
+        }
+    }
+
+    /// `exercise`'s starter with `fix`'s code where a student copying from
+    /// `racelab show` would paste it: the fix's new declarations into each region at
+    /// the top level, and its body of a function or thread into each region inside
+    /// the function or thread of that name. Nil when nothing fits anywhere.
+    static func pasted(_ fix: Scenario.Fix, of scenario: Scenario, into exercise: Exercise) -> SourceFile? {
+        let file = exercise.scenario.file
+        guard let template = try? Template.parse(file) else { return nil }
+        let base = Set(scenario.declarations.compactMap { $0.replacementKey?.name })
+        var added: [String] = []
+        var bodies: [String: [String]] = [:]
+        for declaration in fix.declarations {
+            guard let key = declaration.replacementKey, key.what != "schedule", key.what != "metadata" else { continue }
+            if case .remove = declaration.kind { continue }
+            let lines = ScenarioCode.text(of: declaration, in: scenario.file).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if base.contains(key.name) && lines.count > 2 {
+                bodies[key.name] = Array(lines.dropFirst().dropLast())
+            } else if !base.contains(key.name) {
+                added += lines
+            }
+        }
+        var lines = file.lines
+        var changed = false
+        for region in template.regions.reversed() {
+            let indent = String(lines[region.begin - 1].prefix { $0 == " " })
+            var code = added
+            if !indent.isEmpty {
+                let header = lines[..<(region.begin - 1)].last { $0.hasPrefix("func ") || $0.hasPrefix("thread ") } ?? ""
+                let name = header.split(separator: " ").dropFirst().first.map { String($0.prefix { $0.isLetter || $0.isNumber || $0 == "_" }) } ?? ""
+                code = (bodies[name] ?? []).map { String(indent.dropFirst(4)) + $0 }
+            }
+            guard !code.isEmpty else { continue }
+            lines.replaceSubrange(region.begin..<(region.end - 1), with: code)
+            changed = true
+        }
+        return changed ? SourceFile(name: file.name, text: lines.joined(separator: "\n")) : nil
+    }
+
+    /// Every fix of every shipped scenario, pasted into every fix-it exercise the way
+    /// a student copying `racelab show`'s diff would: none passes.
+    @Test(.exhaustive)
+    func noScenarioFixPastedIntoAFixItPasses() throws {
+        var tried = 0
+        for exercise in Self.fixIts {
+            for name in Shipped.scenarioNames {
+                let scenario = try Shipped.scenario(name)
+                for fix in scenario.fixes {
+                    guard let submission = Self.pasted(fix, of: scenario, into: exercise) else { continue }
+                    tried += 1
+                    let grade = GraderTests.grader.grade(submission, student: "s")
+                    #expect(!grade.passed, "\(exercise.id) passes with \(name)'s fix \(fix.name) pasted in:\n\(submission.text)")
+                }
+            }
+        }
+        #expect(tried > 100)
     }
 }
