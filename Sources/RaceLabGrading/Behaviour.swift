@@ -79,10 +79,13 @@ public struct Behaviour: Hashable, Sendable {
     /// programs apart, each with a single outcome, needs them.
     public static func of(_ program: Program, within bounds: Size = .exercise, constants: Bool = false) -> Behaviour? {
         // The search is chosen by the program alone, never by which of two finishes
-        // first: DPOR (which counts each outcome's traces) where every run ends, else
-        // the stateful search, as `SearchPlan` decides for a program that waits.
+        // first: the stateful search where `SearchPlan` forces it (progress marks,
+        // spurious wakeups, a strict-priority scheduler), else DPOR (which counts
+        // each outcome's traces) where every run ends, else the stateful search.
         var config = ExploreConfig().everyOutcome
-        config.search = .stateless
+        var asked = config
+        asked.search = .automatic
+        config.search = SearchPlan.resolve(asked, for: program).config.search == .stateful ? .stateful : .stateless
         config.countInterleavings = false
         config.timeLimit = nil
         config.maxExecutions = bounds.executions

@@ -46,7 +46,7 @@ struct ClassGradingTests {
         }
         #expect(
             output.stdout.contains(
-                ",failed,0,10,\"every interleaving passes, but singleton has a data race: A writes it (line 34) and B reads it (line 31), with nothing ordering them\"\r\n"
+                ",failed,0,10,\"every interleaving passes, but pool has a data race: web writes it (line 40) and jobs reads it (line 35), with nothing ordering them\"\r\n"
             ))
         try Self.compare(output.stdout, "class.csv")
     }
@@ -132,12 +132,12 @@ struct ClassGradingTests {
     @Test func hintsComeOneAtATime() {
         let first = RaceLab(environment: [:]).main(["hint", "Scenarios/Exercises/singleton-fix.race"])
         #expect(first.exitCode == 0)
-        #expect(first.stdout.hasPrefix("singleton-fix: Make the lazy singleton safe (fix it, easy, 10 points)\n\nTwo threads call"))
+        #expect(first.stdout.hasPrefix("singleton-fix: Open the connection pool only once (fix it, easy, 10 points)\n\nThreads web and jobs"))
         #expect(first.stdout.contains("Hint 1 of 3:\n"))
         #expect(!first.stdout.contains("Hint 2"))
         #expect(first.stdout.hasSuffix("More: racelab hint Scenarios/Exercises/singleton-fix.race 2\n"))
         let all = RaceLab(environment: [:]).main(["hint", "singleton-fix", "9"])
-        #expect(all.stdout.contains("Hint 3 of 3:\n  Declare 'let token = Lock()' at the top"))
+        #expect(all.stdout.contains("Hint 3 of 3:\n  Declare 'let poolLock = Lock()' at the top"))
         #expect(all.stdout.hasSuffix("That is every hint.\n"))
     }
 
@@ -196,13 +196,13 @@ struct GradebookTests {
         let base = classFolder.path
         #expect(
             output.stdout.components(separatedBy: "\r\n").dropFirst().dropLast() == [
-                "alice,deadlock-fix,fix it,\(base)/alice/deadlock-fix.race,passed,10,10,every one of 12 interleavings passes (4 executions explored)",
-                "alice,singleton-fix,fix it,\(base)/alice/singleton-fix.race,passed,10,10,every one of 210 interleavings passes (8 executions explored)",
+                "alice,deadlock-fix,fix it,\(base)/alice/deadlock-fix.race,passed,10,10,every one of 127648 interleavings passes (40 executions explored)",
+                "alice,singleton-fix,fix it,\(base)/alice/singleton-fix.race,passed,10,10,every one of 9504 interleavings passes (24 executions explored)",
                 "bob,deadlock-fix,fix it,\(base)/bob/deadlock-fix.race,invalid,0,10,the file is empty",
                 "bob,singleton-fix,fix it,\(base)/bob/singleton-fix.race.txt,invalid,0,10,not graded: the file is named singleton-fix.race.txt; a submission is named singleton-fix.race",
                 "carol,deadlock-fix,fix it,\(base)/carol/hw/deadlock-fix.race,invalid,0,10,not graded: it is in a folder inside carol's (hw); put it right in carol/",
                 "carol,singleton-fix,fix it,,missing,0,10,missing: no file for singleton-fix (singleton-fix.race)",
-                "erin,deadlock-fix,fix it,\(base)/erin/deadlock-fix.race,passed,10,10,every one of 12 interleavings passes (4 executions explored)",
+                "erin,deadlock-fix,fix it,\(base)/erin/deadlock-fix.race,passed,10,10,every one of 127648 interleavings passes (40 executions explored)",
                 "dave,singleton-fix,fix it,,missing,0,10,missing: no file for singleton-fix (singleton-fix.race)",
                 "dave,deadlock-fix,fix it,,missing,0,10,missing: no file for deadlock-fix (deadlock-fix.race)",
             ])

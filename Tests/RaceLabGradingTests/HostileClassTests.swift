@@ -16,7 +16,7 @@ struct HostileClassTests {
     static func submissions() throws -> [(String, String, String, String, String)] {
         let singleton = try solution("singleton-fix")
         let breakIt = try solution("deadlock-break")
-        let body = "    synchronized(token) {\n        if singleton == nil {\n            singleton = MySingle()\n        }\n    }\n"
+        let body = GraderTests.lockedTest
         let deep = "    let n = " + String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300) + "\n"
         return [
             ("honest", "singleton-fix", singleton, "passed", "every one of "),
@@ -26,7 +26,7 @@ struct HostileClassTests {
             ),
             (
                 "trap", "singleton-fix",
-                singleton.replacingOccurrences(of: "let token = Lock()\n", with: "let token = Lock()\nvar a = 1\nclass a { deinit { } }\n"),
+                singleton.replacingOccurrences(of: "let poolLock = Lock()\n", with: "let poolLock = Lock()\nvar a = 1\nclass a { deinit { } }\n"),
                 "invalid", "the file does not compile: line 28: 'a' is already declared as a"
             ),
             (

@@ -11,7 +11,7 @@ import Testing
 /// changes the model (`Parser.modelKeys`) is refused there, however it is written.
 struct ModelStatementTests {
     static let region = "// begin editable: you may declare things here (a lock, say)\n"
-    static let message = "line 26: 'scheduling' changes how the exercise is run; it belongs to the exercise, not to an editable region"
+    static let message = "line 30: 'scheduling' changes how the exercise is run; it belongs to the exercise, not to an editable region"
 
     /// singleton-fix as handed out (no lock), with `statement` first in its top region.
     static func starter(with statement: String) throws -> String {
@@ -25,8 +25,9 @@ struct ModelStatementTests {
     }
 
     /// No lock: a thread of the student's own, at the highest priority, makes the
-    /// singleton first. Under a strict-priority scheduler it runs before A and B can.
-    static let eager = "thread C {\n    Thread.current.qualityOfService = .userInteractive\n    singleton = MySingle()\n}\n"
+    /// pool first. Under a strict-priority scheduler it runs before web and jobs can.
+    static let eager =
+        "thread C {\n    Thread.current.qualityOfService = .userInteractive\n    let made = ConnectionPool()\n    made.open = 4\n    pool = made\n}\n"
 
     @Test func strictPriorityWithNoLockIsRefused() throws {
         let text = try Self.starter(with: "scheduling \"strict priority\"\n" + Self.eager)
@@ -43,18 +44,17 @@ struct ModelStatementTests {
         #expect(program.strictPriority)
         let (passed, reason, _, _) = GraderTests.grader.gradeFix(program, file, key: "model-statement-cheat")
         #expect(!passed)
-        #expect(
-            reason == "every interleaving passes, but singleton has a data race: C writes it (line 29) and A reads it (line 35), with nothing ordering them")
+        #expect(reason == "every interleaving passes, but ConnectionPool#1.open has a data race: C writes it (line 34) and jobs reads it (line 57), with nothing ordering them", "\(reason)")
         // Under the exercise's own model the same thread C fixes nothing.
         let fair = Self.grade(try Self.starter(with: Self.eager))
         #expect(fair.status == .failed)
-        #expect(fair.reason.hasPrefix("fails in at least 5740 of at least 5760 interleavings: the check \"exactly one MySingle is ever created\" fails"))
+        #expect(fair.reason.hasPrefix("fails in at least 241899 of at least 244671 interleavings: the check \"exactly one pool is ever made\" fails"), "\(fair.reason)")
     }
 
     @Test func spacingCommentsLineEndsAndAByteOrderMarkHideNothing() throws {
         let hidden: [(String, String)] = [
             ("spacing and comments", "  \t scheduling /* quietly */   \"strict priority\"   // nothing to see\n"),
-            ("after a semicolon", "let token = Lock(); scheduling \"strict priority\"\n"),
+            ("after a semicolon", "let poolLock = Lock(); scheduling \"strict priority\"\n"),
             ("a byte-order mark before it", "\u{FEFF}scheduling \"strict priority\"\n"),
         ]
         for (what, statement) in hidden {
@@ -71,14 +71,14 @@ struct ModelStatementTests {
         }
         // Inside a fix, which grading never applies: refused all the same, at its line.
         let fix = Self.grade(try Self.starter(with: "fix sneaky {\n    scheduling \"strict priority\"\n}\n"))
-        #expect(fix.reason == Self.message.replacingOccurrences(of: "line 26", with: "line 27"))
+        #expect(fix.reason == Self.message.replacingOccurrences(of: "line 30", with: "line 31"))
     }
 
     @Test func everyModelStatementIsRefusedByItsName() throws {
         #expect(Parser.modelKeys == ["scheduling", "wakeups"])
         for key in Parser.modelKeys {
             let grade = Self.grade(try Self.starter(with: "\(key) \"anything\"\n"))
-            #expect(grade.reason == "line 26: '\(key)' changes how the exercise is run; it belongs to the exercise, not to an editable region")
+            #expect(grade.reason == "line 30: '\(key)' changes how the exercise is run; it belongs to the exercise, not to an editable region")
         }
     }
 
@@ -87,8 +87,8 @@ struct ModelStatementTests {
         #expect(Self.grade(solution).status == .passed)
         // The word alone is no statement: a name, a comment, a string.
         let named = solution.replacingOccurrences(
-            of: "let token = Lock()\n",
-            with: "let token = Lock() // scheduling \"strict priority\" is not mine to choose\nlet scheduling = \"scheduling\"\n")
+            of: "let poolLock = Lock()\n",
+            with: "let poolLock = Lock() // scheduling \"strict priority\" is not mine to choose\nlet scheduling = \"scheduling\"\n")
         #expect(named != solution)
         let grade = Self.grade(named)
         #expect(grade.status == .passed, "\(grade.reason)")

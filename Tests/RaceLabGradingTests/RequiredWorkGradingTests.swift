@@ -65,20 +65,19 @@ struct RequiredWorkGradingTests {
         }
     }
 
-    /// array-fix's cheat from the issue: the total written, then `return`, so the
-    /// locked walk never runs. It passed with 10 of 10 points; now the line that
-    /// stores the walk's sum, `total = sum` (line 37 of the cheat), never ran.
-    @Test func theArrayFixCheatFailsWithTheLineItSkipped() throws {
+    /// array-fix's cheat from the issue: the answer written, then `return`, so the
+    /// locked walk never runs. It passed with 10 of 10 points; now the walk, a
+    /// `required` block, is work the grader sees was not done.
+    @Test func theArrayFixCheatFailsWithTheWorkItSkipped() throws {
         let exercise = try GraderTests.file(GraderTests.exerciseFolder.appendingPathComponent("array-fix.race"))
-        let cheat = exercise.text.replacingOccurrences(
-            of: "thread worker {\n    // begin editable\n", with: "thread worker {\n    // begin editable\n    total = 15\n    return\n")
+        let top = "thread stats {\n    // begin editable: before the walk\n"
+        let cheat = exercise.text.replacingOccurrences(of: top, with: top + "    peak = 27\n    return\n")
         #expect(cheat != exercise.text)
         let grade = GraderTests.grader.grade(SourceFile(name: "array-fix.race", text: cheat), student: "mallory")
         #expect(grade.status == .failed && grade.points == 0)
-        #expect(grade.reason == "fails in 3 of 3 interleavings: the threads' work is no longer done: the locked code at line 37 never ran")
+        #expect(grade.reason == "fails in 3 of 3 interleavings: the threads' work is no longer done: the stats thread walks the readings (it never ran)")
         // A thread that loops for ever instead is reported as such, not as work not done.
-        let endless = exercise.text.replacingOccurrences(
-            of: "thread worker {\n    // begin editable\n", with: "thread worker {\n    // begin editable\n    while true { total = 15 }\n")
+        let endless = exercise.text.replacingOccurrences(of: top, with: top + "    while true { peak = 27 }\n")
         let looping = GraderTests.grader.grade(SourceFile(name: "array-fix.race", text: endless), student: "mallory")
         #expect(looping.status == .failed && !looping.reason.contains("never ran"), "\(looping.reason)")
     }
