@@ -82,7 +82,10 @@ struct GraderTests {
         let starter = try Self.file(Self.exerciseFolder.appendingPathComponent("singleton-fix.race"))
         let failed = Self.grader.grade(starter, student: "sam")
         #expect(failed.reason == "fails in 44616 of 45120 interleavings: the check \"exactly one pool is ever made\" fails")
-        #expect(failed.details.contains("Why: jobs read pool (step 4) before web wrote it (step 13).\n     Had web written it first, jobs would have read ConnectionPool#1, and every check passes"), "\(failed.details)")
+        #expect(
+            failed.details.contains(
+                "Why: jobs read pool (step 4) before web wrote it (step 13).\n     Had web written it first, jobs would have read ConnectionPool#1, and every check passes"
+            ), "\(failed.details)")
         // The last hint says what to write; writing exactly that passes.
         var text = starter.text
         text = text.replacingOccurrences(
@@ -106,7 +109,9 @@ struct GraderTests {
         #expect(slowFix.status == .passed)
         #expect(slowFix.reason.hasPrefix("every one of more than 9,223,372,036,854,775,807 interleavings passes"), "\(slowFix.reason)")
         let slowRace = try Self.cheat(
-            "singleton-fix", (Self.lockedTest, "    work(40)\n    if pool == nil {\n        let fresh = ConnectionPool()\n        fresh.open = 4\n        pool = fresh\n    }\n"))
+            "singleton-fix",
+            (Self.lockedTest, "    work(40)\n    if pool == nil {\n        let fresh = ConnectionPool()\n        fresh.open = 4\n        pool = fresh\n    }\n")
+        )
         #expect(slowRace.status == .failed)
         #expect(slowRace.reason.hasPrefix("fails in at least "), "\(slowRace.reason)")
         #expect(slowRace.reason.contains(" of more than 9,223,372,036,854,775,807 interleavings: "), "\(slowRace.reason)")
@@ -177,7 +182,10 @@ struct GraderTests {
             (
                 try Self.cheat(
                     "array-fix",
-                    ("    lock.lock()\n    // end editable\n    required \"the stats thread walks", "    lock.lock()\n    var highest = 27\n    if true {\n    // end editable\n    required \"the stats thread walks"),
+                    (
+                        "    lock.lock()\n    // end editable\n    required \"the stats thread walks",
+                        "    lock.lock()\n    var highest = 27\n    if true {\n    // end editable\n    required \"the stats thread walks"
+                    ),
                     ("    // begin editable: after the walk\n    lock.unlock()\n", "    // begin editable: after the walk\n    }\n    lock.unlock()\n")),
                 "line 31: the editable code declares 'highest', which the locked code declares too (line 36); use another name, so that the locked code keeps its own"
             ),
@@ -227,7 +235,10 @@ struct GraderTests {
             (
                 try Self.cheat(
                     "array-fix",
-                    ("thread stats {\n    // begin editable: before the walk\n    lock.lock()\n", "thread stats {\n    // begin editable: before the walk\n    peak = 27\n    return\n")),
+                    (
+                        "thread stats {\n    // begin editable: before the walk\n    lock.lock()\n",
+                        "thread stats {\n    // begin editable: before the walk\n    peak = 27\n    return\n"
+                    )),
                 "fails in 5 of 5 interleavings: the threads' work is no longer done: the stats thread walks the readings (it never ran)"
             ))
         // A loop that never stops, marked as doing its job, so that no run ends and no

@@ -27,11 +27,11 @@ struct HostileClassTests {
             (
                 "trap", "singleton-fix",
                 singleton.replacingOccurrences(of: "let poolLock = Lock()\n", with: "let poolLock = Lock()\nvar a = 1\nclass a { deinit { } }\n"),
-                "invalid", "the file does not compile: line 28: 'a' is already declared as a"
+                "invalid", "the file does not compile: line 32: 'a' is already declared as a"
             ),
             (
                 "nesting", "singleton-fix", singleton.replacingOccurrences(of: body, with: body + deep),
-                "invalid", "the file does not compile: line 36: this nests more than 256 levels deep"
+                "invalid", "the file does not compile: line 42: this nests more than 256 levels deep"
             ),
             (
                 "bomb", "deadlock-break",

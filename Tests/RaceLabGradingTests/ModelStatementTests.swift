@@ -44,11 +44,16 @@ struct ModelStatementTests {
         #expect(program.strictPriority)
         let (passed, reason, _, _) = GraderTests.grader.gradeFix(program, file, key: "model-statement-cheat")
         #expect(!passed)
-        #expect(reason == "every interleaving passes, but ConnectionPool#1.open has a data race: C writes it (line 34) and jobs reads it (line 57), with nothing ordering them", "\(reason)")
+        #expect(
+            reason
+                == "every interleaving passes, but ConnectionPool#1.open has a data race: C writes it (line 34) and jobs reads it (line 57), with nothing ordering them",
+            "\(reason)")
         // Under the exercise's own model the same thread C fixes nothing.
         let fair = Self.grade(try Self.starter(with: Self.eager))
         #expect(fair.status == .failed)
-        #expect(fair.reason.hasPrefix("fails in at least 241899 of at least 244671 interleavings: the check \"exactly one pool is ever made\" fails"), "\(fair.reason)")
+        #expect(
+            fair.reason.hasPrefix("fails in at least 241899 of at least 244671 interleavings: the check \"exactly one pool is ever made\" fails"),
+            "\(fair.reason)")
     }
 
     @Test func spacingCommentsLineEndsAndAByteOrderMarkHideNothing() throws {
