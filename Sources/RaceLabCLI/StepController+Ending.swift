@@ -94,6 +94,8 @@ extension StepController {
         config.search = .automatic
         let result = Analysis.of(session.engine.program, config: config, needs: .init(counterexample: false)).exploration
         switch result.verdict() {
+        case _ where result.failsByRacesAlone:
+            lines.append("No schedule can reach the goal, but the fix has data races: racelab explore \(argument)\(fixFlag) lists them.")
         case .proven where !result.countsInterleavings, .passesUnexpectedly where !result.countsInterleavings:
             lines.append(
                 "No schedule can reach the goal: racelab explore \(argument)\(fixFlag) visits all \(result.states) states of this fix (its threads can run forever), and none fails."

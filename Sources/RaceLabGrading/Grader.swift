@@ -172,7 +172,7 @@ public struct Grader: Sendable {
             Analysis.of(program, config: config) { $0.outcomes.allSatisfy { $0.outcome.end != .stepLimit } }
         }
         let result = analysis.exploration
-        if result.verdict() == .fails {
+        if result.verdict() == .fails && !result.failsByRacesAlone {
             let ways = Words.failingShare(result)
             guard let example = analysis.counterexample, let run = analysis.counterexampleRun else {
                 if let first = result.outcomes.first(where: \.outcome.isFailure) {

@@ -99,14 +99,22 @@ public enum Words {
     public static func verdictSentence(_ result: Exploration) -> String {
         switch result.verdict() {
         case .fails, .failsAsExpected:
+            if result.failsByRacesAlone { return "FAILS: \(racesAloneSummary(result)) (Data races, above)." }
             return result.failingExecutions == 1 && result.livelock != nil ? "FAILS: the threads can livelock." : "FAILS: some interleavings break it."
         case .proven, .passesUnexpectedly: return "proven: every interleaving passes."
         case .notExhaustive: return "no failure found, but the search was cut, so this is not a proof."
         }
     }
 
+    /// Why a program whose checks all held fails: its accesses race.
+    static func racesAloneSummary(_ result: Exploration) -> String {
+        let checks = result.isExhaustive ? "every interleaving passes its checks" : "no interleaving explored failed a check"
+        return checks + ", but " + (result.dataRaces.count == 1 ? "one pair of accesses races" : "accesses race")
+    }
+
     /// The verdict in a few words, as the lesson page gives it beside each version.
     public static func verdictSummary(_ result: Exploration) -> String {
+        if result.failsByRacesAlone { return racesAloneSummary(result) }
         switch result.verdict() {
         case .proven: return "proven: every interleaving passes"
         case .fails, .failsAsExpected: return "fails in \(result.failingInterleavings) of \(result.interleavings) interleavings"

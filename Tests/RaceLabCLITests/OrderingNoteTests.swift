@@ -19,7 +19,8 @@ struct OrderingNoteTests {
     @Test func exploreSaysItOnceForAVersionWithWeakerOrderings() throws {
         for search in ["auto", "dpor", "stateful"] {
             let relaxed = racelab.main(["explore", Self.fixture, "--search", search])
-            #expect(relaxed.exitCode == 0)
+            // Its message races: the verdict fails, though every check holds.
+            #expect(relaxed.exitCode == 1)
             #expect(lines(relaxed.stdout, "Orderings:") == ["Orderings: this program uses .relaxed atomics; " + Self.sentence])
             #expect(relaxed.stdout.contains("  message: sender writes it (line 12) and receiver reads it (line 18), with nothing ordering them\n"))
             let publish = racelab.main(["explore", Self.fixture, "--fix", "publish", "--search", search])

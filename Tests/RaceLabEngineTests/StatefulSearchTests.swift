@@ -62,14 +62,16 @@ struct StatefulGraphTests {
         #expect(result.outcomes.map(\.interleavings) == [InterleavingCount(6), InterleavingCount(4)])
         #expect(result.outcomes.map(\.executions) == [1, 1], "one final state each")
         #expect(result.outcomes.map(\.schedule) == [["A", "A", "B", "B", "B"], ["A", "B", "B", "B", "A"]], "shortest, first found breadth first")
-        #expect(result.verdict() == .proven)
+        // No check fails, but the two writers race on x.
+        #expect(result.failingExecutions == 0 && result.failsByRacesAlone)
     }
 
     @Test func theStateBudgetCutsTheSearch() throws {
         let result = try explore(Self.twoWriters, maxStates: 10)
         #expect(result.cut == .stateBound(10))
         #expect(result.states == 10, "the state that reached the budget had all its steps taken")
-        #expect(result.verdict() == .notExhaustive(.stateBound(10)))
+        // The race on x, seen before the cut, is a finding: the verdict fails.
+        #expect(result.verdict() == .fails && result.failsByRacesAlone)
         #expect(!result.countsInterleavings, "a cut graph has unknown paths: final states are counted")
     }
 
@@ -115,7 +117,7 @@ struct StatefulGraphTests {
     /// A runs round its loop forever only if B never runs, and B can run all along:
     /// no fair schedule does that, so it is no livelock.
     @Test func aCycleThatStarvesAReadyThreadIsNoLivelock() throws {
-        let result = try explore("var stop = false\nvar x = 0\nthread A { while !stop { x += 1\n x -= 1 } }\nthread B { stop = true }")
+        let result = try explore("atomic var stop = false\nvar x = 0\nthread A { while !stop { x += 1\n x -= 1 } }\nthread B { stop = true }")
         #expect(result.livelock == nil)
         #expect(result.verdict() == .proven)
     }
@@ -123,7 +125,7 @@ struct StatefulGraphTests {
     /// Threads that take turns forever: no final state, every cycle passes `progress`.
     @Test func strictAlternationWithProgressIsProven() throws {
         let result = try explore(
-            "var turn = 0\nthread A { while true { while turn != 0 { }\n progress\n turn = 1 } }\n"
+            "atomic var turn = 0\nthread A { while true { while turn != 0 { }\n progress\n turn = 1 } }\n"
                 + "thread B { while true { while turn != 1 { }\n progress\n turn = 0 } }")
         #expect(result.isExhaustive && result.outcomes.isEmpty && result.livelock == nil)
         #expect(result.verdict() == .proven)
@@ -216,7 +218,8 @@ struct SearchChoiceTests {
     /// stateful search, which can finish, gives the verdict.
     @Test func dporCutByItsOwnBoundIsNotTakenAsFinished() throws {
         let (result, reason) = try choose(Self.counter) { $0.maxExecutions = 500 }
-        #expect(result.search == .stateful && result.isExhaustive && result.verdict() == .proven)
+        // Every check holds; the counter's read and write race.
+        #expect(result.search == .stateful && result.isExhaustive && result.failingExecutions == 0 && result.failsByRacesAlone)
         #expect(reason == .statelessCut(.executionBound(500), statefulStates: 15_388))
     }
 

@@ -126,6 +126,8 @@ public struct Exploration: Sendable {
         outcomes.filter(\.outcome.isFailure).map(\.executions).reduce(0, +) + (livelock == nil ? 0 : 1)
     }
     public var isExhaustive: Bool { cut == nil }
+    /// Every interleaving passes its checks, and only data races fail the program.
+    public var failsByRacesAlone: Bool { failingExecutions == 0 && !dataRaces.isEmpty }
 
     /// The interleavings whose outcome fails.
     public var failingInterleavings: InterleavingCount { interleavings { $0.isFailure } }
@@ -136,9 +138,12 @@ public struct Exploration: Sendable {
     }
 
     /// The verdict for a version with this role: a failure is expected of the broken
-    /// version, a variant or a fix marked as failing; a proof of a fix.
+    /// version, a variant or a fix marked as failing; a proof of a fix. A data race
+    /// fails a program whose every interleaving passes its checks, as it fails a
+    /// student's fix: two accesses with nothing ordering them are undefined
+    /// behaviour, whatever the outcomes say.
     public func verdict(as role: VersionRole = .fix) -> Verdict {
-        if failingExecutions > 0 { return role.shouldFail ? .failsAsExpected : .fails }
+        if failingExecutions > 0 || !dataRaces.isEmpty { return role.shouldFail ? .failsAsExpected : .fails }
         if let cut { return .notExhaustive(cut) }
         return role.shouldFail ? .passesUnexpectedly : .proven
     }
