@@ -99,10 +99,6 @@ public struct Program: Sendable {
     /// consistent, which every report says (`Exploration.orderingNote`). Set once compiled.
     public internal(set) var weakOrderings: [MemoryOrdering] = []
 
-    /// Whether some code makes an `NSCondition`: its waits may wake spuriously, but
-    /// only while another thread can run (see `Engine.runnableMask`), so whether a
-    /// thread can run depends on the others, which DPOR's reduction and sleep sets
-    /// must not assume.
     /// A strict-priority uniprocessor (`scheduling "strict priority"`, or
     /// `--strategy priority`): only the runnable threads of the highest priority may
     /// take the next step (`Engine.isSchedulable`). Whether one can then depends on the
@@ -115,6 +111,10 @@ public struct Program: Sendable {
     /// A loop that rechecks around `wait()` may then go round for ever: such programs
     /// get the stateful search (`SearchPlan`).
     public var spuriousWakeups = true
+    /// Whether some code makes an `NSCondition`: its waits may wake spuriously, but
+    /// only while another thread can run (see `Engine.runnableMask`), so whether a
+    /// thread can run depends on the others, which DPOR's reduction and sleep sets
+    /// must not assume.
     public var usesConditions: Bool {
         codes.contains { $0.instructions.contains(.builtin(.condition, argc: 0, className: nil)) }
     }
