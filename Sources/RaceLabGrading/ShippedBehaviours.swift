@@ -25,7 +25,7 @@ public enum ShippedBehaviours {
         0x9945_14f6_1804_1be6,
         0x4209_842b_abcf_47c3,
         0x57c3_78cd_ca0b_648c,
-        0x6e9e_3266_6972_99d6,
+        0x3c9_4f95_69f4_f30c,
     ]
 
     /// Each shipped break-it and predict-it exercise: its ID, kind and behaviour.

@@ -54,12 +54,27 @@ public struct ClassDeclaration: Hashable, Sendable {
         public var value: Expression
         public var range: SourceRange
         public var storage: Storage
-        public init(isLet: Bool, name: String, value: Expression, range: SourceRange, storage: Storage = .plain) {
+        /// False for `let numbers: [Int]`, which the class's `init` sets.
+        public var hasDefault: Bool
+        public init(isLet: Bool, name: String, value: Expression, range: SourceRange, storage: Storage = .plain, hasDefault: Bool = true) {
             self.isLet = isLet
             self.name = name
             self.value = value
             self.range = range
             self.storage = storage
+            self.hasDefault = hasDefault
+        }
+    }
+
+    /// `init(…) { … }`, `override func main() { … }` or `override func start() { … }`.
+    public struct Method: Hashable, Sendable {
+        public var function: FunctionDeclaration
+        public var isOverride: Bool
+        public var range: SourceRange
+        public init(function: FunctionDeclaration, isOverride: Bool, range: SourceRange) {
+            self.function = function
+            self.isOverride = isOverride
+            self.range = range
         }
     }
 
@@ -68,12 +83,28 @@ public struct ClassDeclaration: Hashable, Sendable {
     public var mainThreadOnly: Bool
     public var fields: [Field]
     public var deinitBody: [Statement]?
+    /// `class Name: Operation`: the class it inherits from, where it is named.
+    public var superclass: Located<String>?
+    /// Its `init` and its methods, in source order (the init is named "init").
+    public var methods: [Method] = []
+    /// `override var isAsynchronous: Bool { true }`, where it is written.
+    public var isAsynchronous: Located<Bool>?
 
     public init(name: String, mainThreadOnly: Bool, fields: [Field], deinitBody: [Statement]?) {
         self.name = name
         self.mainThreadOnly = mainThreadOnly
         self.fields = fields
         self.deinitBody = deinitBody
+    }
+}
+
+/// A value and where the script writes it.
+public struct Located<Value: Hashable & Sendable>: Hashable, Sendable {
+    public var value: Value
+    public var range: SourceRange
+    public init(_ value: Value, at range: SourceRange) {
+        self.value = value
+        self.range = range
     }
 }
 

@@ -152,28 +152,18 @@ extension Parser {
     mutating func parseClass(mainThreadOnly: Bool, start: SourceRange) throws(Failure) -> Declaration {
         _ = advance()
         let nameToken = try consumeIdentifier("expected a class name after 'class'")
+        var superclass: Located<String>?
+        if match(":") {
+            let token = try consumeIdentifier("expected the class it inherits from after ':'")
+            superclass = Located(name(of: token), at: token.range)
+        }
         try consume("{", "expected '{' to start the class body")
         skipNewlines()
-        var fields: [ClassDeclaration.Field] = []
-        var deinitBody: [Statement]?
+        var declaration = ClassDeclaration(name: name(of: nameToken), mainThreadOnly: mainThreadOnly, fields: [], deinitBody: nil)
+        declaration.superclass = superclass
         while !check("}") && current.kind != .end {
             do throws(Failure) {
-                let fieldStart = current.range
-                if match(.deinit) {
-                    if deinitBody != nil { throw error("a class has at most one deinit", at: fieldStart) }
-                    deinitBody = try parseBlock()
-                } else if check(.var) || check(.let) || current.kind == .identifier("atomic") || current.kind == .identifier("weak") {
-                    let storage = parseStorage()
-                    guard check(.var) || check(.let) else { throw error("expected 'var' after \(previous.quoted), found \(current.quoted)") }
-                    let isLet = advance().kind == .keyword(.let)
-                    let fieldName = try consumeIdentifier("expected a field name")
-                    _ = try parseOptionalType()
-                    try consume("=", "a field needs a default value: expected '='")
-                    let value = try parseExpression()
-                    fields.append(.init(isLet: isLet, name: name(of: fieldName), value: value, range: fieldName.range, storage: storage))
-                } else {
-                    throw error("expected a field ('var name = value') or 'deinit' in a class, found \(current.quoted)")
-                }
+                try parseClassMember(into: &declaration)
                 try endOfStatement()
             } catch {
                 synchronize()
@@ -181,14 +171,85 @@ extension Parser {
             skipNewlines()
         }
         try consume("}", "expected '}' to close the class")
-        let declaration = ClassDeclaration(name: name(of: nameToken), mainThreadOnly: mainThreadOnly, fields: fields, deinitBody: deinitBody)
         return Declaration(.class(declaration), start.joined(previous.range), nameRange: nameToken.range)
     }
 
-    mutating func parseFunction(start: SourceRange) throws(Failure) -> Declaration {
-        _ = advance()
-        let nameToken = try consumeIdentifier("expected a function name after 'func'")
-        try consume("(", "expected '(' after the function name")
+    /// One member of a class: a field, its deinit, its init, or (in an Operation
+    /// subclass) `override func main()`, `override func start()` or
+    /// `override var isAsynchronous: Bool { true }`.
+    mutating func parseClassMember(into declaration: inout ClassDeclaration) throws(Failure) {
+        let memberStart = current.range
+        if match(.deinit) {
+            if declaration.deinitBody != nil { throw error("a class has at most one deinit", at: memberStart) }
+            declaration.deinitBody = try parseBlock()
+            return
+        }
+        if current.kind == .identifier("init") {
+            _ = advance()
+            let parameters = try parseParameters(after: "'init'")
+            let body = try parseBlock()
+            let function = FunctionDeclaration(name: "init", parameters: parameters, body: body)
+            declaration.methods.append(.init(function: function, isOverride: false, range: memberStart.joined(previous.range)))
+            return
+        }
+        let isOverride = current.kind == .identifier("override")
+        if isOverride { _ = advance() }
+        if match(.func) {
+            let nameToken = try consumeIdentifier("expected a method name after 'func'")
+            let parameters = try parseParameters(after: "the method name")
+            if match("->") { _ = try parseOptionalTypeName() }
+            let body = try parseBlock()
+            let function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
+            declaration.methods.append(.init(function: function, isOverride: isOverride, range: memberStart.joined(previous.range)))
+            return
+        }
+        if isOverride {
+            // `override var isAsynchronous: Bool { true }` (or `{ return true }`).
+            guard match(.var) else { throw error("expected 'func' or 'var' after 'override', found \(current.quoted)") }
+            let property = try consumeIdentifier("expected a property name")
+            guard name(of: property) == "isAsynchronous" else {
+                throw error("an Operation subclass may override the property isAsynchronous, not '\(name(of: property))'", at: property.range)
+            }
+            _ = try parseOptionalType()
+            try consume("{", "expected '{' and the value: override var isAsynchronous: Bool { true }")
+            skipNewlines()
+            _ = match(.return)
+            let value: Bool
+            if match(.true) {
+                value = true
+            } else if match(.false) {
+                value = false
+            } else {
+                throw error("isAsynchronous is 'true' or 'false' here, found \(current.quoted)")
+            }
+            skipNewlines()
+            try consume("}", "expected '}' after the value")
+            if declaration.isAsynchronous != nil { throw error("isAsynchronous is overridden twice", at: memberStart) }
+            declaration.isAsynchronous = Located(value, at: memberStart.joined(previous.range))
+            return
+        }
+        guard check(.var) || check(.let) || current.kind == .identifier("atomic") || current.kind == .identifier("weak") else {
+            throw error("expected a field ('var name = value'), 'init', 'deinit' or an overriding method in a class, found \(current.quoted)")
+        }
+        let storage = parseStorage()
+        guard check(.var) || check(.let) else { throw error("expected 'var' after \(previous.quoted), found \(current.quoted)") }
+        let isLet = advance().kind == .keyword(.let)
+        let fieldName = try consumeIdentifier("expected a field name")
+        let type = try parseOptionalType()
+        if type != nil && !check("=") {
+            // No default: the class's init sets it (the compiler checks there is one).
+            let value = Expression(.nil, fieldName.range)
+            declaration.fields.append(.init(isLet: isLet, name: name(of: fieldName), value: value, range: fieldName.range, storage: storage, hasDefault: false))
+            return
+        }
+        try consume("=", "a field needs a default value: expected '='")
+        let value = try parseExpression()
+        declaration.fields.append(.init(isLet: isLet, name: name(of: fieldName), value: value, range: fieldName.range, storage: storage))
+    }
+
+    /// `(a: Int, _ b: Int)`: the names the body uses.
+    mutating func parseParameters(after what: String) throws(Failure) -> [String] {
+        try consume("(", "expected '(' after \(what)")
         var parameters: [String] = []
         while !check(")") {
             var parameter = name(of: try consumeIdentifier("expected a parameter name"))
@@ -201,6 +262,13 @@ extension Parser {
             if !match(",") { break }
         }
         try consume(")", "expected ')' after the parameters")
+        return parameters
+    }
+
+    mutating func parseFunction(start: SourceRange) throws(Failure) -> Declaration {
+        _ = advance()
+        let nameToken = try consumeIdentifier("expected a function name after 'func'")
+        let parameters = try parseParameters(after: "the function name")
         if match("->") { _ = try parseOptionalTypeName() }
         let body = try parseBlock()
         return Declaration(

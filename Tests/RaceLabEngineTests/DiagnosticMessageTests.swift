@@ -84,7 +84,7 @@ struct DiagnosticMessageTests {
         ),
         (
             "class C {\n    func f() {}\n}",
-            "2:5: expected a field ('var name = value') or 'deinit' in a class, found 'func'"
+            "2:5: a class's methods are its init and deinit; 'func f' belongs outside it (or subclass Operation to override main())"
         ),
         (
             "var b = 1 < 2 < 3",
@@ -200,7 +200,7 @@ struct DiagnosticMessageTests {
         ),
         (
             "thread A {\n    let s = self\n}",
-            "2:13: 'self' is only available in a deinit"
+            "2:13: 'self' is only available in a class's deinit, init or methods"
         ),
         (
             "func f(a) {}\nthread A {\n    f({ })\n}",

@@ -303,7 +303,7 @@ struct StatefulSleepSetTests {
             total += full.steps
         }
         // What they save over these programs, exactly (docs/PERFORMANCE.md).
-        #expect((saved, total) == (4832, 18560))
+        #expect((saved, total) == (7624, 25576))
     }
 
     /// Through `explore`: a graph with a cycle is searched again without sleep sets,

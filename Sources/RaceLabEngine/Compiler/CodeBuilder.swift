@@ -28,6 +28,11 @@ struct CodeBuilder {
     var captures: [(outer: Int, inner: Int)] = []
     let isClosure: Bool
     let isDeinit: Bool
+    /// In a method (an `init`, `main()` or `start()`): the class, whose fields (and, in
+    /// an Operation subclass, the operation's properties) a bare name may be.
+    var selfClass: Int?
+    /// In an `init`: it may set the object's `let` fields.
+    var isInitializer: Bool { code.isInitializer }
     var currentRange: SourceRange?
 
     init(name: String, isClosure: Bool = false, isDeinit: Bool = false) {

@@ -44,6 +44,7 @@ extension Compiler {
                 if changing && local.isLet { throw error("cannot change '\(name)': it is a 'let' constant (declare it with 'var')", at: expression.range) }
                 return (.local(local.slot), nil)
             }
+            if let member = implicitMember(name, at: expression.range) { return try locate(member, changing: changing) }
             if let global = visibleGlobal(name) {
                 if changing && program.globals[global].isLet {
                     throw error("cannot change '\(name)': it is a 'let' constant (declare it with 'var')", at: expression.range)
@@ -55,7 +56,9 @@ extension Compiler {
         case .member(let base, let field) where !Compiler.reservedFieldNames.contains(field):
             try checkProperty(field, at: expression.range)
             let owners = program.classes.filter { $0.fieldNames.contains(field) }
-            if changing, !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
+            // An init sets its own object's fields, `let` ones too.
+            let initializing = builder.isInitializer && base.kind == .self
+            if changing, !initializing, !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
                 throw error(
                     "cannot change '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: expression.range)
             }
@@ -64,6 +67,16 @@ extension Compiler {
         default:
             return nil
         }
+    }
+
+    /// In a method of a class (or a closure inside one), a bare name that is one of
+    /// the class's fields, or one of an operation's properties in an Operation
+    /// subclass, is `self.name`, as in Swift: after the locals, before the globals.
+    func implicitMember(_ name: String, at range: SourceRange) -> Expression? {
+        guard let classIndex = builders.last(where: { $0.selfClass != nil })?.selfClass else { return nil }
+        let info = program.classes[classIndex]
+        guard info.fieldNames.contains(name) || (info.operation != nil && Compiler.operationProperties.contains(name)) else { return nil }
+        return Expression(.member(Expression(.self, range), name), range)
     }
 
     /// Compiles the object of a member access (`x` in `x.f`, `x!.f`, `x?.f`) and
@@ -129,6 +142,8 @@ extension Compiler {
         case .name(let name):
             if let local = resolveLocal(name, level: builders.count - 1) {
                 emit(.loadLocal(local.slot))
+            } else if let member = implicitMember(name, at: expression.range) {
+                try compileExpression(member)
             } else if let global = visibleGlobal(name) {
                 emit(.load(.global(global)))
             } else if functionIndex[name] != nil {
@@ -141,8 +156,10 @@ extension Compiler {
                 throw unknownName(name, at: expression.range)
             }
         case .self:
-            guard builder.isDeinit else { throw error("'self' is only available in a deinit", at: expression.range) }
-            emit(.loadLocal(0))
+            guard let local = resolveLocal("self", level: builders.count - 1) else {
+                throw error("'self' is only available in a class's deinit, init or methods", at: expression.range)
+            }
+            emit(.loadLocal(local.slot))
         case .member(let base, let member) where Compiler.isAtomicResult(base, member):
             // Swift's atomic operations return tuples; here each returns the part
             // that matters, which may be named as in Swift.

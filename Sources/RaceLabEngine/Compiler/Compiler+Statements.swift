@@ -98,7 +98,14 @@ extension Compiler {
             try compileForEach(variable: key, value: value, sequence: sequence, body: body)
         case .return(let value):
             if builder.isDeinit, value != nil { throw error("deinit cannot return a value", at: statement.range) }
-            if let value { try compileExpression(value) } else { emit(constant: .none) }
+            if builder.selfClass != nil, value != nil { throw error("\(builder.code.name) cannot return a value", at: statement.range) }
+            if builder.isInitializer {
+                emit(.loadLocal(0))
+            } else if let value {
+                try compileExpression(value)
+            } else {
+                emit(constant: .none)
+            }
             builder.currentRange = statement.range
             for token in builder.monitors.reversed() {
                 emit(.loadLocal(token))
@@ -212,6 +219,8 @@ extension Compiler {
                 if let binary { emit(.binary(binary)) } else { holdUntilHere(lastEmitted) }
                 builder.currentRange = range
                 emit(.storeLocal(local.slot))
+            } else if let member = implicitMember(name, at: target.range) {
+                try compileAssignment(target: member, op: op, value: value, range: range)
             } else if let global = globalIndex[name] {
                 if program.globals[global].isLet { throw error("cannot assign to '\(name)': it is a 'let' constant", at: target.range) }
                 if binary != nil {
@@ -238,7 +247,9 @@ extension Compiler {
             }
             try checkProperty(field, at: target.range)
             let owners = program.classes.filter { $0.fieldNames.contains(field) }
-            if !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
+            // An init sets its own object's fields, `let` ones too.
+            let initializing = builder.isInitializer && base.kind == .self
+            if !initializing, !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
                 throw error("cannot assign to '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: target.range)
             }
             // The object is held until its first use: the read of `x!.n += 1`, the

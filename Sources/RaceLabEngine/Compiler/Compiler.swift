@@ -20,6 +20,10 @@ public struct Compiler {
 
     static let builtinFunctions = ["work", "print", "assert", "created", "alive", "sum", "isMainThread", "Lock", "OperationQueue", "Operation"]
     static let reservedFieldNames = ["count", "isEmpty", "first", "last", "keys", "values"]
+    /// An operation's properties, which a bare name in an Operation subclass's
+    /// method means (`isCancelled`), and its methods (`finish()`).
+    static let operationProperties = ["isCancelled", "isFinished", "isExecuting", "isReady", "name", "queuePriority", "qualityOfService"]
+    static let operationMethods = ["finish", "cancel"]
     /// Built-in properties that can only be set (`Machine.setBuiltinProperty`).
     static let writableBuiltinProperties = ["completionBlock"]
 
@@ -123,13 +127,15 @@ public struct Compiler {
                 }
             case .class(let c):
                 // A class whose name was taken (reported) has no entry to hold its deinit.
-                if let body = c.deinitBody, let index = program.classIndex(named: c.name) {
+                guard let index = program.classIndex(named: c.name) else { continue }
+                if let body = c.deinitBody {
                     var builder = CodeBuilder(name: "\(c.name).deinit", isDeinit: true)
                     _ = builder.declare("self", isLet: true)
                     builder.code.parameterCount = 1
                     let code = compile(builder, body: body, range: declaration.range)
                     program.classes[index].deinitCode = add(code)
                 }
+                compileMethods(c, index)
             default:
                 break
             }
@@ -140,6 +146,25 @@ public struct Compiler {
         compileChecks(declarations)
         compileInvariants(declarations)
         for index in program.codes.indices { program.codes[index].classify() }
+    }
+
+    /// A class's init and methods, into the codes `declareMethods` gave them: `self`
+    /// first, then the parameters.
+    mutating func compileMethods(_ c: ClassDeclaration, _ index: Int) {
+        let info = program.classes[index]
+        for method in c.methods {
+            let name = method.function.name
+            guard let slot = name == "init" ? info.initializer?.code : info.methods[name] else { continue }
+            // Only the first of two inits has a code; the second was reported.
+            guard program.codes[slot].instructions.isEmpty else { continue }
+            var builder = CodeBuilder(name: "\(c.name).\(name)")
+            builder.selfClass = index
+            builder.code.isInitializer = name == "init"
+            _ = builder.declare("self", isLet: true)
+            for parameter in method.function.parameters { _ = builder.declare(parameter, isLet: true) }
+            builder.code.parameterCount = 1 + method.function.parameters.count
+            program.codes[slot] = compile(builder, body: method.function.body, range: method.range)
+        }
     }
 
     mutating func add(_ code: Code) -> Int {
@@ -186,23 +211,84 @@ public struct Compiler {
                     if Compiler.reservedFieldNames.contains(field.name) {
                         _ = error("'\(field.name)' is reserved for arrays and dictionaries and cannot name a field", at: field.range)
                     }
-                    if let value = constantValue(field.value) {
+                    if !field.hasDefault {
+                        // `let numbers: [Int]`: nil until the init sets it.
+                        defaults.append(.none)
+                        if !c.methods.contains(where: { $0.function.name == "init" }) {
+                            _ = error("field '\(field.name)' needs a default value ('= …'), or an init that sets it", at: field.range)
+                        }
+                    } else if let value = constantValue(field.value) {
                         defaults.append(value)
                     } else {
                         defaults.append(.none)
                         _ = error("a field's default must be a literal; pass other values when creating: \(c.name)(\(field.name): …)", at: field.value.range)
                     }
                 }
-                program.classes.append(
-                    .init(
-                        name: c.name, fieldNames: c.fields.map(\.name), fieldIsLet: c.fields.map(\.isLet),
-                        fieldIsAtomic: c.fields.map { $0.storage == .atomic },
-                        fieldIsWeak: c.fields.map { $0.storage == .weak },
-                        fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil))
+                var info = Program.ClassInfo(
+                    name: c.name, fieldNames: c.fields.map(\.name), fieldIsLet: c.fields.map(\.isLet),
+                    fieldIsAtomic: c.fields.map { $0.storage == .atomic },
+                    fieldIsWeak: c.fields.map { $0.storage == .weak },
+                    fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil)
+                declareMethods(c, into: &info)
+                program.classes.append(info)
             default:
                 break
             }
         }
+    }
+
+    /// A class's init and methods, each given a code to be compiled later, after the
+    /// rules: only an Operation subclass has methods, and they are the overrides a
+    /// queue calls (`main()`, or `start()` for one that starts its own work).
+    mutating func declareMethods(_ c: ClassDeclaration, into info: inout Program.ClassInfo) {
+        if let superclass = c.superclass, superclass.value != "Operation" {
+            _ = error("a class may inherit only from Operation (to subclass it), not '\(superclass.value)'", at: superclass.range)
+        }
+        let isOperation = c.superclass?.value == "Operation"
+        for method in c.methods {
+            let name = method.function.name
+            if name == "init" {
+                guard info.initializer == nil else {
+                    _ = error("a class has at most one init", at: method.range)
+                    continue
+                }
+                info.initializer = (add(Code(name: "\(c.name).init")), method.function.parameters)
+                continue
+            }
+            guard isOperation, name == "main" || name == "start" else {
+                _ = error(
+                    isOperation
+                        ? "an Operation subclass overrides main() or start(), not '\(name)': write other work as a function"
+                        : "a class's methods are its init and deinit; 'func \(name)' belongs outside it (or subclass Operation to override main())",
+                    at: method.range)
+                continue
+            }
+            guard method.isOverride else {
+                _ = error("'\(name)()' overrides Operation's: write 'override func \(name)()'", at: method.range)
+                continue
+            }
+            guard method.function.parameters.isEmpty else {
+                _ = error("'\(name)()' takes no parameters", at: method.range)
+                continue
+            }
+            guard info.methods[name] == nil else {
+                _ = error("'\(name)()' is overridden twice", at: method.range)
+                continue
+            }
+            info.methods[name] = add(Code(name: "\(c.name).\(name)"))
+        }
+        if let asynchronous = c.isAsynchronous, !isOperation {
+            _ = error("only an Operation subclass has isAsynchronous", at: asynchronous.range)
+        }
+        guard isOperation else { return }
+        guard let code = info.methods["start"] ?? info.methods["main"] else {
+            // A method written wrongly was reported where it is written.
+            if c.methods.contains(where: { $0.function.name != "init" }) { return }
+            _ = error(
+                "an Operation subclass overrides main() (or start(), for one that starts its own work): 'override func main() { … }'", at: c.superclass!.range)
+            return
+        }
+        info.operation = Program.OperationClass(code: code, isAsynchronous: c.isAsynchronous?.value ?? false)
     }
 
     func constantValue(_ expression: Expression) -> Value? {
@@ -232,7 +318,8 @@ public struct Compiler {
         builders.append(builder)
         compileStatements(body)
         builders[builders.count - 1].currentRange = range.map { SourceRange($0.end, $0.end) }
-        emit(constant: .none)
+        // An init hands back the object it made (the creator's expression).
+        if builder.isInitializer { emit(.loadLocal(0)) } else { emit(constant: .none) }
         emit(.ret)
         return builders.removeLast().code
     }

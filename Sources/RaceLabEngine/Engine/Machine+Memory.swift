@@ -131,7 +131,15 @@ extension Machine {
     mutating func allocateInstance(_ classIndex: Int, fields: [Int]) {
         let values = Array(frame.slots.suffix(fields.count))
         frame.slots.removeLast(fields.count)
-        let id = newObject(.instance, classIndex: classIndex, typeName: program.classes[classIndex].name)
+        // An Operation subclass's instance is an operation, its code the class's
+        // main() (or start()), called with the operation as self.
+        var kind = HeapObject.Kind.instance
+        if let subclass = program.classes[classIndex].operation {
+            var state = OperationState(closure: ClosureValue(code: subclass.code, captures: []))
+            state.isAsynchronous = subclass.isAsynchronous
+            kind = .operation(state)
+        }
+        let id = newObject(kind, classIndex: classIndex, typeName: program.classes[classIndex].name)
         for (field, value) in zip(fields, values) {
             retain(value)
             world.heap[id].fields[field] = value

@@ -148,7 +148,9 @@ extension Machine {
             guard let id = object(pop(), "writing .\(field)") else { return }
             checkMainThreadOnly(id, "writes \(world.heap[id].name).\(field)")
             if let index = fieldIndex(id, field) {
-                if program.classes[world.heap[id].classIndex!].fieldIsLet[index] {
+                // An init sets its own object's `let` fields.
+                let initializing = code.isInitializer && frame.slots.first == .object(id)
+                if program.classes[world.heap[id].classIndex!].fieldIsLet[index] && !initializing {
                     fail(.type("cannot assign to '\(field)': it is a 'let' field"))
                     return
                 }

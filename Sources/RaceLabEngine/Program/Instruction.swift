@@ -128,6 +128,8 @@ public struct Code: Hashable, Sendable {
     public var localNames: [String] = []
     /// Temporaries hold borrowed values: a frame's exit releases only the other slots.
     public var localIsTemp: [Bool] = []
+    /// An `init`: it may set its object's (slot 0's) `let` fields.
+    public var isInitializer = false
     /// For a closure: the slot each captured value lands in, in capture order.
     public var captureSlots: [Int] = []
     /// For a closure: the slots of its `[weak x]` captures, which hold weak references.

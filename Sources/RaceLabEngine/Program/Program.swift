@@ -29,6 +29,22 @@ public struct Program: Sendable {
         public var mainThreadOnly: Bool
         /// The deinit body, run by whichever thread releases the last reference.
         public var deinitCode: Int?
+        /// The `init` (its parameters after `self`), which creating one runs.
+        public var initializer: (code: Int, parameters: [String])?
+        /// Its methods by name (`main`, `start`), each called with `self` first.
+        public var methods: [String: Int] = [:]
+        /// For an Operation subclass (`class Name: Operation`): what a queue runs.
+        public var operation: OperationClass?
+    }
+
+    /// An Operation subclass: an instance is an operation with the class's fields.
+    public struct OperationClass: Sendable {
+        /// Its `main()`, or its `start()` where it overrides that: called with the
+        /// operation as `self`.
+        public var code: Int
+        /// `override var isAsynchronous: Bool { true }`: it is finished only when it
+        /// says so (`finish()`), not when its code returns.
+        public var isAsynchronous: Bool
     }
 
     public struct ThreadInfo: Sendable {
