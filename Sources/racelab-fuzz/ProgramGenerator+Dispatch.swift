@@ -41,7 +41,8 @@ extension ProgramGenerator {
     /// An operation made, set up and run: added to `oq` (or started here), perhaps
     /// with a dependency on an earlier one, a completion block, an observer, a
     /// priority; perhaps asynchronous (finished by a block it sends), or a block
-    /// operation with a second block; then perhaps waited for or cancelled.
+    /// operation with a second block, or a `Job` (an Operation subclass); then perhaps
+    /// waited for or cancelled.
     mutating func operation() {
         var earlier = locals(.operation).filter { $0.name != "op" }.map(\.name)
         var prerequisite: String?
@@ -54,7 +55,9 @@ extension ProgramGenerator {
         }
         let name = fresh("o")
         let parameter = Local(name: "op", kind: .operation, mutable: false, level: level)
-        switch choices.below(4) {
+        switch choices.below(5) {
+        case 4:
+            emit("let \(name) = Job(amount: \(1 + choices.below(3)))")
         case 0, 1:
             let check = choices.chance(30) ? ["if op.isCancelled { y = 1 }"] : []
             block(

@@ -173,9 +173,40 @@ struct ProgramGenerator {
         default: break
         }
         if toolkit.group { emit("let g = DispatchGroup()") }
-        if toolkit.operations { emit(choices.chance(50) ? "let oq = OperationQueue()" : "let oq = OperationQueue(maxConcurrentOperationCount: 1)") }
+        if toolkit.operations {
+            emit(choices.chance(50) ? "let oq = OperationQueue()" : "let oq = OperationQueue(maxConcurrentOperationCount: 1)")
+            writeOperationSubclass()
+        }
         if toolkit.atomic { emit("let at = Atomic(0)") }
         if toolkit.functions { writeFunctions() }
+    }
+
+    /// `Job`, an Operation subclass made with its init (`Job(amount: 2)`): its main()
+    /// checks isCancelled and adds to x; or, asynchronous, its start() sends the work
+    /// to a global queue, which calls finish().
+    private mutating func writeOperationSubclass() {
+        emit("class Job: Operation {")
+        emit("    let amount: Int")
+        emit("    var done = 0")
+        emit("    init(amount: Int) {")
+        emit("        self.amount = amount")
+        emit("    }")
+        if choices.chance(30) {
+            emit("    override var isAsynchronous: Bool { true }")
+            emit("    override func start() {")
+            emit("        DispatchQueue.global().async {")
+            emit("            done = amount")
+            emit(choices.chance(80) ? "            finish()" : "            x += 1")
+            emit("        }")
+            emit("    }")
+        } else {
+            emit("    override func main() {")
+            emit("        if isCancelled { return }")
+            emit("        done = amount")
+            emit("        x += amount")
+            emit("    }")
+        }
+        emit("}")
     }
 
     /// `twice(n)`, which returns, and `bump()`, which changes shared state.
