@@ -11,6 +11,7 @@ public enum ShippedBehaviours {
     public static let scenarios: Set<UInt64> = [
         0x192c_48c2_d7e0_bed9,
         0x5816_5cac_6aeb_2b06,
+        0xabd2_928a_2a6f_5c8b,
         0xbdb0_ad53_906e_c844,
         0xec68_3174_54f8_6c56,
         0xb53f_7639_59c0_cdfc,

@@ -3,10 +3,10 @@ extension Parser {
     /// The statements that change the model a program runs under (what a run may do)
     /// rather than the program: `scheduling "strict priority"`, a scheduler policy
     /// under which priorities decide who runs, and `wakeups "signalled only"`, which
-    /// turns spurious wakeups off. Each is `KEY "value"`, parsed as metadata. An
-    /// exercise fixes its model, so `Template.exerciseStatement` refuses these in an
-    /// editable region: a new one (a memory-management mode) is added here, once.
-    public static let modelKeys = ["scheduling", "wakeups"]
+    /// turns spurious wakeups off, and `memory "manual"`, manual reference counting.
+    /// Each is `KEY "value"`, parsed as metadata. An exercise fixes its model, so
+    /// `Template.exerciseStatement` refuses these in an editable region.
+    public static let modelKeys = ["scheduling", "wakeups", "memory"]
     /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.
     static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer", "credit", "feedback"]
 
@@ -120,6 +120,8 @@ extension Parser {
             let end = previous.range
             try endOfStatement()
             return Declaration(.metadata(key: key, value: value), start.joined(end), nameRange: start)
+        case .identifier("remove") where !inFix:
+            throw error("'remove' belongs inside a fix: fix NAME { remove thread A }")
         case .identifier(let word):
             let expected = Parser.metadataKeys + ["main", "var", "let", "func", "class", "thread", "expect", "schedule", "fix"] + (inFix ? ["remove"] : [])
             throw error("expected a declaration, found '\(word)'", note: Suggestion.note(for: word, in: expected))

@@ -42,6 +42,9 @@ public enum FindingExplainer {
             return "Two threads were inside critical sections of the same name at once: whatever the sections protect, they did not protect it."
         case .invariant:
             return "An 'always' invariant must hold after every step, not only at the end: this step left the shared state in a way it forbids."
+        case .leak:
+            return
+                "An object was autoreleased on a thread with no autorelease pool: nothing will ever release it. Under manual memory each thread's entry point makes its own pool."
         case .livelock:
             return
                 "The threads keep running, every one that can run gets its turn, yet they go round the same states forever without getting anywhere: no thread is blocked, but no work gets done (a livelock)."

@@ -24,7 +24,7 @@ extension ProgramGenerator {
         case .dictionary: return toolkit.dictionary
         case .set: return toolkit.set
         case .box: return toolkit.box
-        case .weakCapture: return toolkit.box && canNest
+        case .weakCapture: return toolkit.box && canNest && !toolkit.manualMemory
         case .call: return toolkit.functions && !inFunction
         case .critical: return canNest && !inCritical
         case .progress: return loops > 0
@@ -161,6 +161,12 @@ extension ProgramGenerator {
         if toolkit.weakGlobal { options += ["wbox = box", "y = wbox?.v ?? 0", "if wbox === box { x = 1 }"] }
         if toolkit.boxPeer { options += ["box!.peer = box", "y = box?.peer?.v ?? 0"] }
         if toolkit.boxHits { options.append("box!.hits += 1") }
+        if toolkit.manualMemory {
+            options += [
+                "if box != nil { box!.retain() }", "if box != nil { box!.release() }", "box = Box(v: 3).autorelease()",
+                "autoreleasepool { box = Box(v: 4).autorelease() }",
+            ]
+        }
         for object in locals(.object) {
             options += ["box = \(object.name)", "if \(object.name) != nil { \(object.name)!.v = 2 }"]
             if toolkit.weakGlobal { options.append("wbox = \(object.name)") }

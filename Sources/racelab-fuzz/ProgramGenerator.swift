@@ -36,6 +36,9 @@ struct ProgramGenerator {
         var weakGlobal = false
         var boxPeer = false
         var boxHits = false
+        /// `memory "manual"`: Box objects retained, released and autoreleased by hand
+        /// (only without weak references, which manual memory does not have).
+        var manualMemory = false
         var functions = false
         var constant = false
         /// `var turn = 0`, for threads that take turns in a `while true` loop.
@@ -127,6 +130,7 @@ struct ProgramGenerator {
             toolkit.weakGlobal = choices.chance(50)
             toolkit.boxPeer = choices.chance(30)
             toolkit.boxHits = choices.chance(30)
+            toolkit.manualMemory = !toolkit.weakGlobal && !toolkit.boxPeer && choices.chance(25)
         }
         toolkit.constant = choices.chance(20)
     }
@@ -136,6 +140,7 @@ struct ProgramGenerator {
         if choices.chance(5) { emit("title \"generated\"") }
         if toolkit.condition && choices.chance(50) { emit("wakeups \"signalled only\"") }
         if choices.chance(4) { emit("scheduling \"strict priority\"") }
+        if toolkit.manualMemory { emit("memory \"manual\"") }
     }
 
     private mutating func writeDeclarations() {

@@ -280,7 +280,7 @@ struct DiagnosticMessageTests {
         ),
         (
             "fix a {\n    title \"x\"\n}",
-            "2:5: a fix may set 'summary', 'fails' or 'variant', not 'title'"
+            "2:5: a fix may set 'summary', 'fails', 'variant' or the model (scheduling, wakeups, memory), not 'title'"
         ),
         (
             "var x = 0\nfix a {\n    expect x == 0, \"m\"\n}",
@@ -296,7 +296,7 @@ struct DiagnosticMessageTests {
         ),
         (
             "remove thread A",
-            "1:1: expected a declaration, found 'remove'"
+            "1:1: 'remove' belongs inside a fix: fix NAME { remove thread A }"
         ),
     ]
 

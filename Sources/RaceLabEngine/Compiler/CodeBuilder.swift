@@ -15,6 +15,8 @@ struct CodeBuilder {
         var monitorDepth: Int
         /// How many critical sections were open where the loop starts.
         var criticalDepth = 0
+        /// How many `autoreleasepool { }` blocks were open where the loop starts.
+        var poolDepth = 0
     }
 
     var code: Code
@@ -24,6 +26,8 @@ struct CodeBuilder {
     var monitors: [Int] = []
     /// The `critical` sections we are inside, by index.
     var criticals: [Int] = []
+    /// How many `autoreleasepool { }` blocks we are inside.
+    var pools = 0
     /// For closures: (slot in the enclosing code, slot here) for each captured local.
     var captures: [(outer: Int, inner: Int)] = []
     let isClosure: Bool

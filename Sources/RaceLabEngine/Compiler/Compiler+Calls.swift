@@ -1,13 +1,16 @@
 import RaceLabLanguage
 
 extension Compiler {
-    static let methods = [
-        "lock", "unlock", "try", "wait", "signal", "broadcast", "async", "sync", "cancel", "addDependency", "waitUntilFinished", "addOperation",
-        "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy", "enter", "leave", "notify",
-        "load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange",
-        "start", "finish", "addExecutionBlock", "removeDependency", "addObserver", "contains",
-        "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
-    ]
+    static let methods =
+        [
+            "lock", "unlock", "try", "wait", "signal", "broadcast", "async", "sync", "cancel", "addDependency", "waitUntilFinished", "addOperation",
+            "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy", "enter", "leave", "notify",
+            "load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange",
+            "start", "finish", "addExecutionBlock", "removeDependency", "addObserver", "contains",
+            "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
+        ] + memoryMethods
+    /// Manual reference counting's methods, on any object (`memory "manual"`).
+    static let memoryMethods = ["retain", "release", "autorelease"]
 
     mutating func compileCall(_ callee: Expression, _ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
         switch callee.kind {
@@ -90,6 +93,10 @@ extension Compiler {
     }
 
     mutating func compileFreeCall(_ name: String, _ arguments: [Argument], _ trailing: Closure?, calleeRange: SourceRange, range: SourceRange) throws(Failure) {
+        if name == "autoreleasepool" {
+            try compileAutoreleasePool(arguments, trailing, range: range)
+            return
+        }
         if trailing != nil && name != "Operation" && name != "BlockOperation" {
             throw error("'\(name)' does not take a closure", at: range)
         }
@@ -322,6 +329,11 @@ extension Compiler {
         guard Compiler.methods.contains(method) else {
             throw error("unknown method '\(method)'", at: range, note: Suggestion.note(for: method, in: Compiler.methods))
         }
+        if Compiler.memoryMethods.contains(method) && !program.manualMemory {
+            throw error(
+                "\(method)() is manual reference counting: write 'memory \"manual\"' at the top (under ARC, Swift retains and releases for you)",
+                at: range)
+        }
         // An atomic operation's memory orderings go to its instruction, not its arguments.
         var arguments = arguments
         let orderings = try takeOrderings(method, &arguments, range: range)
@@ -358,6 +370,22 @@ extension Compiler {
         builder.currentRange = range
         let name = program.name(spelled)
         emit(.method(name: name, argc: arguments.count + (trailing == nil ? 0 : 1), orderings: orderings))
+    }
+
+    /// `autoreleasepool { … }`: a pool pushed on the thread, the block's statements in
+    /// place, then the pool drained (each object autoreleased into it released once).
+    /// The expression's value is the drain's.
+    mutating func compileAutoreleasePool(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
+        let closure = try onlyClosure(arguments, trailing, range: range, what: "autoreleasepool")
+        guard closure.parameters.isEmpty else { throw error("autoreleasepool's block takes no parameters", at: range) }
+        builder.currentRange = range
+        emit(.builtin(.poolPush, argc: 0, className: nil))
+        emit(.pop)
+        builder.pools += 1
+        compileStatements(closure.body)
+        builder.pools -= 1
+        builder.currentRange = SourceRange(range.end, range.end)
+        emit(.builtin(.poolDrain, argc: 0, className: nil))
     }
 
     /// The methods that take labelled arguments, with every spelling they accept.

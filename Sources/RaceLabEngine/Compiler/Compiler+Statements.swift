@@ -69,7 +69,7 @@ extension Compiler {
             emit(.loadLocal(limit))
             emit(.binary(inclusive ? .lessOrEqual : .less))
             let exit = emit(.jumpIfFalse(-1))
-            builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count))
+            builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count, poolDepth: builder.pools))
             compileStatements(body)
             let next = builder.here
             // A closed range stops at its last value before counting past it, so
@@ -99,6 +99,7 @@ extension Compiler {
         case .return(let value):
             if builder.isDeinit, value != nil { throw error("deinit cannot return a value", at: statement.range) }
             if builder.selfClass != nil, value != nil { throw error("\(builder.code.name) cannot return a value", at: statement.range) }
+            if builder.pools > 0 { throw leavingPool("return", at: statement.range) }
             if builder.isInitializer {
                 emit(.loadLocal(0))
             } else if let value {
@@ -117,6 +118,7 @@ extension Compiler {
             guard let loop = builder.loops.last else {
                 throw error("'\(statement.kind == .break ? "break" : "continue")' outside a loop", at: statement.range)
             }
+            if loop.poolDepth != builder.pools { throw leavingPool(statement.kind == .break ? "break" : "continue", at: statement.range) }
             for token in builder.monitors[loop.monitorDepth...].reversed() {
                 emit(.loadLocal(token))
                 emit(.monitorExit)
@@ -202,6 +204,11 @@ extension Compiler {
         // that read it (see `Code.heldUntil`).
         if value != nil { holdUntilHere(lastEmitted) }
         emit(.storeLocal(slot))
+    }
+
+    /// A jump out of an `autoreleasepool { }` block, which would skip its drain.
+    mutating func leavingPool(_ word: String, at range: SourceRange) -> Failure {
+        error("'\(word)' would leave the autoreleasepool block without draining it: let the block end instead", at: range)
     }
 
     mutating func compileAssignment(target: Expression, op: String, value: Expression, range: SourceRange) throws(Failure) {

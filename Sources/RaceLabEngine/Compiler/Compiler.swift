@@ -18,7 +18,9 @@ public struct Compiler {
     var probes: Set<Int> = []
     var probed: Set<Int> = []
 
-    static let builtinFunctions = ["work", "print", "assert", "created", "alive", "sum", "isMainThread", "Lock", "OperationQueue", "Operation"]
+    static let builtinFunctions = [
+        "work", "print", "assert", "created", "alive", "sum", "isMainThread", "Lock", "OperationQueue", "Operation", "autoreleasepool",
+    ]
     static let reservedFieldNames = ["count", "isEmpty", "first", "last", "keys", "values"]
     /// An operation's properties, which a bare name in an Operation subclass's
     /// method means (`isCancelled`), and its methods (`finish()`).
@@ -82,6 +84,10 @@ public struct Compiler {
             case .metadata("scheduling", "strict priority"): program.strictPriority = true
             case .metadata("scheduling", _):
                 _ = error("scheduling is \"strict priority\" (or leave it out: any interleaving)", at: declaration.range)
+            case .metadata("memory", "manual"): program.manualMemory = true
+            case .metadata("memory", "automatic"): program.manualMemory = false
+            case .metadata("memory", _):
+                _ = error("memory is \"manual\" or \"automatic\" (ARC, as Swift, which leaving it out means too)", at: declaration.range)
             case .metadata("wakeups", "signalled only"): program.spuriousWakeups = false
             case .metadata("wakeups", _):
                 _ = error(

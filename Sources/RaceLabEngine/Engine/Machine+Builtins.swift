@@ -1,6 +1,8 @@
 extension Machine {
     mutating func executeBuiltin(_ builtin: Builtin, argc: Int, className: Int?) {
         switch builtin {
+        case .poolPush: pushPool()
+        case .poolDrain: drainPool()
         case .work:
             guard case .int(let n) = peek() else {
                 fail(.type("work needs an Int, not \(peek().typeName)"))

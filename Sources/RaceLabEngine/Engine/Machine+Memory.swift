@@ -3,6 +3,8 @@
 /// object is deallocated on the thread that released it, and its deinit runs there.
 extension Machine {
     mutating func retain(_ value: Value) {
+        // Under manual memory only retain() counts (`Machine+ManualMemory`).
+        guard !program.manualMemory else { return }
         switch value {
         case .object(let id): retain(object: id)
         case .array, .closure, .dictionary, .set: for id in value.references { retain(object: id) }
@@ -18,6 +20,7 @@ extension Machine {
     /// Releases the references a value holds. Objects in `keepAlive` may reach zero
     /// without being deallocated: they are being handed to the caller.
     mutating func release(_ value: Value, keepAlive: [ObjectID] = []) {
+        guard !program.manualMemory else { return }
         switch value {
         case .object(let id): release(object: id, keepAlive: keepAlive)
         case .array, .closure, .dictionary, .set: for id in value.references { release(object: id, keepAlive: keepAlive) }
@@ -48,6 +51,7 @@ extension Machine {
         }
         emit(text(), Access(.object(id), .write))
         world.headers[id].deallocatedOn = thread
+        if program.manualMemory { world.headers[id].deallocatedIn = frame.code }
         if wrongThread {
             let object = world.heap[id]
             report(
@@ -84,6 +88,8 @@ extension Machine {
             for notification in group.notifications { held += Value.closure(notification.closure).references }
         }
         for field in fields { held += field.references }
+        // Under manual memory a dealloc releases what it holds only if it says so.
+        if program.manualMemory { held = [] }
         pendingReleases.append(contentsOf: held.reversed())
         guard !drainingReleases else { return }
         drainingReleases = true
@@ -123,7 +129,10 @@ extension Machine {
             world.created[classIndex] += 1
         }
         world.heap.append(object)
-        world.headers.append(ObjectHeader())
+        var header = ObjectHeader()
+        // Under manual memory, alloc hands the maker its one reference.
+        if program.manualMemory { header.retainCount = 1 }
+        world.headers.append(header)
         touch(.allocator, .write)
         return world.heap.count - 1
     }

@@ -115,6 +115,7 @@ extension Machine {
         let arguments = Array(frame.slots.suffix(argc))
         let receiver = frame.slots[frame.slots.count - 1 - argc]
         guard let id = object(receiver, "calling \(name)()") else { return }
+        if executeMemoryMethod(name, on: id, argc: argc) { return }
         if executeSynchronizerMethod(name, on: id, arguments, orderings: AtomicOrderings(code: orderings)) { return }
         let objectName = world.heap[id].name
         func done(_ text: String, _ accesses: [Access]) { returnFromMethod(argc: argc, text, accesses) }

@@ -4,7 +4,7 @@ extension Machine {
         switch value {
         case .object(let id):
             guard world.headers[id].isAlive else {
-                crash("use of deallocated object \(world.heap[id].name) (\(purpose))")
+                crash(useAfterFree(id, purpose))
                 return nil
             }
             return id

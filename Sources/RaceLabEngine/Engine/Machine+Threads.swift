@@ -45,7 +45,8 @@ extension Machine {
         // The locals that hold references (most hold none: then nothing is built).
         var owned: [Value] = []
         for (slot, isTemp) in zip(finished.slots, code.localIsTemp) where !isTemp && slot.hasReferences { owned.append(slot) }
-        let released = owned.flatMap(\.references)
+        // Under manual memory a frame's locals hold no counts: returning releases nothing.
+        let released = program.manualMemory ? [] : owned.flatMap(\.references)
         // A release changes the retain count; deallocating (when it is the last) writes
         // the object, and says so itself.
         let accesses = released.map { Access(.count($0), .write) }
@@ -64,7 +65,9 @@ extension Machine {
             if !state.isMain {
                 state.isFinished = true
                 emit("finishes\(releasing)", accesses)
-            } else if !released.isEmpty {
+            } else if !released.isEmpty || log.emitted == 0 {
+                // Main goes on (it runs the main queue's blocks); a step with nothing
+                // else to say says this, so no step goes untold.
                 emit("finishes its code\(releasing)", accesses)
             }
         case .mainBlock(let block):

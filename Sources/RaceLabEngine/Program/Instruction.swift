@@ -36,6 +36,8 @@ public enum Builtin: String, Hashable, Sendable {
     case unfairLock = "OSAllocatedUnfairLock", setQualityOfService
     /// `Set([…])` or `Set()`: an array's members, sorted, each once.
     case makeSet = "Set"
+    /// `autoreleasepool { … }`: a pool pushed on the running thread, and drained.
+    case poolPush = "autoreleasepool", poolDrain
 }
 
 /// One instruction of the engine's stack machine. Instructions that touch shared

@@ -120,6 +120,11 @@ public struct Program: Sendable {
     /// take the next step (`Engine.isSchedulable`). Whether one can then depends on the
     /// others' priorities, which DPOR's reduction and sleep sets must not assume.
     public var strictPriority = false
+    /// Manual reference counting (`memory "manual"`), as Objective-C before ARC: an
+    /// object is made with a count of 1, and only `retain()`, `release()` and
+    /// `autorelease()` (drained by `autoreleasepool { }`) change it; a release to
+    /// zero deallocates at once, and a later use is a crash that says who freed it.
+    public var manualMemory = false
     /// Whether a condition wait may return with no signal, any number of times, as
     /// POSIX, Foundation and Java allow (a choice the explorer takes while another
     /// thread can run). A scenario turns it off with `wakeups "signalled only"` (C#'s

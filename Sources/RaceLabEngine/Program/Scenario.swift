@@ -57,8 +57,14 @@ public struct Scenario: Sendable {
                     case .metadata("summary", let text): fix.summary = text
                     case .metadata("fails", let text): fix.expectedFailure = text
                     case .metadata("variant", let text): fix.variant = text
+                    case .metadata(let key, _) where Parser.modelKeys.contains(key):
+                        // A fix may run under another model (ARC where the scenario is manual).
+                        fix.declarations.append(inner)
                     case .metadata(let key, _):
-                        diagnostics.append(Diagnostic("a fix may set 'summary', 'fails' or 'variant', not '\(key)'", at: inner.range))
+                        diagnostics.append(
+                            Diagnostic(
+                                "a fix may set 'summary', 'fails', 'variant' or the model (\(Parser.modelKeys.joined(separator: ", "))), not '\(key)'",
+                                at: inner.range))
                     case .expect:
                         diagnostics.append(Diagnostic("a fix cannot change the checks: move this expect out of the fix", at: inner.range))
                     case .remove(let what, let removed):

@@ -253,6 +253,8 @@ public struct Finding: Hashable, Sendable {
         /// A run that goes on forever, every thread that can run running, without a
         /// `progress` statement (or, in a program without any, without ending).
         case livelock
+        /// An object autoreleased with no pool in place (`memory "manual"`).
+        case leak
     }
 
     /// How the message of a failed `required` check starts.

@@ -53,6 +53,9 @@ public struct ObjectHeader: Hashable, Sendable {
     public var depth = 0
     /// The thread whose release deallocated it (its deinit ran there), once it is dead.
     public var deallocatedOn: ThreadID?
+    /// Under manual memory, the code (`Program.codes`) whose release deallocated it:
+    /// what a later use of it says.
+    public var deallocatedIn: Int?
 
     public init() {}
 }

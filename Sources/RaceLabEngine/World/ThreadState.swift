@@ -18,6 +18,9 @@ public struct ThreadState: Hashable, Sendable {
     /// Its quality of service, 0 (`.background`) to 4 (`.userInteractive`): what a
     /// strict-priority scheduler goes by (`Program.strictPriority`).
     public var priority = 2
+    /// Its `autoreleasepool { }` blocks, innermost last: the objects autoreleased into
+    /// each (once per call), which its drain releases (`memory "manual"`).
+    public var pools: [[ObjectID]] = []
 
     public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames

@@ -77,6 +77,14 @@ struct StateEncoder {
             put(world.threads[id].frames.count)
             for f in world.threads[id].frames.indices { put(world.threads[id].frames[f], world) }
             encodeWait(world.threads[id].waiting, world)
+            // Pools exist only under manual memory: elsewhere they add no bytes.
+            if program.manualMemory {
+                put(world.threads[id].pools.count)
+                for pool in world.threads[id].pools.indices {
+                    put(world.threads[id].pools[pool].count)
+                    for object in world.threads[id].pools[pool] { put(object) }
+                }
+            }
             if keepsSpinWatches, world.threads[id].spin != nil {
                 put(1 + world.threads[id].spin!.steps)
                 put(world.threads[id].spin!.anchor.count)
@@ -101,6 +109,7 @@ struct StateEncoder {
                 put(header.depth)
             }
             if let thread = header.deallocatedOn { put(thread) }
+            if program.manualMemory { put(optional: header.deallocatedIn) }
         }
         for count in world.created { put(count) }
         for count in world.builtinsNamed { put(count) }
