@@ -120,6 +120,9 @@ public struct SVGTimeline {
         for (index, global) in run.program.globals.enumerated() where global.isShown {
             lines.append("  \(global.name) = \(formatter.describe(run.world.globals[index]))")
         }
+        // Each object with its retain count, or dead: what manual memory is about.
+        let objects = formatter.objects
+        if !objects.isEmpty { lines.append("  objects: " + objects.joined(separator: ", ")) }
         lines.append(run.findings.isEmpty ? "No findings." : "Findings")
         for finding in run.findings { lines.append("  \(finding.kind.rawValue): \(finding.message)") }
         return lines

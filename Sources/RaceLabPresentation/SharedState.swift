@@ -34,10 +34,8 @@ public enum SharedState {
         if !variables.isEmpty {
             lines.append(Line("", variables.map { "\(program.globals[$0].name) = \(formatter.describe(world.globals[$0]))" }))
         }
-        let objects = world.heap.indices.filter { world.heap[$0].classIndex != nil }
-        if !objects.isEmpty {
-            lines.append(Line("objects: ", objects.map(formatter.describeObject)))
-        }
+        let objects = formatter.objects
+        if !objects.isEmpty { lines.append(Line("objects: ", objects)) }
         for id in world.heap.indices where Self.isLock(world, id) {
             let object = world.heap[id]
             var kind = "lock"

@@ -69,10 +69,8 @@ public struct TextRenderer: Sendable {
         for (index, global) in run.program.globals.enumerated() {
             out += "  \(global.name) = \(formatter.describe(run.world.globals[index]))\n"
         }
-        let objects = run.world.heap.indices.filter { run.world.heap[$0].classIndex != nil }
-        if !objects.isEmpty {
-            out += "  objects: " + objects.map(formatter.describeObject).joined(separator: ", ") + "\n"
-        }
+        let objects = formatter.objects
+        if !objects.isEmpty { out += "  objects: " + objects.joined(separator: ", ") + "\n" }
         out += "  steps: " + stepsPerThread(run).joined(separator: ", ") + "\n"
         if !run.world.output.isEmpty {
             out += "  printed:\n" + run.world.output.map { "    \($0)\n" }.joined()
