@@ -11,6 +11,11 @@
 ///   a thread can run then depends on the others, which DPOR's reduction and sleep sets
 ///   assume it does not. Asked to choose, the stateful search; asked for DPOR, every
 ///   interleaving; asked for sleep sets, none.
+///
+/// `memory "manual"` forces nothing: a retain, a release, a pool's drain and a use
+/// after free are accesses to an object's count or the object, which every search
+/// orders as it orders any other (ManualMemoryTests and the fuzzer's oracle check
+/// that the three agree).
 public struct SearchPlan: Sendable, Equatable {
     /// The configuration to run: `search` is never `.automatic` unless the choice is
     /// left to `Explorer.exploreChoosing`.
