@@ -71,6 +71,34 @@ struct EngineTests {
         #expect(result.findings.map(\.kind) == [.mainThread])
         #expect(lines(result).last == "worker releases the last reference to ViewController#1, which is deallocated on worker, not on main")
     }
+
+    /// A thread whose ending releases the last reference runs the deinit before it
+    /// is finished: the deinit was pushed on a finished thread and never ran, so the
+    /// object stayed alive at count 0 and `alive() == 0` failed.
+    @Test func aDeinitAtTheEndOfAThreadRuns() throws {
+        let result = try run(
+            """
+            class Box {
+                var v = 0
+                deinit { print("gone") }
+            }
+            main {
+                let box = Box()
+                spawn worker {
+                    box.v = 1
+                }
+            }
+            expect alive(Box) == 0, "the box is freed"
+            """, schedule: "main main main worker worker worker worker")
+        #expect(
+            lines(result) == [
+                "main creates Box#1", "main starts thread worker", "main finishes its code and releases Box#1", "worker writes Box#1.v = 1",
+                "worker finishes and releases Box#1", "worker releases the last reference to Box#1, which is deallocated; its deinit runs on worker",
+                "worker prints \"gone\"", "worker finishes the deinit of Box#1",
+            ])
+        #expect(result.expectations.map(\.passed) == [true])
+        #expect(result.world.output == ["worker: gone"])
+    }
 }
 
 struct CompilerDiagnosticTests {

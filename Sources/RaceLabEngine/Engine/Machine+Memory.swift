@@ -104,6 +104,9 @@ extension Machine {
             var deinitFrame = Frame(code: code, localCount: program.codes[code].localCount, kind: .deinitializer(id))
             deinitFrame.slots[0] = .object(id)
             pushFrame(deinitFrame)
+            // The last release may be the thread's own ending (its locals released as
+            // its code returns): it is not finished until the deinit has run.
+            state.isFinished = false
         }
     }
 

@@ -61,6 +61,8 @@ extension Machine {
         case .deinitializer(let id):
             emit("finishes the deinit of \(world.heap[id].name)", Access(.object(id), .write))
             free(id)
+            // A deinit run after the thread's code ended is the last thing it does.
+            if state.frames.isEmpty && !state.isMain { state.isFinished = true }
         case .body:
             if !state.isMain {
                 state.isFinished = true
