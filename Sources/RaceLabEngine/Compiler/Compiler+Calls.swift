@@ -112,55 +112,7 @@ extension Compiler {
             emit(.call(function: function.code, argc: arguments.count))
             return
         }
-        if let classIndex = builders.last(where: { $0.selfClass != nil })?.selfClass {
-            // In a method: the class's own method (`main()` from `start()`), or the
-            // operation's (`finish()`, `cancel()`), on self.
-            let info = program.classes[classIndex]
-            if let code = info.methods[name] {
-                try expectArguments(arguments, 0...0, name, range: range)
-                try compileExpression(Expression(.self, calleeRange))
-                builder.currentRange = range
-                emit(.call(function: code, argc: 1))
-                return
-            }
-            if info.operation != nil, Compiler.operationMethods.contains(name) {
-                try compileMethodCall(Expression(.self, calleeRange), name, arguments, trailing, range: range)
-                return
-            }
-        }
-        if let classIndex = program.classIndex(named: name), let initializer = program.classes[classIndex].initializer {
-            // Made with its init: the object with its defaults, handed to the init,
-            // which hands it back.
-            try expectArguments(arguments, initializer.parameters.count...initializer.parameters.count, name, range: range)
-            builder.currentRange = range
-            emit(.allocate(classIndex: classIndex, fields: program.slotList([])))
-            for (argument, parameter) in zip(arguments, initializer.parameters) {
-                guard argument.label == parameter else {
-                    throw error("\(name)'s init takes '\(parameter):' here, not \(argument.label.map { "'\($0):'" } ?? "no label")", at: argument.value.range)
-                }
-                try compileExpression(argument.value)
-            }
-            builder.currentRange = range
-            emit(.call(function: initializer.code, argc: 1 + arguments.count))
-            return
-        }
-        if let classIndex = program.classIndex(named: name) {
-            let info = program.classes[classIndex]
-            var fields: [Int] = []
-            for argument in arguments {
-                guard let label = argument.label, let field = info.fieldNames.firstIndex(of: label) else {
-                    let text = argument.label.map { "'\(name)' has no field '\($0)'" } ?? "write the field name: \(name)(field: value)"
-                    throw error(text, at: argument.value.range, note: argument.label.flatMap { Suggestion.note(for: $0, in: info.fieldNames) })
-                }
-                if fields.contains(field) { throw error("field '\(label)' is given twice", at: argument.value.range) }
-                try compileExpression(argument.value)
-                fields.append(field)
-            }
-            builder.currentRange = range
-            let list = program.slotList(fields)
-            emit(.allocate(classIndex: classIndex, fields: list))
-            return
-        }
+        if try compileClassCall(name, arguments, trailing, calleeRange: calleeRange, range: range) { return }
         for argument in arguments
         where argument.label != nil && !["name", "maxConcurrentOperationCount", "value", "label", "attributes", "isAsynchronous"].contains(argument.label!) {
             throw error("unexpected argument label '\(argument.label!)'", at: argument.value.range)

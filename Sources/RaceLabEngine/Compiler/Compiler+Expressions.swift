@@ -69,16 +69,6 @@ extension Compiler {
         }
     }
 
-    /// In a method of a class (or a closure inside one), a bare name that is one of
-    /// the class's fields, or one of an operation's properties in an Operation
-    /// subclass, is `self.name`, as in Swift: after the locals, before the globals.
-    func implicitMember(_ name: String, at range: SourceRange) -> Expression? {
-        guard let classIndex = builders.last(where: { $0.selfClass != nil })?.selfClass else { return nil }
-        let info = program.classes[classIndex]
-        guard info.fieldNames.contains(name) || (info.operation != nil && Compiler.operationProperties.contains(name)) else { return nil }
-        return Expression(.member(Expression(.self, range), name), range)
-    }
-
     /// Compiles the object of a member access (`x` in `x.f`, `x!.f`, `x?.f`) and
     /// returns the index of the instruction that loaded the reference, before any
     /// `!`: where the object came from, for `CodeBuilder.holdUntilHere`.

@@ -154,25 +154,6 @@ public struct Compiler {
         for index in program.codes.indices { program.codes[index].classify() }
     }
 
-    /// A class's init and methods, into the codes `declareMethods` gave them: `self`
-    /// first, then the parameters.
-    mutating func compileMethods(_ c: ClassDeclaration, _ index: Int) {
-        let info = program.classes[index]
-        for method in c.methods {
-            let name = method.function.name
-            guard let slot = name == "init" ? info.initializer?.code : info.methods[name] else { continue }
-            // Only the first of two inits has a code; the second was reported.
-            guard program.codes[slot].instructions.isEmpty else { continue }
-            var builder = CodeBuilder(name: "\(c.name).\(name)")
-            builder.selfClass = index
-            builder.code.isInitializer = name == "init"
-            _ = builder.declare("self", isLet: true)
-            for parameter in method.function.parameters { _ = builder.declare(parameter, isLet: true) }
-            builder.code.parameterCount = 1 + method.function.parameters.count
-            program.codes[slot] = compile(builder, body: method.function.body, range: method.range)
-        }
-    }
-
     mutating func add(_ code: Code) -> Int {
         program.codes.append(code)
         return program.codes.count - 1
@@ -241,60 +222,6 @@ public struct Compiler {
                 break
             }
         }
-    }
-
-    /// A class's init and methods, each given a code to be compiled later, after the
-    /// rules: only an Operation subclass has methods, and they are the overrides a
-    /// queue calls (`main()`, or `start()` for one that starts its own work).
-    mutating func declareMethods(_ c: ClassDeclaration, into info: inout Program.ClassInfo) {
-        if let superclass = c.superclass, superclass.value != "Operation" {
-            _ = error("a class may inherit only from Operation (to subclass it), not '\(superclass.value)'", at: superclass.range)
-        }
-        let isOperation = c.superclass?.value == "Operation"
-        for method in c.methods {
-            let name = method.function.name
-            if name == "init" {
-                guard info.initializer == nil else {
-                    _ = error("a class has at most one init", at: method.range)
-                    continue
-                }
-                info.initializer = (add(Code(name: "\(c.name).init")), method.function.parameters)
-                continue
-            }
-            guard isOperation, name == "main" || name == "start" else {
-                _ = error(
-                    isOperation
-                        ? "an Operation subclass overrides main() or start(), not '\(name)': write other work as a function"
-                        : "a class's methods are its init and deinit; 'func \(name)' belongs outside it (or subclass Operation to override main())",
-                    at: method.range)
-                continue
-            }
-            guard method.isOverride else {
-                _ = error("'\(name)()' overrides Operation's: write 'override func \(name)()'", at: method.range)
-                continue
-            }
-            guard method.function.parameters.isEmpty else {
-                _ = error("'\(name)()' takes no parameters", at: method.range)
-                continue
-            }
-            guard info.methods[name] == nil else {
-                _ = error("'\(name)()' is overridden twice", at: method.range)
-                continue
-            }
-            info.methods[name] = add(Code(name: "\(c.name).\(name)"))
-        }
-        if let asynchronous = c.isAsynchronous, !isOperation {
-            _ = error("only an Operation subclass has isAsynchronous", at: asynchronous.range)
-        }
-        guard isOperation else { return }
-        guard let code = info.methods["start"] ?? info.methods["main"] else {
-            // A method written wrongly was reported where it is written.
-            if c.methods.contains(where: { $0.function.name != "init" }) { return }
-            _ = error(
-                "an Operation subclass overrides main() (or start(), for one that starts its own work): 'override func main() { … }'", at: c.superclass!.range)
-            return
-        }
-        info.operation = Program.OperationClass(code: code, isAsynchronous: c.isAsynchronous?.value ?? false)
     }
 
     func constantValue(_ expression: Expression) -> Value? {

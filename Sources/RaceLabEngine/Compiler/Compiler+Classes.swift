@@ -1,0 +1,153 @@
+import RaceLabLanguage
+
+/// Classes' init and methods (an Operation subclass's `main()` and `start()`): their
+/// rules and codes, what a bare name or call means inside them, and how a class's
+/// instance is made (with its init, or field by field).
+extension Compiler {
+    /// The class whose method (or a closure inside one) is being compiled, if any.
+    var enclosingClass: Int? {
+        builders.last { $0.selfClass != nil }?.selfClass
+    }
+
+    /// A class's init and methods, each given a code to be compiled later, after the
+    /// rules: only an Operation subclass has methods, and they are the overrides a
+    /// queue calls (`main()`, or `start()` for one that starts its own work).
+    mutating func declareMethods(_ c: ClassDeclaration, into info: inout Program.ClassInfo) {
+        if let superclass = c.superclass, superclass.value != "Operation" {
+            _ = error("a class may inherit only from Operation (to subclass it), not '\(superclass.value)'", at: superclass.range)
+        }
+        let isOperation = c.superclass?.value == "Operation"
+        for method in c.methods {
+            let name = method.function.name
+            if name == "init" {
+                guard info.initializer == nil else {
+                    _ = error("a class has at most one init", at: method.range)
+                    continue
+                }
+                info.initializer = (add(Code(name: "\(c.name).init")), method.function.parameters)
+                continue
+            }
+            guard isOperation, name == "main" || name == "start" else {
+                _ = error(
+                    isOperation
+                        ? "an Operation subclass overrides main() or start(), not '\(name)': write other work as a function"
+                        : "a class's methods are its init and deinit; 'func \(name)' belongs outside it (or subclass Operation to override main())",
+                    at: method.range)
+                continue
+            }
+            guard method.isOverride else {
+                _ = error("'\(name)()' overrides Operation's: write 'override func \(name)()'", at: method.range)
+                continue
+            }
+            guard method.function.parameters.isEmpty else {
+                _ = error("'\(name)()' takes no parameters", at: method.range)
+                continue
+            }
+            guard info.methods[name] == nil else {
+                _ = error("'\(name)()' is overridden twice", at: method.range)
+                continue
+            }
+            info.methods[name] = add(Code(name: "\(c.name).\(name)"))
+        }
+        if let asynchronous = c.isAsynchronous, !isOperation {
+            _ = error("only an Operation subclass has isAsynchronous", at: asynchronous.range)
+        }
+        guard isOperation else { return }
+        guard let code = info.methods["start"] ?? info.methods["main"] else {
+            // A method written wrongly was reported where it is written.
+            if c.methods.contains(where: { $0.function.name != "init" }) { return }
+            _ = error(
+                "an Operation subclass overrides main() (or start(), for one that starts its own work): 'override func main() { … }'", at: c.superclass!.range)
+            return
+        }
+        info.operation = Program.OperationClass(code: code, isAsynchronous: c.isAsynchronous?.value ?? false)
+    }
+
+    /// A class's init and methods, into the codes `declareMethods` gave them: `self`
+    /// first, then the parameters.
+    mutating func compileMethods(_ c: ClassDeclaration, _ index: Int) {
+        let info = program.classes[index]
+        for method in c.methods {
+            let name = method.function.name
+            guard let slot = name == "init" ? info.initializer?.code : info.methods[name] else { continue }
+            // Only the first of two inits has a code; the second was reported.
+            guard program.codes[slot].instructions.isEmpty else { continue }
+            var builder = CodeBuilder(name: "\(c.name).\(name)")
+            builder.selfClass = index
+            builder.code.isInitializer = name == "init"
+            _ = builder.declare("self", isLet: true)
+            for parameter in method.function.parameters { _ = builder.declare(parameter, isLet: true) }
+            builder.code.parameterCount = 1 + method.function.parameters.count
+            program.codes[slot] = compile(builder, body: method.function.body, range: method.range)
+        }
+    }
+
+    /// In a method of a class (or a closure inside one), a bare name that is one of
+    /// the class's fields, or one of an operation's properties in an Operation
+    /// subclass, is `self.name`, as in Swift: after the locals, before the globals.
+    func implicitMember(_ name: String, at range: SourceRange) -> Expression? {
+        guard let classIndex = enclosingClass else { return nil }
+        let info = program.classes[classIndex]
+        guard info.fieldNames.contains(name) || (info.operation != nil && Compiler.operationProperties.contains(name)) else { return nil }
+        return Expression(.member(Expression(.self, range), name), range)
+    }
+
+    /// A call by a bare name that a class answers: in a method, the class's own
+    /// method (`main()` from `start()`) or the operation's (`finish()`, `cancel()`) on
+    /// self; elsewhere, making an instance with its init, or field by field. False
+    /// when the name is no class's.
+    mutating func compileClassCall(
+        _ name: String, _ arguments: [Argument], _ trailing: Closure?, calleeRange: SourceRange, range: SourceRange
+    ) throws(Failure) -> Bool {
+        if let classIndex = enclosingClass {
+            // In a method: the class's own method (`main()` from `start()`), or the
+            // operation's (`finish()`, `cancel()`), on self.
+            let info = program.classes[classIndex]
+            if let code = info.methods[name] {
+                try expectArguments(arguments, 0...0, name, range: range)
+                try compileExpression(Expression(.self, calleeRange))
+                builder.currentRange = range
+                emit(.call(function: code, argc: 1))
+                return true
+            }
+            if info.operation != nil, Compiler.operationMethods.contains(name) {
+                try compileMethodCall(Expression(.self, calleeRange), name, arguments, trailing, range: range)
+                return true
+            }
+        }
+        if let classIndex = program.classIndex(named: name), let initializer = program.classes[classIndex].initializer {
+            // Made with its init: the object with its defaults, handed to the init,
+            // which hands it back.
+            try expectArguments(arguments, initializer.parameters.count...initializer.parameters.count, name, range: range)
+            builder.currentRange = range
+            emit(.allocate(classIndex: classIndex, fields: program.slotList([])))
+            for (argument, parameter) in zip(arguments, initializer.parameters) {
+                guard argument.label == parameter else {
+                    throw error("\(name)'s init takes '\(parameter):' here, not \(argument.label.map { "'\($0):'" } ?? "no label")", at: argument.value.range)
+                }
+                try compileExpression(argument.value)
+            }
+            builder.currentRange = range
+            emit(.call(function: initializer.code, argc: 1 + arguments.count))
+            return true
+        }
+        if let classIndex = program.classIndex(named: name) {
+            let info = program.classes[classIndex]
+            var fields: [Int] = []
+            for argument in arguments {
+                guard let label = argument.label, let field = info.fieldNames.firstIndex(of: label) else {
+                    let text = argument.label.map { "'\(name)' has no field '\($0)'" } ?? "write the field name: \(name)(field: value)"
+                    throw error(text, at: argument.value.range, note: argument.label.flatMap { Suggestion.note(for: $0, in: info.fieldNames) })
+                }
+                if fields.contains(field) { throw error("field '\(label)' is given twice", at: argument.value.range) }
+                try compileExpression(argument.value)
+                fields.append(field)
+            }
+            builder.currentRange = range
+            let list = program.slotList(fields)
+            emit(.allocate(classIndex: classIndex, fields: list))
+            return true
+        }
+        return false
+    }
+}
