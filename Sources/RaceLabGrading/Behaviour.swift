@@ -107,7 +107,9 @@ public struct Behaviour: Hashable, Sendable {
             var scheduler = FixedScheduler(entry.schedule)
             guard let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) else { return nil }
             let names = anonymous(program, threads: run.world.threadNames)
-            let values = shared.map { plain(rename(run.world.describe(run.world.globals[$0], elided: false), names)) }
+            // The shared variables, then the actors' state (by position: names are forgotten).
+            let state = shared.map { run.world.globals[$0] } + program.actorState(in: run.world).map(\.value)
+            let values = state.map { plain(rename(run.world.describe($0, elided: false), names)) }
             // Under DPOR, how many Mazurkiewicz traces reach the outcome: no rename,
             // reordering, dead statement, unused variable or thread that touches
             // nothing shared changes it, and it tells programs with like outcomes apart.
@@ -116,7 +118,8 @@ public struct Behaviour: Hashable, Sendable {
             rows.append((head, values))
         }
         // A variable that ends with one value in every outcome tells none apart.
-        let varying = shared.indices.filter { column in constants || Set(rows.map { $0.values[column] }).count > 1 }
+        let columns = rows.first?.values.indices ?? 0..<0
+        let varying = columns.filter { column in constants || Set(rows.map { $0.values[column] }).count > 1 }
         let outcomes = Set(rows.map { row in row.head + varying.map { row.values[$0] }.sorted() })
         let size = Size(
             executions: exploration.executions, states: exploration.states,

@@ -9,24 +9,34 @@ public enum ShippedBehaviours {
     /// `Behaviour.textHash` of each shipped scenario's text: these are explored
     /// without a guard (tested to behave as no exercise).
     public static let scenarios: Set<UInt64> = [
+        0x27d0_f47b_2e82_1aa3,
+        0xc24b_de7b_925f_48ab,
         0x192c_48c2_d7e0_bed9,
         0x5816_5cac_6aeb_2b06,
+        0x5caa_6e25_ac97_d7ea,
+        0xd89d_ca5d_d1e2_b27c,
         0xabd2_928a_2a6f_5c8b,
         0xbdb0_ad53_906e_c844,
         0xec68_3174_54f8_6c56,
+        0xa607_889b_87af_5660,
+        0xf2f8_efea_1148_ed1f,
         0xb53f_7639_59c0_cdfc,
         0x1c2a_3184_daa7_c85a,
         0x80f7_5707_c242_3169,
         0x3ecb_c8bc_35dc_2ade,
+        0x9cde_9538_294d_435f,
+        0xff2b_a796_ea7d_0ad6,
         0xe306_d692_4258_a4f1,
         0x4951_7fe8_942a_6089,
         0x99fa_d599_1561_80c6,
         0xd902_59a4_e298_600d,
         0x6b27_36bd_34f1_aacc,
         0x9945_14f6_1804_1be6,
+        0xcbfa_7e2f_90fb_8d10,
         0x4209_842b_abcf_47c3,
         0x57c3_78cd_ca0b_648c,
         0x3c9_4f95_69f4_f30c,
+        0x1908_7940_a11c_c530,
     ]
 
     /// Each shipped break-it and predict-it exercise: its ID, kind and behaviour.
@@ -48,6 +58,15 @@ public enum ShippedBehaviours {
                     ["completed", "1 traces", "250"],
                     ["completed", "1 traces", "300"],
                 ], size: .init(executions: 4, states: 0, steps: 4))
+        ),
+        (
+            "counter-actor-predict", .predictIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "2 traces", "1 object created", "1"],
+                    ["completed", "2 traces", "1 object created", "4"],
+                    ["completed", "5 traces", "1 object created", "3"],
+                ], size: .init(executions: 9, states: 0, steps: 9))
         ),
         (
             "counter-predict", .predictIt,
@@ -107,6 +126,17 @@ public enum ShippedBehaviours {
                 ], size: .init(executions: 261, states: 0, steps: 21))
         ),
         (
+            "opinion-predict", .predictIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "13 traces", "1 object created", "1 object created", "\"intro\"", "\"outro\""],
+                    ["completed", "13 traces", "1 object created", "1 object created", "\"outro\"", "\"outro\""],
+                    ["completed", "2 traces", "1 object created", "1 object created", "\"jazz\"", "\"jazz\""],
+                    ["completed", "44 traces", "1 object created", "1 object created", "\"advert\"", "\"outro\""],
+                    ["completed", "6 traces", "1 object created", "1 object created", "\"jazz\"", "\"outro\""],
+                ], size: .init(executions: 78, states: 0, steps: 14))
+        ),
+        (
             "peterson-break", .breakIt,
             Behaviour(
                 outcomes: [
@@ -114,6 +144,16 @@ public enum ShippedBehaviours {
                     ["completed", "3 traces", "1", "false", "false"],
                     ["crashed", "16 traces", "2", "true", "true"],
                 ], size: .init(executions: 42, states: 0, steps: 17))
+        ),
+        (
+            "sensor-predict", .predictIt,
+            Behaviour(
+                outcomes: [
+                    ["completed", "10 traces", "11"],
+                    ["completed", "200 traces", "15"],
+                    ["completed", "25 traces", "7"],
+                    ["completed", "4 traces", "3"],
+                ], size: .init(executions: 239, states: 0, steps: 26))
         ),
         (
             "singleton-break", .breakIt,

@@ -71,7 +71,11 @@ public struct Template: Sendable {
         let inRegion: (Int) -> Bool = { line in regions.contains { $0.begin <= line && line <= $0.end } }
         var lines: Set<Int> = []
         for declaration in script.declarations {
-            guard case .thread(_, let body) = declaration.kind else { continue }
+            let body: [Statement]
+            switch declaration.kind {
+            case .thread(_, let code), .task(_, let code): body = code
+            default: continue
+            }
             // The regions at the top of this body: inside it, and inside none of its statements.
             let top = regions.filter { region in
                 declaration.range.start.line < region.begin && region.end < declaration.range.end.line
@@ -138,7 +142,7 @@ public struct Template: Sendable {
             guard case .identifier(let key) = token.kind else { continue }
             let next = tokens[index + 1].kind
             let what: String
-            if case .string = next, Parser.modelKeys.contains(key) {
+            if Parser.modelKeys.contains(key), next.isString || (key == "pool" && next.isInt) {
                 what = "changes how the exercise is run"
             } else if case .string = next, key == "feedback" {
                 what = "says what the grader tells a student"

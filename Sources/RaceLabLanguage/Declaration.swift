@@ -8,6 +8,9 @@ public indirect enum DeclarationKind: Hashable, Sendable {
     case function(FunctionDeclaration)
     /// `thread A { … }`, started when the scenario starts; `main { … }` is the main thread.
     case thread(name: String, body: [Statement])
+    /// `task A { … }`: an unstructured task started when the scenario starts, on the
+    /// global concurrent executor (as `Task.detached`).
+    case task(name: String, body: [Statement])
     /// `expect cond, "message"`: checked on the final state.
     case expect(condition: Expression, message: String)
     /// `always cond, "message"`: checked after every step (an invariant).
@@ -39,6 +42,7 @@ public struct Declaration: Hashable, Sendable {
         case .global(_, let name, _, _, _): return (name, "variable")
         case .function(let f): return (f.name, "function")
         case .thread(let name, _): return (name, "thread")
+        case .task(let name, _): return (name, "task")
         case .schedule(let name, _): return ("schedule " + name, "schedule")
         case .metadata(let key, _): return ("metadata " + key, "metadata")
         case .remove(let what, let name): return (what == "schedule" ? "schedule " + name : name, what)
@@ -89,6 +93,8 @@ public struct ClassDeclaration: Hashable, Sendable {
     public var methods: [Method] = []
     /// `override var isAsynchronous: Bool { true }`, where it is written.
     public var isAsynchronous: Located<Bool>?
+    /// `actor Name { … }`: its fields are isolated to it, its methods run on it.
+    public var isActor = false
 
     public init(name: String, mainThreadOnly: Bool, fields: [Field], deinitBody: [Statement]?) {
         self.name = name
@@ -109,9 +115,23 @@ public struct Located<Value: Hashable & Sendable>: Hashable, Sendable {
 }
 
 public struct FunctionDeclaration: Hashable, Sendable {
+    /// Where an async function (or an actor's method) runs.
+    public enum Isolation: Hashable, Sendable {
+        /// Unmarked: an actor's method runs on its actor; a function outside any actor
+        /// runs on the global concurrent executor if it is async (SE-0338).
+        case inferred
+        /// `@MainActor func`.
+        case mainActor
+        /// `nonisolated func` in an actor: not on the actor.
+        case nonisolated
+    }
+
     public var name: String
     public var parameters: [String]
     public var body: [Statement]
+    /// `func f() async`.
+    public var isAsync = false
+    public var isolation = Isolation.inferred
 
     public init(name: String, parameters: [String], body: [Statement]) {
         self.name = name

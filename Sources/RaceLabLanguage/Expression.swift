@@ -20,6 +20,9 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     case closure(Closure)
     /// `.name`, a member of a type the context gives (`.now()`, `.timedOut`).
     case implicitMember(String)
+    /// `await e`: a call or read that may suspend the task (an actor's method or
+    /// state, an async function, a task's value).
+    case await(Expression)
 }
 
 public struct Expression: Hashable, Sendable {
@@ -36,7 +39,7 @@ public struct Expression: Hashable, Sendable {
         switch kind {
         case .int, .bool, .string, .nil, .name, .self, .closure, .implicitMember: height = 1
         case .array(let items), .dictionary(let items): height = 1 + (items.map(\.height).max() ?? 0)
-        case .member(let e, _), .optionalMember(let e, _), .unary(_, let e), .forceUnwrap(let e): height = 1 + e.height
+        case .member(let e, _), .optionalMember(let e, _), .unary(_, let e), .forceUnwrap(let e), .await(let e): height = 1 + e.height
         case .subscript(let a, let b), .binary(_, let a, let b): height = 1 + max(a.height, b.height)
         case .call(let callee, let arguments, _): height = 1 + max(callee.height, arguments.map(\.value.height).max() ?? 0)
         }
@@ -61,6 +64,8 @@ public struct Closure: Hashable, Sendable {
     public var range: SourceRange
     /// The names in a capture list marked `weak` (`{ [weak controller] in … }`).
     public var weakCaptures: [String]
+    /// `{ @MainActor in … }`: a task's closure isolated to the main actor.
+    public var isMainActor = false
 
     public init(parameters: [String], body: [Statement], range: SourceRange, weakCaptures: [String] = []) {
         self.parameters = parameters

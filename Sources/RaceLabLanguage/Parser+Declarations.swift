@@ -6,7 +6,7 @@ extension Parser {
     /// turns spurious wakeups off, and `memory "manual"`, manual reference counting.
     /// Each is `KEY "value"`, parsed as metadata. An exercise fixes its model, so
     /// `Template.exerciseStatement` refuses these in an editable region.
-    public static let modelKeys = ["scheduling", "wakeups", "memory"]
+    public static let modelKeys = ["scheduling", "wakeups", "memory", "mailbox", "pool"]
     /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.
     static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer", "credit", "feedback"]
 
@@ -18,6 +18,8 @@ extension Parser {
             let before = position
             do throws(Failure) {
                 declarations.append(try parseDeclaration(inFix: untilBrace))
+                declarations += pendingDeclarations
+                pendingDeclarations = []
             } catch {
                 synchronize()
                 if check("}") && !untilBrace { _ = advance() }
@@ -33,18 +35,57 @@ extension Parser {
         let start = current.range
         var mainThreadOnly = false
         if case .attribute(let attribute) = current.kind {
-            guard attribute == "mainThreadOnly" else {
-                throw error("unknown attribute '@\(attribute)'", note: Suggestion.note(for: attribute, in: ["mainThreadOnly"]))
+            guard attribute == "mainThreadOnly" || attribute == "MainActor" else {
+                throw error("unknown attribute '@\(attribute)'", note: Suggestion.note(for: attribute, in: ["mainThreadOnly", "MainActor"]))
             }
             _ = advance()
             skipNewlines()
+            if attribute == "MainActor" {
+                guard check(.func) else { throw error("'@MainActor' must come before a func here, found \(current.quoted)") }
+                var declaration = try parseFunction(start: start)
+                if case .function(var function) = declaration.kind {
+                    function.isolation = .mainActor
+                    declaration.kind = .function(function)
+                }
+                return declaration
+            }
             mainThreadOnly = true
             guard check(.class) else { throw error("'@mainThreadOnly' must come before a class, found \(current.quoted)") }
+        }
+        if current.kind == .identifier("actor"), case .identifier = tokens[position + 1].kind {
+            return try parseClass(mainThreadOnly: false, start: start, isActor: true)
+        }
+        if current.kind == .identifier("task"), case .identifier = tokens[position + 1].kind, tokens[position + 2].kind == .symbol("{") {
+            _ = advance()
+            let nameToken = try consumeIdentifier("expected a task name after 'task'")
+            let body = try parseBlock()
+            return Declaration(.task(name: name(of: nameToken), body: body), start.joined(previous.range), nameRange: nameToken.range)
         }
         let storage = parseStorage()
         switch current.kind {
         case .keyword(.class):
             return try parseClass(mainThreadOnly: mainThreadOnly, start: start)
+        case .keyword(.let) where tokens[position + 1].kind == .symbol("("):
+            // `let (stream, continuation) = AsyncStream.makeStream(…)`: two names for
+            // the one stream (the second is its continuation).
+            _ = advance()
+            _ = advance()
+            let first = try consumeIdentifier("expected a name, as in let (stream, continuation) = AsyncStream.makeStream(of: Int.self)")
+            try consume(",", "expected ',' between the two names")
+            let second = try consumeIdentifier("expected the continuation's name")
+            try consume(")", "expected ')' after the two names")
+            try consume("=", "expected '=' and AsyncStream.makeStream(…)")
+            let value = try parseExpression()
+            try endOfStatement()
+            guard case .call(let callee, _, _) = value.kind, case .member(let base, "makeStream") = callee.kind, base.kind == .name("AsyncStream") else {
+                throw error("only AsyncStream.makeStream(…) gives two values here", at: value.range)
+            }
+            pendingDeclarations.append(
+                Declaration(
+                    .global(isLet: true, name: name(of: second), type: nil, value: Expression(.name(name(of: first)), second.range), storage: .plain),
+                    start.joined(value.range), nameRange: second.range))
+            return Declaration(
+                .global(isLet: true, name: name(of: first), type: nil, value: value, storage: storage), start.joined(value.range), nameRange: first.range)
         case .keyword(.var), .keyword(.let):
             let isLet = advance().kind == .keyword(.let)
             let nameToken = try consumeIdentifier("expected a variable name")
@@ -106,7 +147,7 @@ extension Parser {
         case .identifier(let key) where Parser.metadataKeys.contains(key):
             _ = advance()
             var value: String
-            if key == "points", case .int(let number) = current.kind {
+            if key == "points" || key == "pool", case .int(let number) = current.kind {
                 _ = advance()
                 value = String(number)
             } else if key == "credit" {
@@ -123,7 +164,9 @@ extension Parser {
         case .identifier("remove") where !inFix:
             throw error("'remove' belongs inside a fix: fix NAME { remove thread A }")
         case .identifier(let word):
-            let expected = Parser.metadataKeys + ["main", "var", "let", "func", "class", "thread", "expect", "schedule", "fix"] + (inFix ? ["remove"] : [])
+            let expected =
+                Parser.metadataKeys + ["main", "var", "let", "func", "class", "actor", "thread", "task", "expect", "schedule", "fix"]
+                + (inFix ? ["remove"] : [])
             throw error("expected a declaration, found '\(word)'", note: Suggestion.note(for: word, in: expected))
         default:
             throw error("expected a declaration, found \(current.quoted)")
@@ -151,11 +194,11 @@ extension Parser {
         return TypeAnnotation(text: text, range: start.joined(previous.range))
     }
 
-    mutating func parseClass(mainThreadOnly: Bool, start: SourceRange) throws(Failure) -> Declaration {
+    mutating func parseClass(mainThreadOnly: Bool, start: SourceRange, isActor: Bool = false) throws(Failure) -> Declaration {
         _ = advance()
-        let nameToken = try consumeIdentifier("expected a class name after 'class'")
+        let nameToken = try consumeIdentifier("expected a\(isActor ? "n actor" : " class") name after '\(isActor ? "actor" : "class")'")
         var superclass: Located<String>?
-        if match(":") {
+        if !isActor && match(":") {
             let token = try consumeIdentifier("expected the class it inherits from after ':'")
             superclass = Located(name(of: token), at: token.range)
         }
@@ -163,6 +206,7 @@ extension Parser {
         skipNewlines()
         var declaration = ClassDeclaration(name: name(of: nameToken), mainThreadOnly: mainThreadOnly, fields: [], deinitBody: nil)
         declaration.superclass = superclass
+        declaration.isActor = isActor
         while !check("}") && current.kind != .end {
             do throws(Failure) {
                 try parseClassMember(into: &declaration)
@@ -172,7 +216,7 @@ extension Parser {
             }
             skipNewlines()
         }
-        try consume("}", "expected '}' to close the class")
+        try consume("}", "expected '}' to close the \(isActor ? "actor" : "class")")
         return Declaration(.class(declaration), start.joined(previous.range), nameRange: nameToken.range)
     }
 
@@ -196,12 +240,17 @@ extension Parser {
         }
         let isOverride = current.kind == .identifier("override")
         if isOverride { _ = advance() }
+        let nonisolated = !isOverride && current.kind == .identifier("nonisolated") && tokens[position + 1].kind == .keyword(.func)
+        if nonisolated { _ = advance() }
         if match(.func) {
             let nameToken = try consumeIdentifier("expected a method name after 'func'")
             let parameters = try parseParameters(after: "the method name")
+            let isAsync = parseEffects()
             if match("->") { _ = try parseOptionalTypeName() }
             let body = try parseBlock()
-            let function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
+            var function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
+            function.isAsync = isAsync
+            if nonisolated { function.isolation = .nonisolated }
             declaration.methods.append(.init(function: function, isOverride: isOverride, range: memberStart.joined(previous.range)))
             return
         }
@@ -271,11 +320,19 @@ extension Parser {
         _ = advance()
         let nameToken = try consumeIdentifier("expected a function name after 'func'")
         let parameters = try parseParameters(after: "the function name")
+        let isAsync = parseEffects()
         if match("->") { _ = try parseOptionalTypeName() }
         let body = try parseBlock()
-        return Declaration(
-            .function(FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)),
-            start.joined(previous.range), nameRange: nameToken.range)
+        var function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
+        function.isAsync = isAsync
+        return Declaration(.function(function), start.joined(previous.range), nameRange: nameToken.range)
+    }
+
+    /// `async` after a function's parameters: whether it is there.
+    mutating func parseEffects() -> Bool {
+        guard current.kind == .identifier("async") else { return false }
+        _ = advance()
+        return true
     }
 
     private mutating func parseOptionalTypeName() throws(Failure) -> String {

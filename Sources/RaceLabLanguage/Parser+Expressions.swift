@@ -50,6 +50,14 @@ extension Parser {
     }
 
     private mutating func parseUnary() throws(Failure) -> Expression {
+        // `await` is a word of its own only before an expression (`await` alone may
+        // still name a variable). As in Swift, it covers the whole expression to its
+        // right: `await a + b` awaits both.
+        if current.kind == .identifier("await"), startsExpression(tokens[position + 1].kind) {
+            let start = advance().range
+            let operand = try parseExpression()
+            return try node(.await(operand), start.joined(operand.range))
+        }
         if check("!") || check("-") {
             let op = advance()
             try nest()
@@ -90,6 +98,16 @@ extension Parser {
             } else {
                 return expression
             }
+        }
+    }
+
+    /// Whether a token can begin an expression (after `await`).
+    private func startsExpression(_ kind: Token.Kind) -> Bool {
+        switch kind {
+        case .identifier, .int, .string: return true
+        case .keyword(let k): return [.self, .true, .false, .nil].contains(k)
+        case .symbol(let s): return s == "(" || s == "[" || s == "!" || s == "-"
+        default: return false
         }
     }
 
@@ -157,6 +175,15 @@ extension Parser {
             } while match(",")
             try consume("]", "expected ']' to close the capture list")
         }
+        // `{ @MainActor in … }`: a task's closure isolated to the main actor.
+        var isMainActor = false
+        if case .attribute(let attribute) = current.kind {
+            guard attribute == "MainActor" else {
+                throw error("a closure may be marked '@MainActor', not '@\(attribute)'", note: Suggestion.note(for: attribute, in: ["MainActor"]))
+            }
+            _ = advance()
+            isMainActor = true
+        }
         var probe = position
         var names: [String] = []
         while case .identifier(let word) = tokens[probe].kind {
@@ -167,8 +194,8 @@ extension Parser {
         if !names.isEmpty && tokens[probe].kind == .keyword(.in) {
             parameters = names
             position = probe + 1
-        } else if listed {
-            guard check(.in) else { throw error("expected 'in' after the capture list, found \(current.quoted)") }
+        } else if listed || isMainActor {
+            guard check(.in) else { throw error("expected 'in' after \(isMainActor ? "'@MainActor'" : "the capture list"), found \(current.quoted)") }
             _ = advance()
         }
         let saved = allowTrailingClosure
@@ -176,7 +203,9 @@ extension Parser {
         let body = parseStatements()
         allowTrailingClosure = saved
         try consume("}", "expected '}' to close the closure")
-        return Closure(parameters: parameters, body: body, range: start.joined(previous.range), weakCaptures: weakCaptures)
+        var closure = Closure(parameters: parameters, body: body, range: start.joined(previous.range), weakCaptures: weakCaptures)
+        closure.isMainActor = isMainActor
+        return closure
     }
 
     /// Whether a closure's body starts with a capture list: `[weak a, b] in`, not an

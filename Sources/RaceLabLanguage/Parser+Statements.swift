@@ -175,6 +175,16 @@ extension Parser {
             let value = name(of: try consumeIdentifier("expected a name for the value"))
             try consume(")", "expected ')' after the value's name")
             pair = (key, value)
+        } else if current.kind == .identifier("await"), case .identifier = tokens[position + 1].kind {
+            // `for await x in stream { … }`
+            _ = advance()
+            let variable = name(of: try consumeIdentifier("expected a loop variable after 'for await'"))
+            guard match(.in) else { throw error("expected 'in' after the loop variable, found \(current.quoted)") }
+            let saved = allowTrailingClosure
+            allowTrailingClosure = false
+            let sequence = try parseNilCoalescing()
+            allowTrailingClosure = saved
+            return Statement(.forAwait(variable: variable, sequence: sequence, body: try parseBlock()), start.joined(previous.range))
         } else {
             variable = name(of: try consumeIdentifier("expected a loop variable after 'for'"))
         }

@@ -13,6 +13,9 @@ public struct Parser {
     var diagnostics: [Diagnostic] = []
     /// Conditions of `if`, `while` and `for` may not end in a trailing closure.
     var allowTrailingClosure = true
+    /// Declarations one declaration adds after itself (the continuation's name of
+    /// `let (stream, continuation) = …`).
+    var pendingDeclarations: [Declaration] = []
     /// How deep the parser is in nested constructs now (see `maxNesting`).
     var nesting = 0
 

@@ -11,6 +11,8 @@ public indirect enum StatementKind: Hashable, Sendable {
     case forRange(variable: String, from: Expression, to: Expression, inclusive: Bool, body: [Statement])
     /// `for x in array`.
     case forEach(variable: String, sequence: Expression, body: [Statement])
+    /// `for await x in stream { … }`: an `AsyncStream`'s elements, until it finishes.
+    case forAwait(variable: String, sequence: Expression, body: [Statement])
     /// `for (key, value) in dictionary { … }`.
     case forEachPair(key: String, value: String, sequence: Expression, body: [Statement])
     case `return`(Expression?)

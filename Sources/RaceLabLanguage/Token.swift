@@ -10,8 +10,13 @@ public struct Token: Hashable, Sendable {
         case newline
         case end
 
-        var isString: Bool {
+        public var isString: Bool {
             if case .string = self { return true }
+            return false
+        }
+
+        public var isInt: Bool {
+            if case .int = self { return true }
             return false
         }
     }

@@ -13,6 +13,7 @@ public struct ExplorationRenderer: Sendable {
     public func render(_ result: Exploration, counterexample: (Counterexample, Run)?, replay: ReplayCommand) -> String {
         var out = ""
         if let note = result.orderingNote { out += "Orderings: \(note).\n" }
+        if program.usesConcurrency { out += "Swift 6: \(Words.swift6(program.swift6Rejections))\n" }
         if result.search == .stateful {
             out += "States: \(result.states) distinct worlds, \(result.transitions) steps between them; "
             out += "every state is within \(result.depth) steps of the start\n"

@@ -12,6 +12,15 @@ public enum FindingExplainer {
             return
                 "A thread that spins waits for another thread to change what it reads; here no thread left can ever change it, so it would spin forever."
         }
+        if message.contains(Finding.continuationMisuse) {
+            return kind == .leak
+                ? "A continuation must be resumed exactly once on every path (SE-0300). This one was dropped without a resume: the task that awaits it is suspended for ever, and the runtime only logs a warning."
+                : "A continuation must be resumed exactly once on every path (SE-0300). Resuming it a second time is a trap: the runtime stops the app."
+        }
+        if kind == .deadlock && message.contains("continuation") {
+            return
+                "A task is suspended on a continuation that nothing left can resume: it waits for ever, and no one reports it (the runtime only warns when a continuation is destroyed unresumed)."
+        }
         if kind == .expectation && message.contains(Finding.workNotDone) {
             return
                 "The exercise requires this work in every run, on the thread and under the locks it names: skipping it, moving it to another thread or doing it with fewer locks is not a fix."
@@ -25,7 +34,7 @@ public enum FindingExplainer {
             return "An assertion in the code did not hold at this step: the threads' steps interleaved in an order the code did not expect."
         case .expectation:
             return
-                "The final state is wrong. No single step is wrong on its own: the order the threads' steps interleaved in produced a result that no one-thread-at-a-time order would."
+                "The final state is wrong. No single step is wrong on its own: the order the threads' steps interleaved in produced it."
         case .crash:
             return "The program crashed. On a device this kills the app; here the run stops at the step that crashed."
         case .mainThread:
@@ -45,6 +54,9 @@ public enum FindingExplainer {
         case .leak:
             return
                 "An object was autoreleased on a thread with no autorelease pool: nothing will ever release it. Under manual memory each thread's entry point makes its own pool."
+        case .forwardProgress:
+            return
+                "A task blocked its thread (a semaphore's or a group's wait) until other work runs, and that work is a task, which needs a thread of the same pool: with every pool thread so blocked (one thread on the iOS Simulator), nothing can run to signal. Swift concurrency needs every job to make progress: await instead of blocking."
         case .livelock:
             return
                 "The threads keep running, every one that can run gets its turn, yet they go round the same states forever without getting anywhere: no thread is blocked, but no work gets done (a livelock)."

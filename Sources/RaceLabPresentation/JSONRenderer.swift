@@ -81,6 +81,7 @@ public struct JSONRenderer: Sendable {
         case .count(let id): return "retain count of \(heap[id].name)"
         case .observer: return "observer"
         case .section(let index): return "critical section \(run.program.criticalSections[index])"
+        case .pool: return "the cooperative pool"
         }
     }
 }

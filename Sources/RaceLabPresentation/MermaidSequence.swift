@@ -26,7 +26,7 @@ public struct MermaidSequence {
                 lines.append("    Note over \(thread): \(step)")
                 continue
             }
-            let touched = (Self.kind(target), run.program.name(of: target, in: run.world))
+            let touched = (Self.kind(target, in: run.world), run.program.name(of: target, in: run.world))
             var index = targets.firstIndex { $0.name == touched.1 }
             if index == nil {
                 targets.append(touched)
@@ -54,13 +54,15 @@ public struct MermaidSequence {
     static func shown(_ access: Access) -> Bool {
         switch access.target {
         case .global, .field, .lock, .object, .operation, .queue, .mainQueue: return true
-        case .allocator, .output, .count, .observer, .section: return false
+        case .allocator, .output, .count, .observer, .section, .pool: return false
         }
     }
 
     /// What a participant is, when its name alone could be another's.
-    static func kind(_ target: Access.Target) -> String {
+    static func kind(_ target: Access.Target, in world: World) -> String {
         switch target {
+        case .operation(let id) where id < world.heap.count && world.heap[id].kind.isTask: return "task"
+        case .queue(let id) where id < world.heap.count && world.heap[id].isActor: return "actor"
         case .global: return "variable"
         case .field: return "field"
         case .object: return "object"

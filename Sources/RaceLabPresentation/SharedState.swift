@@ -59,6 +59,13 @@ public enum SharedState {
         }
         for id in world.heap.indices where world.headers[id].isAlive {
             switch world.heap[id].kind {
+            case .actor(let mailbox):
+                var text = "actor \(world.heap[id].name): "
+                text += world.headers[id].owner.map { "held by \(world.threadNames[$0])" } ?? "free"
+                if !mailbox.isEmpty { text += "; mailbox: " + mailbox.map { world.threadNames[$0] }.joined(separator: ", ") }
+                lines.append(Line(text))
+            case .task(let task):
+                lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task)))
             case .semaphore(let count):
                 var text = "semaphore \(world.heap[id].name): count \(count)"
                 let waiters = world.threads.indices.filter { world.threads[$0].waiting == .semaphore(id) }
@@ -101,9 +108,32 @@ public enum SharedState {
         return lines
     }
 
+    /// What a task is doing, as Instruments' task states say it: running, enqueued
+    /// (waiting for its actor), suspended (on what), finished (with its value).
+    static func taskText(_ world: World, _ task: TaskState) -> String {
+        let thread = world.threads[task.thread]
+        var text: String
+        if task.isFinished {
+            text = "finished" + (task.value == .none ? "" : ", value \(world.describe(task.value))")
+        } else {
+            switch thread.waiting {
+            case .actor(let actor) where world.headers[actor].owner == task.thread:
+                text = "ready: \(world.heap[actor].name) was handed to it"
+            case .actor(let actor): text = "enqueued on \(world.heap[actor].name)"
+            case .task(let other): text = "suspended, awaiting \(world.heap[other].name)"
+            case nil:
+                let on = thread.executor.map { world.heap[$0].name } ?? "the global executor"
+                text = thread.executor.map { world.headers[$0].owner == task.thread } ?? true ? "running on \(on)" : "ready to enqueue on \(on)"
+            default: text = "blocked"
+            }
+        }
+        return text + (task.isCancelled ? ", cancelled" : "")
+    }
+
     static func isLock(_ world: World, _ id: ObjectID) -> Bool {
         switch world.heap[id].kind {
         case .lock, .condition: return world.headers[id].isAlive
+        case .actor: return false
         default: break
         }
         return world.headers[id].owner != nil

@@ -83,6 +83,15 @@ public enum Words {
     }
 
     /// A version's verdict in a table's cell: "proven", "FAILS", "fails, as expected".
+    /// What the Swift 6 compiler says of a program that uses Swift concurrency
+    /// (`Program.swift6Rejections`), under the mapping that makes a scenario's
+    /// top-level variables a script's: the main actor's.
+    public static func swift6(_ rejections: [String]) -> String {
+        let mapping = "top-level variables are the main actor's, as a script's are"
+        guard !rejections.isEmpty else { return "compiles it (\(mapping)): it finds no data race to refuse" }
+        return "rejects it (\(mapping)): " + rejections.joined(separator: "; ")
+    }
+
     public static func verdictCell(_ verdict: Verdict, _ role: VersionRole) -> String {
         switch (verdict, role) {
         case (.notExhaustive, _): return "not exhaustive"

@@ -21,6 +21,8 @@ extension ProgramGenerator {
         if toolkit.weakGlobal { atoms.append("wbox?.v ?? 0") }
         if toolkit.boxHits { atoms.append("box?.hits ?? 0") }
         if toolkit.atomic { atoms += ["at.load()", "at.load(ordering: .relaxed)"] }
+        if toolkit.actors && shared { atoms.append("acc.v") }
+        if toolkit.actors && !shared && inAsync { atoms.append("(await acc.v)") }
         if !shared {
             atoms += locals(.int).map(\.name)
             atoms += locals(.weak).map { "\($0.name)?.v ?? 0" }
@@ -50,6 +52,7 @@ extension ProgramGenerator {
             if toolkit.box { atoms += ["box == nil", "box != nil"] }
             if toolkit.weakGlobal { atoms += ["wbox != nil", "box === wbox"] }
             if toolkit.condition { atoms.append("ready") }
+            if toolkit.actors && !shared && inAsync { atoms.append("Task.isCancelled") }
             if !shared {
                 atoms.append("isMainThread()")
                 atoms += locals(.weak).map { "\($0.name) != nil" }

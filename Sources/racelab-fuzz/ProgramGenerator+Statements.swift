@@ -8,6 +8,7 @@ extension ProgramGenerator {
         case critical, required, progress, exit, priority
         case lock, semaphore, condition, atomic, spin
         case queue, mainQueue, group, operation, operationQueue, spawn
+        case actor, task
     }
 
     /// Whether blocks may still nest here.
@@ -38,6 +39,8 @@ extension ProgramGenerator {
         case .group: return toolkit.group
         case .operation: return canNest && toolkit.operations
         case .operationQueue: return toolkit.operations
+        case .actor: return toolkit.actors && inAsync
+        case .task: return toolkit.actors && inAsync && canNest
         }
     }
 
@@ -95,6 +98,8 @@ extension ProgramGenerator {
         case .operation: operation()
         case .operationQueue: operationQueueStatement()
         case .spawn: block("spawn \(fresh("w")) {", count: 1 + choices.below(2), closure: true)
+        case .actor: actorStatement()
+        case .task: taskStatement()
         }
     }
 

@@ -43,6 +43,8 @@ struct ProgramGenerator {
         var constant = false
         /// `var turn = 0`, for threads that take turns in a `while true` loop.
         var turn = false
+        /// Swift concurrency: `actor Acc`, `let acc = Acc()`, an async function, tasks.
+        var actors = false
     }
 
     /// A local of the code being written, and what it holds.
@@ -71,6 +73,10 @@ struct ProgramGenerator {
     var depth = 0
     var inCritical = false
     var inFunction = false
+    /// Whether the code being written may `await` (main, a task, a `Task { }`).
+    var inAsync = false
+    /// The top-level `task`s written (a fix replaces one as a task, never removes one).
+    var tasks: Set<String> = []
     /// The thread being written, as the program names it.
     var thread = ""
     /// Fresh names: `t1`, `w2`, `o3`, …
@@ -109,7 +115,8 @@ struct ProgramGenerator {
     /// The declarations each program may have, a few of them chosen by the bytes.
     private mutating func chooseToolkit() {
         for _ in 0..<(1 + choices.below(5)) {
-            switch choices.below(14) {
+            switch choices.below(15) {
+            case 13: toolkit.actors = true
             case 0: toolkit.array = true
             case 1: toolkit.lock = choices.pick(["Lock", "NSLock", "NSRecursiveLock", "OSAllocatedUnfairLock"])
             case 2: toolkit.semaphore = true
@@ -130,7 +137,7 @@ struct ProgramGenerator {
             toolkit.weakGlobal = choices.chance(50)
             toolkit.boxPeer = choices.chance(30)
             toolkit.boxHits = choices.chance(30)
-            toolkit.manualMemory = !toolkit.weakGlobal && !toolkit.boxPeer && choices.chance(25)
+            toolkit.manualMemory = !toolkit.weakGlobal && !toolkit.boxPeer && choices.chance(50)
         }
         toolkit.constant = choices.chance(20)
     }
@@ -141,6 +148,7 @@ struct ProgramGenerator {
         if toolkit.condition && choices.chance(50) { emit("wakeups \"signalled only\"") }
         if choices.chance(4) { emit("scheduling \"strict priority\"") }
         if toolkit.manualMemory { emit("memory \"manual\"") }
+        if toolkit.actors && choices.chance(30) { emit("mailbox \"any\"") }
     }
 
     private mutating func writeDeclarations() {
@@ -184,6 +192,7 @@ struct ProgramGenerator {
         }
         if toolkit.atomic { emit("let at = Atomic(0)") }
         if toolkit.functions { writeFunctions() }
+        if toolkit.actors { writeActor() }
     }
 
     /// `Job`, an Operation subclass made with its init (`Job(amount: 2)`): its main()
@@ -229,7 +238,11 @@ struct ProgramGenerator {
 
     private mutating func writeThread(_ name: String, statements count: Int) {
         thread = name
-        emit(name == "main" && choices.chance(70) ? "main {" : "thread \(name) {")
+        let task = name != "main" && toolkit.actors && choices.chance(60)
+        let header = name == "main" && choices.chance(70) ? "main {" : task ? "task \(name) {" : "thread \(name) {"
+        emit(header)
+        inAsync = header == "main {" || task
+        if task { tasks.insert(name) }
         indent += 1
         scopes.append([])
         body(count)
@@ -253,8 +266,9 @@ struct ProgramGenerator {
         emit(choices.pick(["summary \"another way\"", "variant \"another broken way\"", "fails \"meant to fail\""]))
         thread = replaced
         budget = max(budget, 1)
-        block(replaced == "main" ? "main {" : "thread \(replaced) {", count: 1 + choices.below(2))
-        if let other = names.first(where: { $0 != replaced && $0 != "main" }), choices.chance(30) { emit("remove thread \(other)") }
+        inAsync = replaced == "main" || tasks.contains(replaced)
+        block(replaced == "main" ? "main {" : tasks.contains(replaced) ? "task \(replaced) {" : "thread \(replaced) {", count: 1 + choices.below(2))
+        if let other = names.first(where: { $0 != replaced && $0 != "main" && !tasks.contains($0) }), choices.chance(30) { emit("remove thread \(other)") }
         indent -= 1
         emit("}")
     }
@@ -288,22 +302,27 @@ struct ProgramGenerator {
 
     /// Writes a block: `header`, its inside (`nested`), then its closing brace.
     mutating func block(
-        _ header: String, count: Int, closure: Bool = false, loop: Bool = false, locals: [Local] = [], before: [String] = [],
+        _ header: String, count: Int, closure: Bool = false, async: Bool = false, loop: Bool = false, locals: [Local] = [], before: [String] = [],
         after: [String] = []
     ) {
         emit(header)
-        nested(count: count, closure: closure, loop: loop, locals: locals, before: before, after: after)
+        nested(count: count, closure: closure, async: async, loop: loop, locals: locals, before: before, after: after)
         emit("}")
     }
 
     /// The inside of a block, one level in: `before`, up to `count` generated statements
     /// and `after`. `closure` says the block runs later, on some thread (its own
     /// locals, no enclosing loop); `loop`, that it may `break`.
-    mutating func nested(count: Int, closure: Bool = false, loop: Bool = false, locals: [Local] = [], before: [String] = [], after: [String] = []) {
+    /// `async`: a closure that is a task's (it may await).
+    mutating func nested(
+        count: Int, closure: Bool = false, async: Bool = false, loop: Bool = false, locals: [Local] = [], before: [String] = [], after: [String] = []
+    ) {
         let saved = (loops: loops, level: level, depth: depth)
+        let wasAsync = inAsync
         if closure {
             level += 1
             loops = 0
+            inAsync = async
         }
         if loop { loops += 1 }
         depth += 1
@@ -315,6 +334,7 @@ struct ProgramGenerator {
         scopes.removeLast()
         indent -= 1
         (loops, level, depth) = saved
+        inAsync = wasAsync
     }
 
     /// Up to `count` statements, as the budget allows (at least one line: a block is never empty).

@@ -41,6 +41,10 @@ import Testing
                 #expect(access.target == target && access.isRead)
                 access.target = .global(3)
                 #expect(access == Access(.global(3), .read))
+                // An atomic access (an actor's field too) keeps its kind: the "Why" line
+                // and the JSON said "wrote" and "release" for its reads.
+                #expect(Access(target, kind, atomic: true).kind == kind, "atomic \(target) \(kind)")
+                #expect(Access(target, kind, ordering: .relaxed, readModifyWrite: true).kind == kind, "ordered \(target) \(kind)")
             }
         }
     }

@@ -303,7 +303,7 @@ struct StatefulSleepSetTests {
             total += full.steps
         }
         // What they save over these programs, exactly (docs/PERFORMANCE.md).
-        #expect((saved, total) == (7826, 26210))
+        #expect((saved, total) == (8919, 31102))
     }
 
     /// Through `explore`: a graph with a cycle is searched again without sleep sets,

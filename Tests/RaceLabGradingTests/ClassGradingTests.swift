@@ -6,7 +6,7 @@ import Testing
     import FoundationXML
 #endif
 
-/// A teacher grading a whole class in one command: 30 submissions by ten students
+/// A teacher grading a whole class in one command: 46 submissions by fifteen students
 /// (right answers, wrong ones, cheats and broken files) in `Submissions/`.
 struct ClassGradingTests {
     static let folder = "Tests/RaceLabGradingTests/Submissions"
@@ -19,16 +19,22 @@ struct ClassGradingTests {
 
     /// Every verdict, checked by hand once: (student, file, status).
     static let verdicts: [(String, String, String)] = [
-        ("alice", "counter-predict", "passed"), ("alice", "deadlock-break", "passed"), ("alice", "singleton-fix", "passed"),
-        ("bob", "array-break", "passed"), ("bob", "singleton-fix", "failed"), ("bob", "stale-predict", "failed"),
-        ("carol", "array-fix", "passed"), ("carol", "deadlock-predict", "failed"), ("carol", "stale-fix", "passed"),
-        ("dave", "deadlock-fix", "passed"), ("dave", "dealloc-break", "failed"), ("dave", "singleton-break", "failed"),
+        ("alice", "counter-predict", "passed"), ("alice", "deadlock-break", "passed"), ("alice", "island-fix", "passed"),
+        ("alice", "opinion-predict", "passed"), ("alice", "singleton-fix", "passed"), ("bob", "array-break", "passed"),
+        ("bob", "island-fix", "failed"), ("bob", "opinion-predict", "failed"), ("bob", "singleton-fix", "failed"),
+        ("bob", "stale-predict", "failed"), ("carol", "array-fix", "passed"), ("carol", "deadlock-predict", "failed"),
+        ("carol", "forecast-fix", "passed"), ("carol", "stale-fix", "passed"), ("dave", "deadlock-fix", "passed"),
+        ("dave", "dealloc-break", "failed"), ("dave", "singleton-break", "failed"), ("dave", "spinner-fix", "passed"),
         ("erin", "array-fix", "failed"), ("erin", "deadlock-fix", "failed"), ("erin", "singleton-fix", "failed"),
-        ("frank", "array-fix", "failed"), ("frank", "deadlock-fix", "failed"), ("frank", "stale-fix", "failed"),
-        ("grace", "array-fix", "invalid"), ("grace", "deadlock", "invalid"), ("grace", "singleton-fix", "invalid"),
-        ("heidi", "counter-predict", "invalid"), ("heidi", "deadlock-fix", "failed"), ("heidi", "singleton-fix", "invalid"),
-        ("ivan", "counter-predict", "failed"), ("ivan", "deadlock-fix", "failed"), ("ivan", "singleton-break", "passed"),
-        ("judy", "dealloc-break", "passed"), ("judy", "singleton-fix", "failed"), ("judy", "stale-predict", "passed"),
+        ("frank", "array-fix", "failed"), ("frank", "deadlock-fix", "failed"), ("frank", "forecast-fix", "failed"),
+        ("frank", "stale-fix", "failed"), ("grace", "array-fix", "invalid"), ("grace", "deadlock", "invalid"),
+        ("grace", "singleton-fix", "invalid"), ("heidi", "counter-predict", "invalid"), ("heidi", "deadlock-fix", "failed"),
+        ("heidi", "singleton-fix", "invalid"), ("ivan", "counter-predict", "failed"), ("ivan", "deadlock-fix", "failed"),
+        ("ivan", "singleton-break", "passed"), ("ivan", "spinner-fix", "failed"), ("judy", "dealloc-break", "passed"),
+        ("judy", "singleton-fix", "failed"), ("judy", "stale-predict", "passed"), ("ken", "counter-actor-predict", "failed"),
+        ("ken", "order-fix", "passed"), ("lena", "counter-actor-predict", "passed"), ("lena", "order-fix", "failed"),
+        ("mia", "bridge-fix", "passed"), ("mona", "scan-fix", "passed"), ("nico", "bridge-fix", "failed"),
+        ("nico", "scan-fix", "failed"),
     ]
 
     @Test func csvHasOneRowPerStudentAndFileWithTheRightVerdict() throws {
@@ -38,7 +44,7 @@ struct ClassGradingTests {
         let lines = output.stdout.components(separatedBy: "\r\n").dropLast()
         #expect(lines.first == "student,exercise,kind,file,status,points,max_points,reason")
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.count == 30)
+        #expect(rows.count == 46)
         for (row, (student, file, status)) in zip(rows, Self.verdicts) {
             #expect(row[0] == student)
             #expect(row[3] == "\(Self.folder)/\(student)/\(file).race")
@@ -59,25 +65,25 @@ struct ClassGradingTests {
         parser.delegate = counter
         #expect(parser.parse(), "the JUnit report is well-formed XML")
         #expect(counter.counts["testsuites"] == 1)
-        #expect(counter.counts["testsuite"] == 10)
-        #expect(counter.counts["testcase"] == 30)
-        #expect(counter.counts["failure"] == 15)
+        #expect(counter.counts["testsuite"] == 15)
+        #expect(counter.counts["testcase"] == 46)
+        #expect(counter.counts["failure"] == 23)
         #expect(counter.counts["error"] == 5)
-        #expect(output.stdout.contains("<testsuites name=\"racelab grade\" tests=\"30\" failures=\"15\" errors=\"5\">"))
+        #expect(output.stdout.contains("<testsuites name=\"racelab grade\" tests=\"46\" failures=\"23\" errors=\"5\">"))
         try Self.compare(output.stdout, "class.junit.xml")
     }
 
     @Test func jsonAndTextAgreeWithTheCSV() throws {
         let json = Self.grade([Self.folder, "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["files"] as? Int == 30)
-        #expect(object["passed"] as? Int == 10)
-        #expect(object["points"] as? Int == 75)
+        #expect(object["files"] as? Int == 46)
+        #expect(object["passed"] as? Int == 18)
+        #expect(object["points"] as? Int == 145)
         let statuses = (object["grades"] as? [[String: Any]] ?? []).compactMap { $0["status"] as? String }
         #expect(statuses == Self.verdicts.map(\.2))
         let text = Self.grade([Self.folder])
         // Invalid files named after an exercise count its points: every row is in the total.
-        #expect(text.stdout.hasSuffix("30 rows: 10 passed, 15 failed, 5 invalid; 75 of 240 points\n"))
+        #expect(text.stdout.hasSuffix("46 rows: 18 passed, 23 failed, 5 invalid; 145 of 380 points\n"))
         try Self.compare(text.stdout, "class.txt")
     }
 

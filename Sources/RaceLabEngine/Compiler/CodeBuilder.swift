@@ -19,6 +19,16 @@ struct CodeBuilder {
         var poolDepth = 0
     }
 
+    /// A closure body compiled in place: where its returns jump from, the slot its
+    /// returned value goes to (nil: it returns nothing), and the monitors and critical
+    /// sections open where it began.
+    struct InlineBody {
+        var returns: [Int] = []
+        var result: Int?
+        var monitorDepth: Int
+        var criticalDepth: Int
+    }
+
     var code: Code
     var scopes: [[String: Local]] = [[:]]
     var loops: [Loop] = []
@@ -38,6 +48,21 @@ struct CodeBuilder {
     /// In an `init`: it may set the object's `let` fields.
     var isInitializer: Bool { code.isInitializer }
     var currentRange: SourceRange?
+    /// Async code (a task's, an async function's, main's): it may `await`.
+    var isAsync = false
+    /// Inside an `await` expression: its calls may suspend.
+    var awaiting = false
+    /// The slot keeping the caller's executor, in code that runs on one of its own
+    /// (`Compiler.emitPrologue`): every return goes back to it first.
+    var executorSlot: Int?
+    /// The `expect` and `always` checks: they read everything, an actor's state too.
+    var isCheck = false
+    /// Where Swift 6 would say the code runs, for its static check (`Swift6Check`);
+    /// nil where it does not matter (checks, setup).
+    var context: Swift6Check.Context?
+    /// Closure bodies compiled in place (`Compiler.compileInline`), innermost last: a
+    /// `return` in one jumps to its end.
+    var inlineBodies: [InlineBody] = []
 
     init(name: String, isClosure: Bool = false, isDeinit: Bool = false) {
         code = Code(name: name)

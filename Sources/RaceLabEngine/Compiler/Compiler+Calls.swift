@@ -6,13 +6,14 @@ extension Compiler {
             "lock", "unlock", "try", "wait", "signal", "broadcast", "async", "sync", "cancel", "addDependency", "waitUntilFinished", "addOperation",
             "waitUntilAllOperationsAreFinished", "cancelAllOperations", "copy", "enter", "leave", "notify",
             "load", "store", "wrappingAdd", "wrappingSubtract", "compareExchange",
-            "start", "finish", "addExecutionBlock", "removeDependency", "addObserver", "contains",
+            "start", "finish", "addExecutionBlock", "removeDependency", "addObserver", "contains", "resume", "yield",
             "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
         ] + memoryMethods
     /// Manual reference counting's methods, on any object (`memory "manual"`).
     static let memoryMethods = ["retain", "release", "autorelease"]
 
     mutating func compileCall(_ callee: Expression, _ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
+        if try compileTaskCall(callee, arguments, trailing, range: range) { return }
         switch callee.kind {
         case .name(let name) where resolveLocal(name, level: builders.count - 1) == nil && visibleGlobal(name) == nil:
             try compileFreeCall(name, arguments, trailing, calleeRange: callee.range, range: range)
@@ -30,14 +31,14 @@ extension Compiler {
                     throw error("OperationQueue.main takes blocks: OperationQueue.main.addOperation { … }", at: callee.range)
                 }
                 let closure = try onlyClosure(arguments, trailing, range: range, what: "OperationQueue.main.addOperation")
-                try compileClosure(closure, name: "main.addOperation", allowedParameters: 0)
+                try compileClosure(closure, name: "main.addOperation", allowedParameters: 0, context: .mainActor)
                 builder.currentRange = range
                 emit(.dispatchMain(sync: false))
                 return
             }
             if case .member(let inner, "main") = base.kind, inner.kind == .name("DispatchQueue"), method == "async" || method == "sync" {
                 let closure = try onlyClosure(arguments, trailing, range: range, what: "DispatchQueue.main.\(method)")
-                try compileClosure(closure, name: "main.\(method)", allowedParameters: 0)
+                try compileClosure(closure, name: "main.\(method)", allowedParameters: 0, context: .mainActor)
                 builder.currentRange = range
                 emit(.dispatchMain(sync: method == "sync"))
                 return
@@ -49,7 +50,7 @@ extension Compiler {
                         note: Suggestion.note(for: method, in: ["async", "sync"]))
                 }
                 let closure = try onlyClosure(arguments, trailing, range: range, what: "main.\(method)")
-                try compileClosure(closure, name: "main.\(method)", allowedParameters: 0)
+                try compileClosure(closure, name: "main.\(method)", allowedParameters: 0, context: .mainActor)
                 builder.currentRange = range
                 emit(.dispatchMain(sync: method == "sync"))
                 return
@@ -102,6 +103,7 @@ extension Compiler {
         }
         if let function = functionIndex[name] {
             try expectArguments(arguments, function.parameters.count...function.parameters.count, name, range: range)
+            if asyncFunctions.contains(name) { try requireAwait("a call to async function '\(name)'", at: range) }
             for (argument, parameter) in zip(arguments, function.parameters) {
                 if let label = argument.label, label != parameter {
                     throw error("argument label '\(label)' does not match parameter '\(parameter)'", at: argument.value.range)
@@ -278,6 +280,20 @@ extension Compiler {
             try compileExpression(base)
             return
         }
+        if actorMethodNames.contains(method) {
+            // An actor's method: from outside the actor, awaited (a hop there). A name
+            // a built-in method has too (`cancel`) may be the built-in's: the object
+            // decides when it runs (`Machine.executeMethod`).
+            if base.kind != .self && !Compiler.methods.contains(method) {
+                try requireAwait("a call to an actor's method '\(method)'", at: range)
+            }
+            try compileExpression(base)
+            for argument in arguments { try compileExpression(argument.value) }
+            if trailing != nil { throw error("an actor's method takes no closure", at: range) }
+            builder.currentRange = range
+            emit(.method(name: program.name(method), argc: arguments.count, orderings: 0))
+            return
+        }
         guard Compiler.methods.contains(method) else {
             throw error("unknown method '\(method)'", at: range, note: Suggestion.note(for: method, in: Compiler.methods))
         }
@@ -348,6 +364,7 @@ extension Compiler {
         "notify": (["notify(queue:)"], "group.notify(queue: q) { … }"),
         "compareExchange": (["compareExchange(expected:desired:)"], "compareExchange(expected: e, desired: d)"),
         "addObserver": (["addObserver(forKeyPath:)"], "op.addObserver(forKeyPath: \"isFinished\") { … }"),
+        "resume": (["resume(returning:)"], "continuation.resume() or continuation.resume(returning: value)"),
     ]
 }
 

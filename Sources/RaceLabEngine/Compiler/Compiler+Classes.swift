@@ -27,6 +27,20 @@ extension Compiler {
                 info.initializer = (add(Code(name: "\(c.name).init")), method.function.parameters)
                 continue
             }
+            if c.isActor {
+                // An actor's methods run on it (`Compiler.isolation(of:inActor:)`).
+                guard !method.isOverride else {
+                    _ = error("an actor inherits nothing: '\(name)' overrides nothing", at: method.range)
+                    continue
+                }
+                guard info.methods[name] == nil else {
+                    _ = error("'\(name)' is declared twice in \(c.name)", at: method.range)
+                    continue
+                }
+                info.methods[name] = add(Code(name: "\(c.name).\(name)"))
+                methodParameterCounts["\(c.name).\(name)"] = method.function.parameters.count
+                continue
+            }
             guard isOperation, name == "main" || name == "start" else {
                 _ = error(
                     isOperation
@@ -75,10 +89,17 @@ extension Compiler {
             var builder = CodeBuilder(name: "\(c.name).\(name)")
             builder.selfClass = index
             builder.code.isInitializer = name == "init"
+            builder.isAsync = method.function.isAsync
+            if c.isActor { builder.context = .actor(c.name) }
             _ = builder.declare("self", isLet: true)
             for parameter in method.function.parameters { _ = builder.declare(parameter, isLet: true) }
             builder.code.parameterCount = 1 + method.function.parameters.count
-            program.codes[slot] = compile(builder, body: method.function.body, range: method.range)
+            // An actor's method borrows self, as Swift's methods do (+0): its call and
+            // return count nothing, so a call inside a job is no step of its own.
+            if c.isActor && name != "init" { builder.code.localIsTemp[0] = true }
+            // An actor's init runs before anyone else can reach the actor: nowhere special.
+            let isolation = c.isActor && name != "init" ? Compiler.isolation(of: method.function, inActor: true) : nil
+            program.codes[slot] = compile(builder, body: method.function.body, range: method.range, isolation: isolation)
         }
     }
 
@@ -104,10 +125,13 @@ extension Compiler {
             // operation's (`finish()`, `cancel()`), on self.
             let info = program.classes[classIndex]
             if let code = info.methods[name] {
-                try expectArguments(arguments, 0...0, name, range: range)
+                // The method may be compiled later: its declaration gives the count.
+                let parameters = methodParameterCounts[program.codes[code].name] ?? 0
+                try expectArguments(arguments, parameters...parameters, name, range: range)
                 try compileExpression(Expression(.self, calleeRange))
+                for argument in arguments { try compileExpression(argument.value) }
                 builder.currentRange = range
-                emit(.call(function: code, argc: 1))
+                emit(.call(function: code, argc: 1 + arguments.count))
                 return true
             }
             if info.operation != nil, Compiler.operationMethods.contains(name) {

@@ -154,6 +154,10 @@ extension Compiler {
             // Swift's atomic operations return tuples; here each returns the part
             // that matters, which may be named as in Swift.
             try compileExpression(base)
+        case .member(let base, let member) where try compileConcurrencyMember(base, member, range: expression.range):
+            break
+        case .await(let inner):
+            try compileAwait(inner, range: expression.range)
         case .member(let base, let member):
             if let property = ArrayProperty(rawValue: member) {
                 try compileArrayRead(base) { .arrayProperty($0, property) }
@@ -260,12 +264,21 @@ extension Compiler {
     }
 
     /// Compiles a closure literal into its own code and emits `makeClosure`.
-    mutating func compileClosure(_ closure: Closure, name: String, allowedParameters: Int) throws(Failure) {
+    /// - Parameter context: where the closure runs, as Swift 6 sees it: by default, on
+    ///   a thread of its own (a `spawn`, a queue's or an operation's block).
+    mutating func compileClosure(
+        _ closure: Closure, name: String, allowedParameters: Int, isAsync: Bool = false, context: Swift6Check.Context? = nil
+    ) throws(Failure) {
+        if closure.isMainActor && !isAsync {
+            throw error("'@MainActor in' marks a task's closure: Task { @MainActor in … }", at: closure.range)
+        }
         if closure.parameters.count > allowedParameters {
             let what = allowedParameters == 0 ? "takes no parameters" : "takes at most \(allowedParameters) parameter (the operation itself)"
             throw error("this closure \(what)", at: closure.range)
         }
         var inner = CodeBuilder(name: name, isClosure: true)
+        inner.isAsync = isAsync
+        inner.context = builder.context == nil ? nil : context ?? .thread(name)
         for parameter in closure.parameters { _ = inner.declare(parameter, isLet: true) }
         inner.code.parameterCount = closure.parameters.count
         builders.append(inner)

@@ -92,13 +92,19 @@ extension Compiler {
             builder.loops[builder.loops.count - 1].continues = []
             finishLoop()
             builder.scopes.removeLast()
+        case .forAwait(let variable, let sequence, let body):
+            try compileForAwait(variable: variable, sequence: sequence, body: body, range: statement.range)
         case .forEach(let variable, let sequence, let body):
             try compileForEach(variable: variable, sequence: sequence, body: body)
         case .forEachPair(let key, let value, let sequence, let body):
             try compileForEach(variable: key, value: value, sequence: sequence, body: body)
+        case .return(let value) where !builder.inlineBodies.isEmpty:
+            try compileInlineReturn(value, range: statement.range)
         case .return(let value):
             if builder.isDeinit, value != nil { throw error("deinit cannot return a value", at: statement.range) }
-            if builder.selfClass != nil, value != nil { throw error("\(builder.code.name) cannot return a value", at: statement.range) }
+            if let selfClass = builder.selfClass, !program.classes[selfClass].isActor, value != nil {
+                throw error("\(builder.code.name) cannot return a value", at: statement.range)
+            }
             if builder.pools > 0 { throw leavingPool("return", at: statement.range) }
             if builder.isInitializer {
                 emit(.loadLocal(0))
@@ -113,6 +119,7 @@ extension Compiler {
                 emit(.monitorExit)
             }
             for section in builder.criticals.reversed() { emit(.criticalExit(section)) }
+            emitEpilogue()
             emit(.ret)
         case .break, .continue:
             guard let loop = builder.loops.last else {

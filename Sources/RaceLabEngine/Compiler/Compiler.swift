@@ -11,6 +11,17 @@ public struct Compiler {
     var builders: [CodeBuilder] = []
     var globalIndex: [String: Int] = [:]
     var functionIndex: [String: (code: Int, parameters: [String])] = [:]
+    /// The functions declared `async`: a call to one is awaited.
+    var asyncFunctions: Set<String> = []
+    /// The names of actors' fields (`let` ones apart: anyone reads those) and methods:
+    /// from outside an actor, each is awaited.
+    var actorFieldNames: Set<String> = []
+    var actorLetFieldNames: Set<String> = []
+    var actorMethodNames: Set<String> = []
+    /// Each method's parameter count, by its code's name (`Island.store`).
+    var methodParameterCounts: [String: Int] = [:]
+    /// What Swift 6 would reject, gathered as code is compiled.
+    var swift6 = Swift6Check()
     /// Globals visible while compiling setup: only those declared above.
     var setupVisibleGlobals: Int?
     /// Lines whose first statement records that it ran (see `compile(_:file:probes:)`),
@@ -63,7 +74,33 @@ public struct Compiler {
         if !compiler.diagnostics.isEmpty { throw ScriptError(file: file, diagnostics: compiler.diagnostics) }
         compiler.program.marksProgress = compiler.program.codes.contains { $0.instructions.contains(.progress) }
         compiler.program.weakOrderings = weakOrderings(of: compiler.program)
+        compiler.program.usesMainActor = usesMainActor(compiler.program)
+        compiler.program.swift6Rejections = compiler.swift6.rejections(compiler.program)
+        compiler.program.usesConcurrency =
+            compiler.program.threads.contains(where: \.isTask)
+            || compiler.program.codes.contains { code in
+                code.instructions.contains { instruction in
+                    switch instruction {
+                    case .isolate, .task: return true
+                    default: return false
+                    }
+                }
+            }
         return compiler.program
+    }
+
+    /// See `Program.usesMainActor`.
+    static func usesMainActor(_ program: Program) -> Bool {
+        for (index, code) in program.codes.enumerated() {
+            for instruction in code.instructions {
+                switch instruction {
+                case .isolate(.mainActor, _), .task(.start(.mainActor, _)): return true
+                case .task(.start(.inherited, _)), .isolate, .task(.value), .task(.yield): if index == program.mainCode { return true }
+                default: continue
+                }
+            }
+        }
+        return false
     }
 
     /// The engine's operator for a symbol the parser accepted.
@@ -88,6 +125,18 @@ public struct Compiler {
             case .metadata("memory", "automatic"): program.manualMemory = false
             case .metadata("memory", _):
                 _ = error("memory is \"manual\" or \"automatic\" (ARC, as Swift, which leaving it out means too)", at: declaration.range)
+            case .metadata("pool", let value):
+                guard let width = Int(value), (1...64).contains(width) else {
+                    _ = error("pool is a number of threads, 1 to 64: pool 1 (or leave it out: as many as it takes)", at: declaration.range)
+                    continue
+                }
+                program.poolWidth = width
+            case .metadata("mailbox", "any"): program.mailboxAnyOrder = true
+            case .metadata("mailbox", "enqueue order"): program.mailboxAnyOrder = false
+            case .metadata("mailbox", _):
+                _ = error(
+                    "mailbox is \"any\" (an actor runs its waiting jobs in any order, as SE-0306 allows) or \"enqueue order\" (the runtime's, and leaving it out)",
+                    at: declaration.range)
             case .metadata("wakeups", "signalled only"): program.spuriousWakeups = false
             case .metadata("wakeups", _):
                 _ = error(
@@ -122,9 +171,19 @@ public struct Compiler {
             case .function(let f):
                 // A name declared twice was reported; its second declaration has no slot.
                 guard let slot = functionIndex[f.name]?.code else { continue }
-                program.codes[slot] = compileBody(name: f.name, parameters: f.parameters, body: f.body, range: declaration.range)
+                let isolation = Compiler.isolation(of: f, inActor: false)
+                program.codes[slot] = compileBody(
+                    name: f.name, parameters: f.parameters, body: f.body, range: declaration.range,
+                    isAsync: f.isAsync, isolation: isolation, context: isolation == .mainActor ? .mainActor : .function(f.name))
+            case .task(let name, let body):
+                let code = add(compileBody(name: name, parameters: [], body: body, range: declaration.range, isAsync: true, context: .task(name)))
+                program.threads.append(.init(name: name, code: code, isTask: true))
             case .thread(let name, let body):
-                let code = add(compileBody(name: name, parameters: [], body: body, range: declaration.range))
+                // Main's code is async (as a script's top-level code): it may await.
+                let code = add(
+                    compileBody(
+                        name: name, parameters: [], body: body, range: declaration.range, isAsync: name == "main",
+                        context: name == "main" ? .mainActor : .thread(name)))
                 if name == "main" {
                     sawMain = true
                     program.mainCode = code
@@ -186,9 +245,15 @@ public struct Compiler {
                 if storage == .weak && isLet { _ = error("a weak reference changes when its object goes away: write 'weak var'", at: declaration.range) }
                 var global = Program.Global(name: name, isLet: isLet, isAtomic: storage == .atomic, isWeak: storage == .weak)
                 if case .call(let callee, _, _) = value.kind, callee.kind == .name("Atomic") { global.holdsAtomic = true }
+                if case .call(let callee, _, _) = value.kind, case .name(let type) = callee.kind,
+                    declarations.contains(where: { if case .class(let c) = $0.kind { return c.name == type && !c.isActor } else { return false } })
+                {
+                    global.holdsInstanceOf = type
+                }
                 program.globals.append(global)
             case .function(let f):
                 functionIndex[f.name] = (add(Code(name: f.name)), f.parameters)
+                if f.isAsync { asyncFunctions.insert(f.name) }
             case .class(let c):
                 var defaults: [Value] = []
                 for field in c.fields {
@@ -216,6 +281,11 @@ public struct Compiler {
                     fieldIsAtomic: c.fields.map { $0.storage == .atomic },
                     fieldIsWeak: c.fields.map { $0.storage == .weak },
                     fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil)
+                info.isActor = c.isActor
+                if c.isActor {
+                    for field in c.fields { field.isLet ? actorLetFieldNames.insert(field.name) : actorFieldNames.insert(field.name) }
+                    for method in c.methods where method.function.name != "init" { actorMethodNames.insert(method.function.name) }
+                }
                 declareMethods(c, into: &info)
                 program.classes.append(info)
             default:
@@ -236,23 +306,34 @@ public struct Compiler {
         case .array(let items):
             let values = items.compactMap(constantValue)
             return values.count == items.count ? .array(ArrayValue(values)) : nil
+        case .dictionary(let items) where items.isEmpty: return .dictionary(ArrayValue([]))
         default: return nil
         }
     }
 
-    mutating func compileBody(name: String, parameters: [String], body: [Statement], range: SourceRange?) -> Code {
+    mutating func compileBody(
+        name: String, parameters: [String], body: [Statement], range: SourceRange?, isAsync: Bool = false, isolation: Isolation? = nil,
+        context: Swift6Check.Context? = nil
+    ) -> Code {
         var builder = CodeBuilder(name: name)
+        builder.context = context
         for parameter in parameters { _ = builder.declare(parameter, isLet: true) }
         builder.code.parameterCount = parameters.count
-        return compile(builder, body: body, range: range)
+        builder.isAsync = isAsync
+        return compile(builder, body: body, range: range, isolation: isolation)
     }
 
-    mutating func compile(_ builder: CodeBuilder, body: [Statement], range: SourceRange?) -> Code {
+    /// - Parameter isolation: where the code runs, when on an executor of its own
+    ///   (its first instruction goes there; see `emitPrologue`).
+    mutating func compile(_ builder: CodeBuilder, body: [Statement], range: SourceRange?, isolation: Isolation? = nil) -> Code {
         builders.append(builder)
+        builders[builders.count - 1].currentRange = range.map { SourceRange($0.start, $0.start) }
+        emitPrologue(isolation)
         compileStatements(body)
         builders[builders.count - 1].currentRange = range.map { SourceRange($0.end, $0.end) }
         // An init hands back the object it made (the creator's expression).
         if builder.isInitializer { emit(.loadLocal(0)) } else { emit(constant: .none) }
+        emitEpilogue()
         emit(.ret)
         return builders.removeLast().code
     }
@@ -260,6 +341,7 @@ public struct Compiler {
     /// The `always` invariants, one code that checks them all (`check(i)` for the i-th).
     mutating func compileInvariants(_ declarations: [Declaration]) {
         builders = [CodeBuilder(name: "invariants")]
+        builders[0].isCheck = true
         program.invariants = compileConditions(declarations, invariants: true)
         emit(constant: .none)
         emit(.ret)
@@ -290,6 +372,7 @@ public struct Compiler {
 
     mutating func compileChecks(_ declarations: [Declaration]) {
         builders = [CodeBuilder(name: "checks")]
+        builders[0].isCheck = true
         program.expectations = compileConditions(declarations, invariants: false)
         // Each `required` block is one more check: its work was done, where it says.
         for (index, requirement) in program.requirements.enumerated() {
@@ -320,7 +403,8 @@ public struct Compiler {
 
     @discardableResult
     mutating func emit(_ instruction: Instruction) -> Int {
-        builders[builders.count - 1].emit(instruction)
+        if let context = builder.context, let global = Swift6Check.global(touchedBy: instruction) { swift6.note(global, context, builder.currentRange) }
+        return builders[builders.count - 1].emit(instruction)
     }
 
     /// Emits a push of `value`, kept in the program's constants.

@@ -110,6 +110,33 @@ extension Engine {
             return ("waits on group \(world.heap[group].name): \(left) entered it and not left\(running)", workers)
         case .conditionWoken:
             return nil
+        case .actor(let actor):
+            let name = world.heap[actor].name
+            guard let owner = world.headers[actor].owner else { return ("is enqueued on \(name)", []) }
+            return ("is enqueued on \(name), which \(world.threadNames[owner]) holds", [owner])
+        case .task(let handle):
+            guard case .task(let task) = world.heap[handle].kind else { return nil }
+            let name = world.heap[handle].name
+            return ("awaits \(name)'s value, and \(name) has not finished", [task.thread])
+        case .stream(let stream):
+            guard case .stream(let state) = world.heap[stream].kind else { return nil }
+            let name = world.heap[stream].name
+            if state.isFinished {
+                return ("awaits the next element of \(name), which has finished: nothing will resume it (swiftlang/swift #71412)", [])
+            }
+            return ("awaits the next element of \(name), which nothing has yielded", [])
+        case .pool:
+            let holders = world.threads.indices.filter { world.threads[$0].onPool }
+            let width = program.poolWidth ?? 0
+            let held = holders.map { world.threadNames[$0] }.joined(separator: ", ")
+            return ("waits for a thread of the cooperative pool: all \(width) are held (by \(held))", holders)
+        case .continuation(let id):
+            guard case .continuation(let continuation) = world.heap[id].kind else { return nil }
+            let name = world.heap[id].name, function = program.names[continuation.function]
+            if !world.headers[id].isAlive {
+                return ("waits for ever on continuation \(name), which \(function) leaked without resuming it", [])
+            }
+            return ("waits on continuation \(name) (made in \(function)), which nobody has resumed", [])
         case .spin(let reads):
             guard !reads.isEmpty else { return ("spins forever: its loop reads nothing another thread could change", []) }
             let names = reads.map { name(of: $0.target, in: world) }.joined(separator: ", ")

@@ -39,9 +39,37 @@ public struct Engine: Sendable {
             }
         }
         world.threads[0].frames[0].dropStack()
+        if program.usesMainActor {
+            // Main's code is a job on the main actor, which it holds from the start.
+            world.heap.append(HeapObject(kind: .actor(mailbox: []), classIndex: nil, name: "MainActor"))
+            var header = ObjectHeader()
+            // Main with no code of its own (`constant`, `ret`) has no job to run.
+            let mainHasCode = program.codes[program.mainCode].instructions.count > 2
+            if mainHasCode {
+                header.owner = 0
+                header.depth = 1
+            }
+            world.headers.append(header)
+            world.mainActor = world.heap.count - 1
+            if mainHasCode { world.threads[0].executor = world.mainActor }
+        }
         for info in program.threads {
-            let frame = Frame(code: info.code, localCount: program.codes[info.code].localCount, kind: .body)
-            world.addThread(name: info.name, frames: [frame])
+            guard info.isTask else {
+                let frame = Frame(code: info.code, localCount: program.codes[info.code].localCount, kind: .body)
+                world.addThread(name: info.name, frames: [frame])
+                continue
+            }
+            // A task declared at the top: its handle, kept by the runtime while it runs.
+            var handle = HeapObject(kind: .task(TaskState(thread: world.threads.count)), classIndex: nil, name: info.name)
+            handle.fields = []
+            world.heap.append(handle)
+            var header = ObjectHeader()
+            // One reference for the runtime while it runs, one for its name.
+            header.retainCount = 2
+            world.headers.append(header)
+            let frame = Frame(code: info.code, localCount: program.codes[info.code].localCount, kind: .task(world.heap.count - 1))
+            let id = world.addThread(name: info.name, frames: [frame])
+            world.threads[id].task = world.heap.count - 1
         }
         for id in world.threads.indices {
             Machine.run(compiled, world: &world, thread: id, localBudget: localBudget) { $0.normalize() }
@@ -117,7 +145,11 @@ public struct Engine: Sendable {
     public func isRunnable(_ world: World, _ id: ThreadID) -> Bool {
         let thread = world.threads[id]
         if thread.isFinished { return false }
-        if thread.frames.isEmpty { return thread.isMain && !world.mainQueue.isEmpty }
+        if thread.frames.isEmpty {
+            // A main-queue block is a job on the main actor too: it waits for the actor.
+            let actorFree = world.mainActor.map { world.headers[$0].owner == nil || world.headers[$0].owner == id } ?? true
+            return thread.isMain && !world.mainQueue.isEmpty && actorFree
+        }
         guard let wait = thread.waiting else { return true }
         return isSatisfied(world, wait, for: id)
     }
@@ -153,6 +185,20 @@ public struct Engine: Sendable {
             return true
         case .spin(let reads):
             return reads.contains { world.version(of: $0.target) != $0.version }
+        case .actor(let actor):
+            let owner = world.headers[actor].owner
+            return owner == id || (program.mailboxAnyOrder && owner == nil)
+        case .task(let handle):
+            if case .task(let task) = world.heap[handle].kind { return task.isFinished }
+            return true
+        case .continuation(let id):
+            if case .continuation(let continuation) = world.heap[id].kind { return continuation.isResumed }
+            return true
+        case .pool:
+            return world.threads.count { $0.onPool } < program.poolWidth ?? Int.max
+        case .stream(let stream):
+            if case .stream(let state) = world.heap[stream].kind { return state.handed.contains { $0.consumer == id } }
+            return true
         }
     }
 
@@ -300,6 +346,7 @@ public struct Engine: Sendable {
         let frame = Frame(code: code, localCount: program.codes[code].localCount, kind: .body)
         let checker = world.addThread(name: "check", frames: [frame], isMain: true)
         return Machine.run(compiled, world: &world, thread: checker, localBudget: localBudget, log: log) { machine in
+            machine.checking = true
             var budget = localBudget
             while !machine.world.threads[machine.thread].frames.isEmpty && !machine.world.halted && budget > 0 {
                 machine.executeCurrent()

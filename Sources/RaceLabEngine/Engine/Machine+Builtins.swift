@@ -3,6 +3,7 @@ extension Machine {
         switch builtin {
         case .poolPush: pushPool()
         case .poolDrain: drainPool()
+        case .stream: makeStream()
         case .work:
             guard case .int(let n) = peek() else {
                 fail(.type("work needs an Int, not \(peek().typeName)"))
@@ -68,7 +69,7 @@ extension Machine {
             push(.int(total))
             advance()
         case .isMainThread:
-            push(.bool(state.isMain))
+            push(.bool(onMainThread))
             advance()
         case .setQualityOfService:
             guard case .int(let qos) = pop(), (0...4).contains(qos) else {

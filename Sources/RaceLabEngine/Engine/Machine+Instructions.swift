@@ -188,12 +188,19 @@ extension Machine {
             advance()
             var callee = Frame(code: function, localCount: program.codes[function].localCount, kind: .call)
             for (slot, value) in arguments.enumerated() {
-                retain(value)
+                // A borrowed parameter (an actor method's self) is not counted.
+                if !program.codes[function].localIsTemp[slot] { retain(value) }
                 callee.slots[slot] = value
             }
             pushFrame(callee)
         case .ret:
             returnFromFrame()
+        case .isolate(let isolation, let save):
+            isolate(isolation, save: save)
+        case .restoreExecutor(let slot):
+            restoreExecutor(slot)
+        case .task(let operation):
+            taskOperation(operation)
         case .makeClosure(let code, let captures):
             var values = program.slotLists[captures].map { frame.slots[$0] }
             for (index, slot) in program.codes[code].captureSlots.enumerated() where program.codes[code].weakSlots.contains(slot) {
@@ -294,7 +301,7 @@ extension Machine {
         }
         advance()
         let requirement = program.requirements[index]
-        let onThread = requirement.thread.map { $0 == "main" ? state.isMain : $0 == threadName } ?? true
+        let onThread = requirement.thread.map { $0 == "main" ? onMainThread : $0 == threadName } ?? true
         while world.requirements.count <= index { world.requirements.append(RequirementRecord()) }
         // Without a `due`, only whether it ran matters: a count would make every
         // round of a loop a new state.

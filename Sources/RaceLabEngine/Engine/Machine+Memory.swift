@@ -42,7 +42,7 @@ extension Machine {
     mutating func deallocate(_ id: ObjectID, reason: (_ name: String) -> String) {
         let classIndex = world.heap[id].classIndex
         let hasDeinit = classIndex.flatMap { program.classes[$0].deinitCode } != nil
-        let wrongThread = classIndex.map { program.classes[$0].mainThreadOnly } == true && !state.isMain
+        let wrongThread = classIndex.map { program.classes[$0].mainThreadOnly } == true && !onMainThread
         func text() -> String {
             var text = reason(world.heap[id].name)
             if hasDeinit { text += "; its deinit runs on \(threadName)" }
@@ -75,6 +75,7 @@ extension Machine {
     mutating func free(_ id: ObjectID) {
         touch(.allocator, .write)
         world.headers[id].isAlive = false
+        continuationFreed(id)
         let fields = world.heap[id].fields
         // Only an object with fields is written: writing copies the heap when it is shared.
         if !fields.isEmpty { world.heap[id].fields = fields.map { _ in .none } }
@@ -84,6 +85,9 @@ extension Machine {
             if let c = op.completion { held += Value.closure(c).references }
             for c in op.moreBlocks + op.observers { held += Value.closure(c).references }
         }
+        if case .task(let task) = world.heap[id].kind { held += task.value.references }
+        if case .continuation(let continuation) = world.heap[id].kind { held += continuation.value.references }
+        if case .stream(let stream) = world.heap[id].kind { held += stream.buffer.flatMap(\.references) + stream.handed.flatMap(\.value.references) }
         if case .group(let group) = world.heap[id].kind {
             for notification in group.notifications { held += Value.closure(notification.closure).references }
         }
@@ -146,7 +150,9 @@ extension Machine {
         // An Operation subclass's instance is an operation, its code the class's
         // main() (or start()), called with the operation as self.
         var kind = HeapObject.Kind.instance
-        if let subclass = program.classes[classIndex].operation {
+        if program.classes[classIndex].isActor {
+            kind = .actor(mailbox: [])
+        } else if let subclass = program.classes[classIndex].operation {
             var state = OperationState(closure: ClosureValue(code: subclass.code, captures: []))
             state.isAsynchronous = subclass.isAsynchronous
             kind = .operation(state)
@@ -163,7 +169,7 @@ extension Machine {
 
     /// A main-thread-only object written to (or changed) off the main thread.
     mutating func checkMainThreadOnly(_ id: ObjectID, _ what: String) {
-        guard let classIndex = world.heap[id].classIndex, program.classes[classIndex].mainThreadOnly, !state.isMain else { return }
+        guard let classIndex = world.heap[id].classIndex, program.classes[classIndex].mainThreadOnly, !onMainThread else { return }
         report(.mainThread, "\(threadName) \(what) off the main thread: \(program.classes[classIndex].name) is main-thread-only")
     }
 }

@@ -115,11 +115,30 @@ extension Machine {
         let arguments = Array(frame.slots.suffix(argc))
         let receiver = frame.slots[frame.slots.count - 1 - argc]
         guard let id = object(receiver, "calling \(name)()") else { return }
+        if let classIndex = world.heap[id].classIndex, program.classes[classIndex].isActor, let method = program.classes[classIndex].methods[name] {
+            // A method of the script's own (an actor's): a call, with the object as self.
+            guard program.codes[method].parameterCount == argc + 1 else {
+                let expected = program.codes[method].parameterCount - 1
+                fail(.type("\(program.codes[method].name) takes \(expected) argument\(expected == 1 ? "" : "s"), not \(argc)"))
+                return
+            }
+            execute(.call(function: method, argc: argc + 1))
+            return
+        }
         if executeMemoryMethod(name, on: id, argc: argc) { return }
         if executeSynchronizerMethod(name, on: id, arguments, orderings: AtomicOrderings(code: orderings)) { return }
         let objectName = world.heap[id].name
         func done(_ text: String, _ accesses: [Access]) { returnFromMethod(argc: argc, text, accesses) }
         switch (world.heap[id].kind, name, arguments.count) {
+        case (.stream, "yield", 1):
+            yieldToStream(id, arguments[0])
+        case (.stream, "finish", 0):
+            finishStream(id)
+        case (.continuation, "resume", 0), (.continuation, "resume(returning:)", 1):
+            resumeContinuation(id, value: arguments.first ?? .none, argc: argc)
+        case (.task, "cancel", 0):
+            // The receiver is on the stack: `taskOperation` pops it and pushes nil.
+            taskOperation(.cancel)
         case (.operation, "cancel", 0):
             updateOperation(id) { $0.isCancelled = true }
             done("cancels operation \(objectName)", [Access(.operation(id), .write)])

@@ -52,9 +52,37 @@ extension Machine {
 
     /// An access to a field (or, for a negative index, a built-in property), marked
     /// if it is `atomic`.
+    ///
+    /// An actor's field is marked too: it is read and written only in a job on the
+    /// actor, which orders every such access (it is never part of a data race).
     func fieldAccess(_ id: ObjectID, _ index: Int, _ kind: Access.Kind) -> Access {
         guard index >= 0, let classIndex = world.heap[id].classIndex else { return Access(.field(id, index), kind) }
-        return Access(.field(id, index), kind, atomic: program.classes[classIndex].fieldIsAtomic[index])
+        return Access(.field(id, index), kind, atomic: program.classes[classIndex].fieldIsAtomic[index] || program.classes[classIndex].isActor)
+    }
+
+    /// " atomically" for an access to an `atomic` variable or field (an actor's
+    /// isolated field is not: see `fieldAccess`).
+    func atomically(_ access: Access, _ id: ObjectID? = nil) -> String {
+        guard access.isAtomic, id.map({ !isActor($0) }) ?? true else { return "" }
+        return " atomically"
+    }
+
+    /// The actor whose field an instruction reads or changes (its object operand),
+    /// if it is an actor's.
+    func isolatedFieldObject(_ instruction: Instruction) -> ObjectID? {
+        guard state.executor != nil else { return nil }
+        let depth: Int
+        switch instruction {
+        case .load, .arrayProperty, .iterate: depth = 0
+        case .store, .readElement, .contains: depth = 1
+        case .writeElement: depth = 2
+        case .arrayMutation(_, let mutation):
+            let operands: [ArrayMutation] = [.append, .removeAt, .removeValue, .insertMember, .removeMember]
+            depth = mutation == .insert ? 2 : operands.contains(mutation) ? 1 : 0
+        default: return nil
+        }
+        guard frame.slots.count - frame.localCount > depth, case .object(let id) = peek(depth), isActor(id) else { return nil }
+        return id
     }
 
     mutating func noSuchField(_ id: ObjectID, _ field: String) {
@@ -70,6 +98,10 @@ extension Machine {
                 case .atomic: return "Atomic"
                 case .operation: return "Operation"
                 case .queue: return "OperationQueue"
+                case .actor: return "MainActor"
+                case .task: return "Task"
+                case .continuation: return "CheckedContinuation"
+                case .stream: return "AsyncStream"
                 case .instance: return "object"
                 }
             }()
@@ -91,7 +123,7 @@ extension Machine {
             if case .weak = value { useWeakReferenceAtOnce() }
         case .field(let nameIndex):
             let field = program.names[nameIndex]
-            guard let id = object(pop(), "reading .\(field)") else { return }
+            guard let id = object(pop(), "reading .\(field)"), !refusesOutsideAccess(id, field) else { return }
             let name = world.heap[id].name
             let value: Value
             let slot: Int
@@ -116,7 +148,7 @@ extension Machine {
             case (true, .queue): access = Access(.queue(id), .read)
             default: access = fieldAccess(id, slot, .read)
             }
-            emitRead("\(name).\(field)\(access.isAtomic ? " atomically" : ""): \(describe(value))", access, value)
+            emitRead("\(name).\(field)\(atomically(access, id)): \(describe(value))", access, value)
             if case .weak = value { useWeakReferenceAtOnce() }
         }
     }
@@ -145,7 +177,7 @@ extension Machine {
         case .field(let nameIndex):
             let field = program.names[nameIndex]
             let value = pop()
-            guard let id = object(pop(), "writing .\(field)") else { return }
+            guard let id = object(pop(), "writing .\(field)"), !refusesOutsideAccess(id, field) else { return }
             checkMainThreadOnly(id, "writes \(world.heap[id].name).\(field)")
             if let index = fieldIndex(id, field) {
                 // An init sets its own object's `let` fields.
@@ -165,7 +197,7 @@ extension Machine {
                 world.heap[id].fieldVersions[index] += 1
                 advance()
                 let access = fieldAccess(id, index, .write)
-                emit("writes \(world.heap[id].name).\(field) = \(describe(value))\(access.isAtomic ? " atomically" : "")", access)
+                emit("writes \(world.heap[id].name).\(field) = \(describe(value))\(atomically(access, id))", access)
                 release(old)
             } else {
                 setBuiltinProperty(id, field, value)
@@ -185,7 +217,7 @@ extension Machine {
             (value, what, access) = (world.globals[g], program.globals[g].name, shared ? globalAccess(g, .read) : nil)
         case .field(let nameIndex):
             let field = program.names[nameIndex]
-            guard let id = object(pop(), "reading .\(field)") else { return nil }
+            guard let id = object(pop(), "reading .\(field)"), !refusesOutsideAccess(id, field) else { return nil }
             guard let index = fieldIndex(id, field) else {
                 noSuchField(id, field)
                 return nil

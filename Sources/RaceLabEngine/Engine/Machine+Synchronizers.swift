@@ -152,6 +152,7 @@ extension Machine {
         guard count > 0 else {
             state.waiting = .semaphore(id)
             emit("waits on \(name) (count 0): it blocks", Access(.lock(id), .read))
+            checkForwardProgress("\(name).wait()")
             return
         }
         let woken = state.waiting != nil
@@ -217,6 +218,7 @@ extension Machine {
         guard group.entered == 0 else {
             state.waiting = .group(id)
             emit("waits on \(name) (\(group.entered) still in it): it blocks", Access(.lock(id), .read))
+            checkForwardProgress("\(world.heap[id].name).wait()")
             return
         }
         let woken = state.waiting != nil

@@ -57,7 +57,12 @@ extension Machine {
         switch finished.kind {
         case .call:
             push(value)
-            if !released.isEmpty { emit("returns from \(program.codes[finished.code].name)\(releasing)", accesses) }
+            if let hop = returnHop {
+                returnHop = nil
+                emit("returns from \(program.codes[finished.code].name)\(releasing): \(hop.text)", hop.accesses + accesses)
+            } else if !released.isEmpty {
+                emit("returns from \(program.codes[finished.code].name)\(releasing)", accesses)
+            }
         case .deinitializer(let id):
             emit("finishes the deinit of \(world.heap[id].name)", Access(.object(id), .write))
             free(id)
@@ -67,6 +72,11 @@ extension Machine {
             if !state.isMain {
                 state.isFinished = true
                 emit("finishes\(releasing)", accesses)
+            } else if let actor = state.executor, world.headers[actor].owner == thread {
+                // Main's code is a job on the main actor: it ends here.
+                let (text, access) = leaveActor(actor)
+                state.executor = nil
+                emit("finishes its code\(releasing); \(text)", accesses + [access])
             } else if !released.isEmpty || log.emitted == 0 {
                 // Main goes on (it runs the main queue's blocks); a step with nothing
                 // else to say says this, so no step goes untold.
@@ -75,13 +85,24 @@ extension Machine {
         case .mainBlock(let block):
             world.completedBlocks.insert(block)
             let waiter = world.threads.firstIndex { $0.waiting == .mainBlock(block) }
-            let note = waiter.map { "; \(world.threadNames[$0]), waiting in main.sync, can go on" } ?? ""
-            emit("finishes the main-queue block\(note)\(releasing)", [Access(.mainQueue, .write)] + accesses)
+            var note = waiter.map { "; \(world.threadNames[$0]), waiting in main.sync, can go on" } ?? ""
+            var all = [Access(.mainQueue, .write)] + accesses
+            if let actor = state.executor, world.headers[actor].owner == thread {
+                let (text, access) = leaveActor(actor)
+                state.executor = nil
+                note += "; " + text
+                all.append(access)
+            }
+            emit("finishes the main-queue block\(note)\(releasing)", all)
         case .operation(let op), .started(let op):
             emit(operationReturnText(op, started: finished.kind == .started(op), releasing: releasing), [Access(.operation(op), .write)] + accesses)
         case .completion:
             state.isFinished = true
             emit("finishes\(releasing)", accesses)
+        case .task(let handle):
+            taskReturned(handle, value: value, releasing: releasing, accesses: accesses)
+        case .cancellationHandler(let handle):
+            emit("returns from \(world.heap[handle].name)'s cancellation handler\(releasing)", accesses)
         case .observer(let op):
             let last = state.frames.isEmpty && !state.isMain
             if last { state.isFinished = true }
@@ -100,7 +121,15 @@ extension Machine {
         range = program.codes[block.closure.code].ranges.first ?? nil
         pushFrame(closureFrame(block.closure, kind: .mainBlock(block.id), parameter: nil))
         let sender = world.threadNames[block.sender]
-        emit("takes the next block from the main queue (sent by \(sender)) and runs it", Access(.mainQueue, .write))
+        var accesses = [Access(.mainQueue, .write)]
+        if let actor = world.mainActor {
+            // The block runs on the main actor (`Engine.isRunnable` waited for it).
+            world.headers[actor].owner = thread
+            world.headers[actor].depth = 1
+            state.executor = actor
+            accesses.append(Access(.queue(actor), .write))
+        }
+        emit("takes the next block from the main queue (sent by \(sender)) and runs it", accesses)
     }
 
     mutating func dispatchToMain(sync: Bool) {
@@ -123,6 +152,13 @@ extension Machine {
             advance()
             emit("sends a block to the main queue with main.async", Access(.mainQueue, .write))
         }
+    }
+
+    /// `runThread`, returning what `body` returns.
+    func runThreadReturning<T>(_ id: ThreadID, _ body: (inout Machine) -> T) -> T {
+        var result: T?
+        runThread(id) { result = body(&$0) }
+        return result!
     }
 
     /// Takes a lock (or a synchronized token's mutex), or blocks if another thread

@@ -35,6 +35,11 @@ struct Machine {
     /// Results of `expect` checks, when the machine evaluates them, each with how many
     /// accesses the log held when it was decided (what each check read).
     var checkResults: [(index: Int, passed: Bool, accessesEnd: Int)] = []
+    /// A hop back to the caller's executor that the return after it tells, with its
+    /// accesses (`restoreExecutor`, then `returnFromFrame`: one step).
+    var returnHop: (text: String, accesses: [Access])?
+    /// Whether it evaluates the checks (`expect`, `always`), which read everything.
+    var checking = false
 
     /// The running thread's top frame. The machine holds it while it runs, so that
     /// the interpreter reaches it directly rather than through the world's nested
@@ -194,6 +199,10 @@ struct Machine {
         world.stepCount += 1
         if state.frames.isEmpty {
             startNextMainBlock()
+        } else if mustEnterExecutor {
+            resumeOnExecutor()
+        } else if mustTakePoolThread {
+            takePoolThread()
         } else {
             executeCurrent()
             // Until something shows, within the same budget as the local instructions
@@ -272,8 +281,31 @@ struct Machine {
             return true
         case .load(.global(let g)):
             return program.globals[g].isLet
-        case .load(.field):
-            return false
+        case .isolate(let isolation, _):
+            // No hop: the code runs where its caller does.
+            switch isolation {
+            case .generic: return state.executor == nil
+            case .mainActor: return state.executor == world.mainActor && holdsExecutor
+            case .inherited: return true
+            case .slot(let slot):
+                guard case .object(let id) = frame.slots[slot] else { return false }
+                return (state.executor == id || !isActor(id)) && holdsExecutor
+            }
+        case .restoreExecutor(let slot):
+            guard case .int(let saved) = frame.slots[slot] else { return false }
+            return (saved < 0 ? nil : saved) == state.executor && holdsExecutor
+        case .method(let name, let argc, _):
+            // Calling a method of the script's own is a call (a hop, if any, is its
+            // first instruction).
+            guard case .object(let id) = peek(argc), let classIndex = world.heap[id].classIndex, program.classes[classIndex].isActor,
+                let method = program.classes[classIndex].methods[program.names[name]]
+            else { return false }
+            return program.codes[method].parameterCount == argc + 1 && state.frames.count < 200
+        case .load(.field), .store(.field), .readElement(.field), .arrayProperty(.field, _), .writeElement(.field), .arrayMutation(.field, _),
+            .contains(.field), .iterate(.field, _, _, _, _):
+            // An actor's state, in a job on it: nobody else can see it meanwhile.
+            guard let id = isolatedFieldObject(instruction), world.headers[id].owner == thread else { return false }
+            return wouldSucceed(instruction, telling: true)
         case .readElement(let place), .arrayProperty(let place, _):
             if case .global(let g) = place { return program.globals[g].isLet && wouldSucceed(instruction) }
             return !place.isShared && wouldSucceed(instruction)
@@ -304,6 +336,8 @@ struct Machine {
                 }
             }
             guard frame.kind == .call || threadEnd else { return false }
+            // Main's code ending leaves the main actor: a step others see.
+            if threadEnd && state.isMain && state.executor != nil { return false }
             return zip(frame.slots, code.localIsTemp).allSatisfy { $1 || !$0.hasReferences }
         case .builtin(.assert, _, _):
             return peek(1) == .bool(true)
@@ -316,14 +350,18 @@ struct Machine {
 
     /// Tries an instruction on a scratch copy (of the machine and the world); true when
     /// it raised no finding.
-    func wouldSucceed(_ instruction: Instruction) -> Bool {
+    ///
+    /// - Parameter telling: whether it may say what it did (an actor's isolated state,
+    ///   read or written in a job on it, is told, yet folded into the step).
+    func wouldSucceed(_ instruction: Instruction, telling: Bool = false) -> Bool {
         var copy = world
+        let findings = world.findings.count
         return withUnsafeMutablePointer(to: &copy) { pointer in
             var scratch = self
             scratch.worldPointer = pointer
             scratch.log = EventLog(narrate: false)
             scratch.execute(instruction)
-            return !pointer.pointee.halted && scratch.log.emitted == 0
+            return !pointer.pointee.halted && (telling ? pointer.pointee.findings.count == findings : scratch.log.emitted == 0)
         }
     }
 }

@@ -38,6 +38,9 @@ public enum Builtin: String, Hashable, Sendable {
     case makeSet = "Set"
     /// `autoreleasepool { … }`: a pool pushed on the running thread, and drained.
     case poolPush = "autoreleasepool", poolDrain
+    /// `AsyncStream.makeStream(of:bufferingPolicy:)`: pops the policy (0 unbounded, 1
+    /// oldest, 2 newest) and its limit.
+    case stream = "AsyncStream"
 }
 
 /// One instruction of the engine's stack machine. Instructions that touch shared
@@ -110,6 +113,55 @@ public enum Instruction: Hashable, Sendable {
     /// program with no `progress` statement (`Program.marksProgress`), as SPIN counts
     /// a progress label; nothing otherwise.
     case round
+    /// An async function's (or an actor method's) first instruction: the task moves
+    /// to the executor its code runs on, if it is not there yet (a hop: it leaves
+    /// its actor, and enqueues on the other), and keeps the one it came from in slot
+    /// `save`, for `restoreExecutor` to go back to.
+    case isolate(Isolation, save: Int)
+    /// Before such a function returns: back to the executor kept in the slot.
+    case restoreExecutor(Int)
+    case task(TaskOperation)
+}
+
+/// Where code runs: on an actor (a serial executor), or on the global concurrent
+/// executor (the cooperative pool).
+public enum Isolation: Hashable, Sendable {
+    /// The global concurrent executor: no actor.
+    case generic
+    case mainActor
+    /// The actor in a local slot (an actor's method: `self`, slot 0).
+    case slot(Int)
+    /// For `Task { }`: the executor of the code that creates it.
+    case inherited
+}
+
+/// What a task can do with a `Task` (SE-0304).
+public enum TaskOperation: Hashable, Sendable {
+    /// `Task { }`, `Task.detached { }`, `Task(name: "tap") { }`: pops the closure,
+    /// pushes the new task's handle. An explicit isolation (`@MainActor in`)
+    /// enqueues the task at once, in creation order; an inherited one lets it
+    /// enqueue at its first step (SE-0431: no order among them is promised).
+    case start(Isolation, name: Int?)
+    /// `await t.value`: pops the handle; suspends until the task finishes.
+    case value
+    case cancel
+    /// `Task.isCancelled`: whether the running task is cancelled.
+    case isCancelled
+    /// `await Task.yield()`: lets the actor's other jobs (and everyone) run.
+    case yield
+    /// `withCheckedContinuation`: pushes a new continuation of the running task, made
+    /// in the function named `Program.names[function]` (the runtime's messages name it).
+    case makeContinuation(function: Int)
+    /// After its body: pops the continuation; the task goes on with its value once it
+    /// is resumed (at once, if it was), else suspends until then.
+    case awaitContinuation
+    /// `withTaskCancellationHandler`: pops the handler closure and registers it on the
+    /// running task (or runs it at once, if the task is cancelled already).
+    case pushCancellationHandler
+    case popCancellationHandler
+    /// `for await x in stream`: pops the stream; pushes its next element and true, or
+    /// nil and false once it has finished; suspends while it has none.
+    case streamNext
 }
 
 /// An operator of the language, spelled as in the script.

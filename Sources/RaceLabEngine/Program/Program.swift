@@ -12,6 +12,9 @@ public struct Program: Sendable {
         /// `let counter = Atomic(0)`: a constant, but what it holds changes, so an
         /// outcome shows it.
         public var holdsAtomic = false
+        /// For a `let` made by a class of the script's that is not an actor: the
+        /// class (its instance is not `Sendable`: `Swift6Check`).
+        public var holdsInstanceOf: String?
 
         /// Whether an outcome shows it: variables, and constants holding an `Atomic`.
         public var isShown: Bool { !isLet || holdsAtomic }
@@ -34,6 +37,8 @@ public struct Program: Sendable {
         /// Its methods by name (`main`, `start`), each called with `self` first.
         public var methods: [String: Int] = [:]
         /// For an Operation subclass (`class Name: Operation`): what a queue runs.
+        /// `actor Name { }`: its instances are actors, its methods run on them.
+        public var isActor = false
         public var operation: OperationClass?
     }
 
@@ -50,6 +55,8 @@ public struct Program: Sendable {
     public struct ThreadInfo: Sendable {
         public var name: String
         public var code: Int
+        /// `task NAME { }`: a task on the global concurrent executor, with a handle.
+        public var isTask = false
     }
 
     public struct Expectation: Sendable {
@@ -120,6 +127,24 @@ public struct Program: Sendable {
     /// take the next step (`Engine.isSchedulable`). Whether one can then depends on the
     /// others' priorities, which DPOR's reduction and sleep sets must not assume.
     public var strictPriority = false
+    /// `mailbox "any"`: an actor left by a job goes to any task waiting in its
+    /// mailbox, as SE-0306 promises no order; by default, to the first (the
+    /// runtime's order among tasks of one priority). See `Machine+Concurrency`.
+    public var mailboxAnyOrder = false
+    /// `pool N`: the cooperative pool's threads. A task running a job off the main
+    /// actor holds one (blocked in a wait too); nil: as many as it takes (the
+    /// default: the real pool has one a core, and RaceLab's has no limit).
+    public var poolWidth: Int?
+    /// Whether some code uses Swift concurrency (a task, an actor, an async
+    /// function): then main's code is a job on the main actor. Set once compiled.
+    public internal(set) var usesConcurrency = false
+    /// Whether some code may run on the main actor besides main's own (a `@MainActor`
+    /// function or task, a task that inherits main's executor) or main's code
+    /// suspends: only then is the main actor a thing main holds and leaves. Set once
+    /// compiled.
+    public internal(set) var usesMainActor = false
+    /// What the Swift 6 compiler would reject in it, one sentence each (`Swift6Check`).
+    public internal(set) var swift6Rejections: [String] = []
     /// Manual reference counting (`memory "manual"`), as Objective-C before ARC: an
     /// object is made with a count of 1, and only `retain()`, `release()` and
     /// `autorelease()` (drained by `autoreleasepool { }`) change it; a release to
@@ -184,6 +209,22 @@ public struct Program: Sendable {
 }
 
 extension Program {
+    /// The `var` fields of each actor that a `let` shared variable holds, named as
+    /// read (`island.food`): the isolated state an outcome shows beside the shared
+    /// variables (for the explorer's outcomes and the grader's behaviours alike).
+    public func actorState(in world: World) -> [(name: String, value: Value)] {
+        guard usesConcurrency else { return [] }
+        var terms: [(name: String, value: Value)] = []
+        for g in world.globals.indices where globals[g].isLet {
+            guard case .object(let id) = world.globals[g], world.heap[id].isActor, let index = world.heap[id].classIndex else { continue }
+            let info = classes[index]
+            for field in info.fieldNames.indices where !info.fieldIsLet[field] {
+                terms.append((name: "\(globals[g].name).\(info.fieldNames[field])", value: world.heap[id].fields[field]))
+            }
+        }
+        return terms
+    }
+
     /// What an access touched, by name, in `world`: "count", "account.balance",
     /// "lock1", "the main queue".
     public func name(of target: Access.Target, in world: World) -> String {
@@ -198,6 +239,7 @@ extension Program {
         case .output: return "the output"
         case .observer: return "the shared state"
         case .section(let index): return sectionName(index)
+        case .pool: return "the cooperative pool"
         }
     }
 }

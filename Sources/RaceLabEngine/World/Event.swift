@@ -48,12 +48,14 @@ public struct Access: Hashable, Sendable {
         case observer
         /// The occupants of the `critical` sections of one name (by its index).
         case section(Int)
+        /// The cooperative pool's threads (`pool N`): taking one, giving one back.
+        case pool
 
         /// The object a target belongs to, if any.
         public var objectID: ObjectID? {
             switch self {
             case .field(let id, _), .object(let id), .lock(let id), .operation(let id), .queue(let id), .count(let id): return id
-            case .global, .mainQueue, .allocator, .output, .observer, .section: return nil
+            case .global, .mainQueue, .allocator, .output, .observer, .section, .pool: return nil
             }
         }
 
@@ -77,7 +79,7 @@ public struct Access: Hashable, Sendable {
 
     /// The target's case, as stored in bits 56-59.
     enum Tag: UInt64 {
-        case global, field, object, lock, operation, queue, mainQueue, allocator, output, count, observer, section
+        case global, field, object, lock, operation, queue, mainQueue, allocator, output, count, observer, section, pool
     }
 
     public var target: Target {
@@ -96,6 +98,7 @@ public struct Access: Hashable, Sendable {
             case .count: return .count(id)
             case .observer: return .observer
             case .section: return .section(id)
+            case .pool: return .pool
             }
         }
         set { bits = bits & Access.kindBits | Access.pack(newValue) }
@@ -103,7 +106,7 @@ public struct Access: Hashable, Sendable {
 
     public var kind: Kind {
         get {
-            switch bits >> 60 {
+            switch bits >> 60 & 0x3 {
             case 0: return .read
             case 1: return .write
             case 2: return .acquire
@@ -188,6 +191,7 @@ public struct Access: Hashable, Sendable {
         case .count(let id): return make(.count, id)
         case .observer: return make(.observer)
         case .section(let index): return make(.section, index)
+        case .pool: return make(.pool)
         }
     }
 
@@ -253,9 +257,17 @@ public struct Finding: Hashable, Sendable {
         /// A run that goes on forever, every thread that can run running, without a
         /// `progress` statement (or, in a program without any, without ending).
         case livelock
-        /// An object autoreleased with no pool in place (`memory "manual"`).
+        /// An object autoreleased with no pool in place (`memory "manual"`), or a
+        /// continuation dropped without being resumed.
         case leak
+        /// A task's job blocked its thread waiting for work that is not running (a
+        /// semaphore or a group another task would signal): Swift concurrency's
+        /// threads must always make progress.
+        case forwardProgress = "forward-progress violation"
     }
+
+    /// How the Swift runtime's messages about a continuation start (SE-0300).
+    public static let continuationMisuse = "SWIFT TASK CONTINUATION MISUSE"
 
     /// How the message of a failed `required` check starts.
     public static let workNotDone = "the threads' work is no longer done"

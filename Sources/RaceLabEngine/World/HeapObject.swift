@@ -22,6 +22,22 @@ public struct HeapObject: Hashable, Sendable {
         case atomic
         case operation(OperationState)
         case queue(QueueState)
+        /// An actor (or the main actor): a serial executor. The task running a job on
+        /// it is its header's `owner`; the tasks waiting for it are in its mailbox, in
+        /// the order they were enqueued.
+        case actor(mailbox: [ThreadID])
+        /// A `Task`'s handle: the task, whether it is cancelled, and its value once
+        /// it has finished.
+        case task(TaskState)
+        /// A `CheckedContinuation`: the task it resumes, and whether it was resumed.
+        case continuation(ContinuationState)
+        /// An `AsyncStream` and its continuation, one object.
+        case stream(StreamState)
+
+        public var isTask: Bool {
+            if case .task = self { return true }
+            return false
+        }
     }
 
     public var kind: Kind
@@ -31,6 +47,12 @@ public struct HeapObject: Hashable, Sendable {
     public var name: String
     public var fields: [Value] = []
     public var fieldVersions: [Int] = []
+
+    /// Whether it is an actor (or the main actor).
+    public var isActor: Bool {
+        if case .actor = kind { return true }
+        return false
+    }
 
     public init(kind: Kind, classIndex: Int?, name: String) {
         self.kind = kind
@@ -58,6 +80,67 @@ public struct ObjectHeader: Hashable, Sendable {
     public var deallocatedIn: Int?
 
     public init() {}
+}
+
+/// What a `Task` handle knows of its task.
+public struct TaskState: Hashable, Sendable {
+    public var thread: ThreadID
+    public var isCancelled = false
+    public var isFinished = false
+    /// Its closure's result, once finished.
+    public var value: Value = .none
+    /// The cancellation handlers its code has registered (`withTaskCancellationHandler`),
+    /// innermost last: `cancel()` runs them.
+    public var handlers: [ClosureValue] = []
+
+    public init(thread: ThreadID) {
+        self.thread = thread
+    }
+}
+
+/// What a continuation knows (SE-0300).
+public struct ContinuationState: Hashable, Sendable {
+    public var task: ThreadID
+    /// The function whose `withCheckedContinuation` made it (`Program.names`): the
+    /// runtime's misuse messages name it.
+    public var function: Int
+    public var isResumed = false
+    public var value: Value = .none
+
+    public init(task: ThreadID, function: Int) {
+        self.task = task
+        self.function = function
+    }
+}
+
+/// An `AsyncStream` (SE-0314): its buffer, whether it has finished, and the
+/// consumers suspended in `for await`.
+public struct StreamState: Hashable, Sendable {
+    public enum Policy: Hashable, Sendable {
+        case unbounded
+        /// Keeps the first n elements; a new one is dropped.
+        case bufferingOldest(Int)
+        /// Keeps the last n elements; the oldest is dropped.
+        case bufferingNewest(Int)
+    }
+
+    /// An element given straight to a suspended consumer (or, `isEnd`, the end).
+    public struct Handoff: Hashable, Sendable {
+        public var consumer: ThreadID
+        public var value: Value
+        public var isEnd: Bool
+    }
+
+    public var policy: Policy
+    public var buffer: [Value] = []
+    public var isFinished = false
+    /// Consumers suspended for the next element, first come first served.
+    public var waiting: [ThreadID] = []
+    public var handed: [Handoff] = []
+
+    public init(policy: Policy) {
+        self.policy = policy
+    }
 }
 
 /// An NSOperation-style unit of work.

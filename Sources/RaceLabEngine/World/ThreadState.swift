@@ -21,6 +21,14 @@ public struct ThreadState: Hashable, Sendable {
     /// Its `autoreleasepool { }` blocks, innermost last: the objects autoreleased into
     /// each (once per call), which its drain releases (`memory "manual"`).
     public var pools: [[ObjectID]] = []
+    /// For a task: its handle (`Task`'s object). Main and threads have none.
+    public var task: ObjectID?
+    /// The actor its code runs on now (the main actor for main when the program
+    /// uses it), or nil for the global concurrent executor (and plain threads). It
+    /// runs only while it holds it (the actor's header `owner`).
+    public var executor: ObjectID?
+    /// Under `pool N`: whether it holds a thread of the cooperative pool.
+    public var onPool = false
 
     public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames
@@ -49,6 +57,18 @@ public enum Wait: Hashable, Sendable {
     /// A spin loop: the thread reads these, and nothing else, forever, until another
     /// thread writes one of them (its version moves on).
     case spin([SpinRead])
+    /// A task enqueued on an actor (in its mailbox) that another job holds.
+    case actor(ObjectID)
+    /// A task suspended until a task (by its handle) finishes: `await t.value`.
+    case task(ObjectID)
+    /// A task suspended until its continuation is resumed.
+    case continuation(ObjectID)
+    /// A consumer suspended in `for await` until a stream hands it an element (or
+    /// its end).
+    case stream(ObjectID)
+    /// A task ready to run a job, waiting for a thread of the cooperative pool
+    /// (`pool N`): every one is held.
+    case pool
 }
 
 /// A shared variable or field a spinning thread read, and its version then.
@@ -79,6 +99,11 @@ public struct Frame: Hashable, Sendable {
         /// A key-value observer of an operation's `isFinished`, run on the thread that
         /// finished it, which goes on afterwards.
         case observer(ObjectID)
+        /// A task's closure (its handle): its result is the task's value.
+        case task(ObjectID)
+        /// A task's cancellation handler, run by the thread that cancels it (the task's
+        /// handle), which goes on afterwards.
+        case cancellationHandler(ObjectID)
     }
 
     public var code: Int

@@ -47,6 +47,11 @@ public struct World: Hashable, Sendable {
         _read { yield rare.value.completedBlocks }
         _modify { makeRareUnique(); yield &rare.value.completedBlocks }
     }
+    /// The main actor, in a program that uses Swift concurrency (else nil).
+    public var mainActor: ObjectID? {
+        _read { yield rare.value.mainActor }
+        _modify { makeRareUnique(); yield &rare.value.mainActor }
+    }
     /// Operation queues in creation order.
     public var queues: [ObjectID] {
         _read { yield rare.value.queues }
@@ -285,6 +290,7 @@ final class RareParts: Hashable, @unchecked Sendable {
         var nextBlockID = 1
         var completedBlocks: Set<Int> = []
         var queues: [ObjectID] = []
+        var mainActor: ObjectID?
         var findings: [Finding] = []
         var output: [String] = []
         var requirements: [RequirementRecord] = []

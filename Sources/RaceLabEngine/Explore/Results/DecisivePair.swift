@@ -227,6 +227,17 @@ extension Explorer {
         case (.section(let index), _):
             func inside(_ world: World) -> Int { index < world.criticalInside.count ? world.criticalInside[index].count : 0 }
             return inside(worlds[step + 1]) > inside(worlds[step]) ? ("entered %", "entered %") : ("left %", "left %")
+        case (.operation(let id), .read) where id < worlds[step].heap.count && worlds[step].heap[id].kind.isTask:
+            return ("read the state of %", "read the state of %")
+        case (.operation(let id), _) where id < worlds[step].heap.count && worlds[step].heap[id].kind.isTask:
+            return ("changed the state of %", "changed the state of %")
+        case (.queue(let id), _) where worlds[step].heap[id].isActor:
+            // An actor: the step enqueued on it, began a job on it, or ended one.
+            return ("got to %", "got to %")
+        case (.pool, .read): return ("waited for a thread of %", "waited for a thread of %")
+        case (.pool, _):
+            let before = worlds[step].threads.count(where: \.onPool), after = worlds[step + 1].threads.count(where: \.onPool)
+            return after > before ? ("took a thread of %", "taken a thread of %") : ("gave back a thread of %", "given back a thread of %")
         case (.mainQueue, .write): return ("sent a block to %", "sent a block to %")
         case (.mainQueue, _): return ("took a block from %", "taken a block from %")
         case (.output, _): return ("printed", "printed")

@@ -51,6 +51,12 @@ extension Explorer {
         return facts
     }
 
+    /// The values an outcome shows: each shown shared variable, then each `var` field
+    /// of an actor that a `let` shared variable holds (its isolated state).
+    func outcomeTerms(_ world: World) -> [(name: String, value: Value)] {
+        variables.map { (name: engine.program.globals[$0].name, value: world.globals[$0]) } + engine.program.actorState(in: world)
+    }
+
     func atom(_ value: Value, in world: World) -> OutcomeKey.Atom {
         switch value {
         case .object(let id) where world.heap[id].kind == .atomic: return .value(world.heap[id].fields[0])
@@ -103,26 +109,27 @@ extension Explorer {
     ) -> Int {
         let (end, kinds, failedChecks) = (ending.end, ending.kinds, ending.failedChecks)
         let deallocated = deallocations(world)
+        let terms = outcomeTerms(world)
         let index = keys.firstIndex { key in
             key.end == end && key.findings == kinds && key.failedChecks == failedChecks && key.created == world.created
                 && key.deallocations == deallocated
-                && zip(variables, key.atoms).allSatisfy { atom(world.globals[$0], in: world) == $1 }
+                && key.atoms.count == terms.count && zip(terms, key.atoms).allSatisfy { atom($0.value, in: world) == $1 }
         }
         if let index { return index }
         let facts = facts(world, deallocated)
-        var state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0]))" }.joined(separator: ", ")
+        var state = terms.map { "\($0.name) = \(world.describe($0.value))" }.joined(separator: ", ")
         // Shortened values can look alike: two different outcomes never print the same line.
         if result.outcomes.contains(where: {
             $0.outcome.state == state && $0.outcome.end == end && $0.outcome.findings == kinds && $0.outcome.facts == facts
         }) {
-            state = variables.map { "\(engine.program.globals[$0].name) = \(world.describe(world.globals[$0], elided: false))" }.joined(separator: ", ")
+            state = terms.map { "\($0.name) = \(world.describe($0.value, elided: false))" }.joined(separator: ", ")
         }
         var outcome = Outcome(state: state, end: end, findings: kinds, failedChecks: failedChecks)
         outcome.facts = facts
         result.outcomes.append(.init(outcome: outcome, executions: 0, interleavings: .zero, schedule: schedule()))
         keys.append(
             OutcomeKey(
-                atoms: variables.map { atom(world.globals[$0], in: world) }, end: end, findings: kinds,
+                atoms: terms.map { atom($0.value, in: world) }, end: end, findings: kinds,
                 failedChecks: failedChecks, created: world.created, deallocations: deallocated))
         return result.outcomes.count - 1
     }

@@ -77,6 +77,11 @@ struct StateEncoder {
             put(world.threads[id].frames.count)
             for f in world.threads[id].frames.indices { put(world.threads[id].frames[f], world) }
             encodeWait(world.threads[id].waiting, world)
+            if program.usesConcurrency {
+                put(optional: world.threads[id].task)
+                put(optional: world.threads[id].executor)
+                put(world.threads[id].onPool ? 1 : 0)
+            }
             // Pools exist only under manual memory: elsewhere they add no bytes.
             if program.manualMemory {
                 put(world.threads[id].pools.count)
@@ -154,6 +159,8 @@ struct StateEncoder {
         case .completion(let id): put(5); put(id)
         case .started(let id): put(6); put(id)
         case .observer(let id): put(7); put(id)
+        case .task(let id): put(8); put(id)
+        case .cancellationHandler(let id): put(9); put(id)
         }
         put(frame.slots.count)
         if frame.code < 0 || program.codes[frame.code].enumerations.isEmpty {
@@ -195,6 +202,11 @@ struct StateEncoder {
         case .condition(let id): put(8); put(id)
         case .conditionWoken(let id): put(9); put(id)
         case .group(let id): put(10); put(id)
+        case .actor(let id): put(11); put(id)
+        case .task(let id): put(12); put(id)
+        case .continuation(let id): put(13); put(id)
+        case .pool: put(14)
+        case .stream(let id): put(15); put(id)
         }
     }
 
@@ -246,6 +258,41 @@ struct StateEncoder {
             for block in state.moreBlocks { put(block) }
             put(state.observers.count)
             for block in state.observers { put(block) }
+        case .actor(let mailbox):
+            put(10)
+            put(mailbox.count)
+            for thread in mailbox { put(thread) }
+        case .task(let state):
+            put(11)
+            put(state.thread)
+            put((state.isCancelled ? 1 : 0) | (state.isFinished ? 2 : 0))
+            put(state.value)
+            put(state.handlers.count)
+            for handler in state.handlers { put(handler) }
+        case .stream(let state):
+            put(13)
+            switch state.policy {
+            case .unbounded: put(0)
+            case .bufferingOldest(let n): put(1); put(n)
+            case .bufferingNewest(let n): put(2); put(n)
+            }
+            put(state.buffer.count)
+            for value in state.buffer { put(value) }
+            put(state.isFinished ? 1 : 0)
+            put(state.waiting.count)
+            for thread in state.waiting { put(thread) }
+            put(state.handed.count)
+            for handoff in state.handed {
+                put(handoff.consumer)
+                put(handoff.value)
+                put(handoff.isEnd ? 1 : 0)
+            }
+        case .continuation(let state):
+            put(12)
+            put(state.task)
+            put(state.function)
+            put(state.isResumed ? 1 : 0)
+            put(state.value)
         case .queue(let state):
             put(3)
             put(state.maxConcurrent)

@@ -76,7 +76,8 @@ extension StatelessSearch {
         while node > 0 {
             node -= 1
             let world = stack[node].world
-            guard world.threads[thread].waiting != nil, world.threads[thread].waiting == wait else { return nil }
+            // A task enqueued on an actor as it is made waits from its first state.
+            guard thread < world.threads.count, world.threads[thread].waiting != nil, world.threads[thread].waiting == wait else { return nil }
             if engine.isRunnable(world, thread) { return node }
         }
         return nil

@@ -19,7 +19,7 @@ extension Trace {
 
     static func isSync(_ access: Access) -> Bool {
         switch access.tag {
-        case .lock, .mainQueue, .operation, .queue, .output: return true
+        case .lock, .mainQueue, .operation, .queue, .output, .pool: return true
         case .global, .field: return access.isAtomic
         // Memory management, not synchronization: creating or freeing an object (the
         // allocator: objects are numbered in the order they are made, so two steps

@@ -1,0 +1,314 @@
+import RaceLabLanguage
+
+/// Swift concurrency's words: `await`, `Task { }` and its API, actors' methods and
+/// state from outside, and where an async function runs (its first instruction,
+/// `isolate`). The rules are Swift's: code that is not async cannot await, and a call
+/// that may suspend is marked `await`.
+extension Compiler {
+    /// The executor a function declared so runs on: an async function outside any
+    /// actor leaves its caller's actor (SE-0338), a `@MainActor` one runs on the main
+    /// actor, an actor's method on its actor (slot 0, self), a `nonisolated` one as a
+    /// function outside the actor; nil when it runs where its caller does (a
+    /// synchronous function).
+    static func isolation(of function: FunctionDeclaration, inActor: Bool) -> Isolation? {
+        switch function.isolation {
+        case .mainActor: return .mainActor
+        case .nonisolated: return function.isAsync ? .generic : nil
+        case .inferred:
+            if inActor { return .slot(0) }
+            return function.isAsync ? .generic : nil
+        }
+    }
+
+    /// The prologue of code that runs on an executor of its own: `isolate`, with a
+    /// slot for the executor to go back to (which every `return` restores).
+    mutating func emitPrologue(_ isolation: Isolation?) {
+        guard let isolation else { return }
+        let slot = builder.newSlot("executor", temp: true)
+        emit(.isolate(isolation, save: slot))
+        builder.executorSlot = slot
+    }
+
+    /// Before a `ret` of code with a prologue: back to the caller's executor.
+    mutating func emitEpilogue() {
+        if let slot = builder.executorSlot { emit(.restoreExecutor(slot)) }
+    }
+
+    /// `await e`: only in async code; the calls and reads inside may suspend.
+    mutating func compileAwait(_ inner: Expression, range: SourceRange) throws(Failure) {
+        guard builder.isAsync else {
+            throw error(
+                "'await' in code that cannot suspend: a thread, a synchronous function or a queue's block is not async; start a Task { } or mark the function 'async'",
+                at: range)
+        }
+        let saved = builder.awaiting
+        builder.awaiting = true
+        defer { builder.awaiting = saved }
+        try compileExpression(inner)
+    }
+
+    /// An error unless the expression is inside `await`, as Swift requires.
+    mutating func requireAwait(_ what: String, at range: SourceRange) throws(Failure) {
+        guard builder.awaiting else {
+            throw error("\(what) may suspend: write 'await' before it (Swift: expression is 'async' but is not marked with 'await')", at: range)
+        }
+    }
+
+    /// Whether `Task` names Swift's type here (no variable or class of the script's).
+    mutating func isTaskType(_ expression: Expression) -> Bool {
+        guard case .name("Task") = expression.kind else { return false }
+        return resolveLocal("Task", level: builders.count - 1) == nil && globalIndex["Task"] == nil && program.classIndex(named: "Task") == nil
+    }
+
+    /// `Task { }`, `Task(name: "tap") { }`, `Task.detached { }`, `await Task.yield()`:
+    /// false when the call is none of these.
+    mutating func compileTaskCall(_ callee: Expression, _ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) -> Bool {
+        var detached = false
+        switch callee.kind {
+        case .name("withCheckedContinuation") where resolveLocal("withCheckedContinuation", level: builders.count - 1) == nil:
+            try compileContinuation(arguments, trailing, range: range)
+            return true
+        case .name("withTaskCancellationHandler") where resolveLocal("withTaskCancellationHandler", level: builders.count - 1) == nil:
+            try compileCancellationHandler(arguments, trailing, range: range)
+            return true
+        case .member(let base, "makeStream") where base.kind == .name("AsyncStream") && globalIndex["AsyncStream"] == nil:
+            try compileMakeStream(arguments, range: range)
+            return true
+        case .name where isTaskType(callee): break
+        case .member(let base, let member) where isTaskType(base):
+            switch member {
+            case "detached": detached = true
+            case "yield":
+                try expectArguments(arguments, 0...0, "Task.yield", range: range)
+                try requireAwait("Task.yield()", at: range)
+                builder.currentRange = range
+                emit(.task(.yield))
+                return true
+            default:
+                throw error(
+                    "Task has 'detached { }', 'yield()' and 'isCancelled' here, not '\(member)'", at: callee.range,
+                    note: Suggestion.note(for: member, in: ["detached", "yield", "isCancelled"]))
+            }
+        default: return false
+        }
+        var name: Int?
+        var rest = arguments
+        if let first = rest.first, first.label == "name" {
+            guard case .string(let text) = first.value.kind, !text.isEmpty else {
+                throw error("a task's name is a string literal: Task(name: \"tap\") { … }", at: first.value.range)
+            }
+            name = program.name(text)
+            rest.removeFirst()
+        }
+        let what = detached ? "Task.detached" : "Task"
+        let closure = try onlyClosure(rest, trailing, range: range, what: what)
+        let isolation: Isolation = closure.isMainActor ? .mainActor : detached ? .generic : .inherited
+        let taskName = name.map { program.names[$0] } ?? "task"
+        let context: Swift6Check.Context? =
+            switch isolation {
+            case .mainActor: .mainActor
+            case .inherited: builder.context
+            default: .task(taskName)
+            }
+        try compileClosure(closure, name: taskName, allowedParameters: 0, isAsync: true, context: context)
+        builder.currentRange = range
+        emit(.task(.start(isolation, name: name)))
+        return true
+    }
+
+    /// A member read that Swift concurrency answers: `Task.isCancelled`, a task's
+    /// `value` (awaited), an actor's state read from outside it (awaited: a hop there
+    /// and back). False when the member is none of these.
+    mutating func compileConcurrencyMember(_ base: Expression, _ member: String, range: SourceRange) throws(Failure) -> Bool {
+        if isTaskType(base) {
+            guard member == "isCancelled" else {
+                throw error(
+                    "Task has 'isCancelled' here, not '\(member)'", at: range,
+                    note: Suggestion.note(for: member, in: ["isCancelled"]))
+            }
+            guard builder.isAsync else { throw error("Task.isCancelled is asked by a task's code", at: range) }
+            builder.currentRange = range
+            emit(.task(.isCancelled))
+            return true
+        }
+        if case .self = base.kind { return false }
+        let fieldsNamedValue = program.classes.contains { $0.fieldNames.contains("value") }
+        if member == "value", !fieldsNamedValue || builder.awaiting, !builder.isCheck {
+            try requireAwait("a task's value", at: range)
+            try compileExpression(base)
+            builder.currentRange = range
+            guard fieldsNamedValue else {
+                emit(.task(.value))
+                return true
+            }
+            // A task's value, or a field of that name (an actor's: a hop there and
+            // back, as below): the object decides (`Machine.taskOperation`).
+            let object = builder.newSlot("object", temp: true)
+            emit(.storeTemp(object))
+            let saved = builder.newSlot("executor", temp: true)
+            emit(.isolate(.slot(object), save: saved))
+            emit(.loadLocal(object))
+            emit(.task(.value))
+            emit(.restoreExecutor(saved))
+            return true
+        }
+        guard actorFieldNames.contains(member), !builder.isCheck else { return false }
+        // A name some class's field has too may be the class's: a plain read, which
+        // on an actor (from outside it) the machine refuses.
+        if actorLetFieldNames.contains(member) || program.classes.contains(where: { !$0.isActor && $0.fieldNames.contains(member) }) {
+            guard builder.awaiting else { return false }
+        }
+        try requireAwait("reading an actor's '\(member)' from outside it", at: range)
+        try compileExpression(base)
+        let actor = builder.newSlot("actor", temp: true)
+        emit(.storeTemp(actor))
+        let saved = builder.newSlot("executor", temp: true)
+        builder.currentRange = range
+        emit(.isolate(.slot(actor), save: saved))
+        emit(.loadLocal(actor))
+        emit(.load(.field(name: program.name(member))))
+        emit(.restoreExecutor(saved))
+        return true
+    }
+
+    /// A closure's body compiled in place, as code of this one (it runs at once, in
+    /// this task): its parameter, if it has one, a borrowed local (`parameter`); a
+    /// `return` a jump to its end, its value into `result` (nil: it returns nothing).
+    mutating func compileInline(_ closure: Closure, parameter: Int?, result: Int?) {
+        builder.scopes.append([:])
+        if let parameter, let name = closure.parameters.first {
+            builder.scopes[builder.scopes.count - 1][name] = CodeBuilder.Local(slot: parameter, isLet: true, isCapture: false)
+        }
+        // A loop outside cannot be left from inside a closure.
+        let loops = builder.loops
+        builder.loops = []
+        builder.inlineBodies.append(.init(result: result, monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count))
+        compileStatements(closure.body)
+        let body = builder.inlineBodies.removeLast()
+        for jump in body.returns { patch(jump) }
+        builder.loops = loops
+        builder.scopes.removeLast()
+    }
+
+    /// `return` in a closure compiled in place: to the end of its body.
+    mutating func compileInlineReturn(_ value: Expression?, range: SourceRange) throws(Failure) {
+        let body = builder.inlineBodies[builder.inlineBodies.count - 1]
+        if let value {
+            guard let result = body.result else { throw error("this closure returns nothing: write 'return' alone", at: value.range) }
+            try compileExpression(value)
+            emit(.storeTemp(result))
+        }
+        builder.currentRange = range
+        for token in builder.monitors[body.monitorDepth...].reversed() {
+            emit(.loadLocal(token))
+            emit(.monitorExit)
+        }
+        for section in builder.criticals[body.criticalDepth...].reversed() { emit(.criticalExit(section)) }
+        let jump = emit(.jump(-1))
+        builder.inlineBodies[builder.inlineBodies.count - 1].returns.append(jump)
+    }
+
+    /// `withCheckedContinuation { continuation in … }` (awaited): the body runs at once,
+    /// in this task, with a new continuation; then the task suspends until someone
+    /// resumes it (SE-0300), and its value is what it was resumed with.
+    mutating func compileContinuation(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
+        let closure = try onlyClosure(arguments, trailing, range: range, what: "withCheckedContinuation")
+        guard closure.parameters.count == 1 else {
+            throw error("withCheckedContinuation's closure takes the continuation: withCheckedContinuation { continuation in … }", at: closure.range)
+        }
+        try requireAwait("withCheckedContinuation", at: range)
+        builder.currentRange = range
+        emit(.task(.makeContinuation(function: program.name(builder.code.name))))
+        let slot = builder.newSlot(closure.parameters[0], temp: true)
+        emit(.storeTemp(slot))
+        compileInline(closure, parameter: slot, result: nil)
+        builder.currentRange = range
+        emit(.loadLocal(slot))
+        emit(.task(.awaitContinuation))
+    }
+
+    /// `withTaskCancellationHandler(operation: { … }, onCancel: { … })` (awaited): the
+    /// handler is registered on the running task while the operation runs (in place);
+    /// cancelling the task runs it in the canceller's step, or at once if the task is
+    /// cancelled already (SE-0304).
+    mutating func compileCancellationHandler(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
+        let usage = "write withTaskCancellationHandler(operation: { … }, onCancel: { … })"
+        var operation: Closure?, handler: Closure?
+        for argument in arguments {
+            guard case .closure(let closure) = argument.value.kind else { throw error(usage, at: argument.value.range) }
+            switch argument.label {
+            case "operation": operation = closure
+            case "onCancel": handler = closure
+            default: throw error(usage, at: argument.value.range)
+            }
+        }
+        if let trailing, handler == nil { handler = trailing }
+        guard let operation, let handler, operation.parameters.isEmpty, handler.parameters.isEmpty else { throw error(usage, at: range) }
+        try requireAwait("withTaskCancellationHandler", at: range)
+        guard builder.isAsync else { throw error(usage, at: range) }
+        try compileClosure(handler, name: "onCancel", allowedParameters: 0, context: builder.context)
+        builder.currentRange = range
+        emit(.task(.pushCancellationHandler))
+        let result = builder.newSlot("result", temp: true)
+        emit(constant: .none)
+        emit(.storeTemp(result))
+        compileInline(operation, parameter: nil, result: result)
+        builder.currentRange = range
+        emit(.task(.popCancellationHandler))
+        emit(.loadLocal(result))
+    }
+
+    /// `AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))`:
+    /// the element type is Swift's business; the policy is the stream's.
+    mutating func compileMakeStream(_ arguments: [Argument], range: SourceRange) throws(Failure) {
+        let usage = "write AsyncStream.makeStream(of: Int.self), with bufferingPolicy: .unbounded, .bufferingOldest(n) or .bufferingNewest(n) if you like"
+        var code = 0
+        var limit: Expression?
+        for argument in arguments {
+            switch argument.label {
+            case "of": continue
+            case "bufferingPolicy":
+                switch argument.value.kind {
+                case .implicitMember("unbounded"): code = 0
+                case .call(let callee, let values, nil) where values.count == 1 && values[0].label == nil:
+                    switch callee.kind {
+                    case .implicitMember("bufferingOldest"): code = 1
+                    case .implicitMember("bufferingNewest"): code = 2
+                    default: throw error(usage, at: argument.value.range)
+                    }
+                    limit = values[0].value
+                default: throw error(usage, at: argument.value.range)
+                }
+            default: throw error(usage, at: argument.value.range)
+            }
+        }
+        emit(constant: .int(code))
+        if let limit { try compileExpression(limit) } else { emit(constant: .int(0)) }
+        builder.currentRange = range
+        emit(.builtin(.stream, argc: 2, className: nil))
+    }
+
+    /// `for await x in stream { … }`: each element, until the stream finishes.
+    mutating func compileForAwait(variable: String, sequence: Expression, body: [Statement], range: SourceRange) throws(Failure) {
+        guard builder.isAsync else {
+            throw error("'for await' in code that cannot suspend: a thread, a synchronous function or a queue's block is not async", at: range)
+        }
+        builder.scopes.append([:])
+        defer { builder.scopes.removeLast() }
+        try compileExpression(sequence)
+        let stream = builder.newSlot("stream", temp: true)
+        emit(.storeTemp(stream))
+        let element = builder.declare(variable, isLet: true)
+        let top = builder.here
+        builder.currentRange = range
+        emit(.loadLocal(stream))
+        emit(.task(.streamNext))
+        let exit = emit(.jumpIfFalse(-1))
+        emit(.storeLocal(element))
+        compileLoopBody(body, continueTarget: top)
+        emit(.jump(top))
+        patch(exit)
+        emit(.pop)
+        finishLoop()
+    }
+}

@@ -1,0 +1,380 @@
+/// Swift concurrency: tasks, actors and the hops between them (SE-0296, SE-0304,
+/// SE-0306, SE-0338).
+///
+/// A task is a thread of the world with a handle (`ThreadState.task`). It runs its
+/// code on an executor (`ThreadState.executor`): an actor, which it must hold (the
+/// actor's header `owner`), or the global concurrent executor (nil), which needs
+/// nothing. Code isolated to an actor is one job from one suspension point to the
+/// next: nobody else runs on the actor meanwhile, so its state is read and written
+/// without a step of its own (`Machine.isolatedFieldObject`). A hop (calling into
+/// another executor, returning from it) and a suspension (awaiting a task that has
+/// not finished, `Task.yield()`) leave the actor to the next task in its mailbox:
+/// that is actor reentrancy.
+///
+/// The mailbox's order: today's runtime runs an actor's jobs of one priority in the
+/// order they were enqueued, and every task here has one priority, so the actor goes
+/// to its mailbox's first task when it is left. `mailbox "any"` drops that promise,
+/// as SE-0306 does ("not guaranteed to be run in the same order"): the actor is left
+/// free, and whichever waiting task the scheduler picks takes it.
+extension Machine {
+    /// Whether the object is an actor (or the main actor).
+    func isActor(_ id: ObjectID) -> Bool {
+        world.heap[id].isActor
+    }
+
+    /// Whether the running code is on the main thread: main's, or a job on the main
+    /// actor (whose jobs the main thread runs).
+    var onMainThread: Bool {
+        state.isMain || (state.executor != nil && state.executor == world.mainActor && holdsExecutor)
+    }
+
+    func mailbox(_ actor: ObjectID) -> [ThreadID] {
+        if case .actor(let mailbox) = world.heap[actor].kind { return mailbox }
+        return []
+    }
+
+    /// An actor's own state touched from outside it (by a name another class's field
+    /// has too, so the compiler could not tell): refused, as Swift refuses it. True
+    /// when refused.
+    mutating func refusesOutsideAccess(_ id: ObjectID, _ field: String) -> Bool {
+        guard isActor(id), world.headers[id].owner != thread, !checking else { return false }
+        let name = world.heap[id].name
+        fail(.type("\(name).\(field) is \(name)'s own state: outside the actor, read it with 'await \(name).\(field)' or change it in one of its methods"))
+        return true
+    }
+
+    /// The executor an isolation names for the running code: `.some(actor)`, or
+    /// `.some(nil)` for the global executor; nil (and a runtime error) when the slot
+    /// holds no live object.
+    mutating func executor(for isolation: Isolation) -> ObjectID?? {
+        switch isolation {
+        case .generic: return .some(nil)
+        case .mainActor: return .some(world.mainActor)
+        case .inherited: return .some(state.executor)
+        case .slot(let slot):
+            guard case .object(let id) = world.resolve(frame.slots[slot]), world.headers[id].isAlive else {
+                fail(.type("\(describe(frame.slots[slot])) is not an actor: only an actor's state and methods are awaited so"))
+                return nil
+            }
+            // An object that is not an actor (`await box.v`, the name some actor's
+            // field has too): no hop, as Swift's `await` on what does not suspend.
+            return .some(isActor(id) ? id : state.executor)
+        }
+    }
+
+    /// Whether the running thread may run its code: it holds its actor, or runs on
+    /// the global executor.
+    var holdsExecutor: Bool {
+        guard let actor = state.executor else { return true }
+        return world.headers[actor].owner == thread
+    }
+
+    /// Leaves the actor the thread holds: the first task in its mailbox gets it (or,
+    /// under `mailbox "any"`, none does: it is free). The words and the access.
+    mutating func leaveActor(_ actor: ObjectID) -> (text: String, access: Access) {
+        world.headers[actor].owner = nil
+        world.headers[actor].depth = 0
+        var text = "leaves \(world.heap[actor].name)"
+        var queue = mailbox(actor)
+        if !program.mailboxAnyOrder, !queue.isEmpty {
+            let next = queue.removeFirst()
+            world.heap[actor].kind = .actor(mailbox: queue)
+            world.headers[actor].owner = next
+            world.headers[actor].depth = 1
+            text += ", which goes to \(world.threadNames[next]), first in its mailbox"
+        } else if !queue.isEmpty {
+            text += ", free for any task in its mailbox (\(queue.map { world.threadNames[$0] }.joined(separator: ", ")))"
+        }
+        return (text, Access(.queue(actor), .write))
+    }
+
+    /// Enters an actor: takes it when it is this thread's (handed over), or free with
+    /// nobody ahead in its mailbox; else joins the mailbox and waits. The words and
+    /// the access (enqueuing is a write of the mailbox: its order decides who runs).
+    mutating func enterActor(_ actor: ObjectID) -> (text: String, access: Access) {
+        let name = world.heap[actor].name
+        var queue = mailbox(actor)
+        let owner = world.headers[actor].owner
+        let handedOver = owner == thread
+        let mayTake = owner == nil && (program.mailboxAnyOrder || queue.isEmpty || queue.first == thread)
+        if handedOver || mayTake {
+            queue.removeAll { $0 == thread }
+            world.heap[actor].kind = .actor(mailbox: queue)
+            world.headers[actor].owner = thread
+            world.headers[actor].depth = 1
+            state.waiting = nil
+            return (handedOver ? "runs on \(name): its turn" : "runs on \(name)", Access(.queue(actor), .write))
+        }
+        if !queue.contains(thread) { queue.append(thread) }
+        world.heap[actor].kind = .actor(mailbox: queue)
+        state.waiting = .actor(actor)
+        // Waiting in a mailbox is no job: the pool thread goes back.
+        leavePool()
+        let holder = owner.map { "\(world.threadNames[$0]) holds" } ?? "is free, but others are first"
+        let place = queue.count == 1 ? "" : " (\(queue.count) waiting)"
+        return ("enqueues on \(name), which \(holder): waits in its mailbox\(place)", Access(.queue(actor), .write))
+    }
+
+    /// Moves the running task to `target` (an actor, or nil: the global executor),
+    /// leaving the actor it holds: one step, told as `why` and what happened.
+    mutating func hop(to target: ObjectID?, _ why: String) {
+        let (text, accesses) = hopParts(to: target)
+        emit(why + ": " + text, accesses)
+    }
+
+    /// `hop`'s work, untold: the words and the accesses.
+    mutating func hopParts(to target: ObjectID?) -> (text: String, accesses: [Access]) {
+        var parts: [String] = []
+        var accesses: [Access] = []
+        if let from = state.executor, world.headers[from].owner == thread {
+            let (text, access) = leaveActor(from)
+            parts.append(text)
+            accesses.append(access)
+        }
+        state.executor = target
+        // The main actor's jobs run on the main thread, not the pool.
+        if target != nil && target == world.mainActor { leavePool() }
+        if let target {
+            let (text, access) = enterActor(target)
+            parts.append(text)
+            accesses.append(access)
+        } else {
+            parts.append("runs on the global concurrent executor")
+        }
+        return (parts.joined(separator: "; "), accesses)
+    }
+
+    /// `isolate`: the function's first instruction.
+    mutating func isolate(_ isolation: Isolation, save: Int) {
+        guard let target = executor(for: isolation) else { return }
+        // A function's first instruction, or a read of an actor's state from outside.
+        let call = frame.pc == 0
+        frame.slots[save] = .int(state.executor ?? -1)
+        advance()
+        guard target != state.executor || !holdsExecutor else { return }
+        hop(to: target, call ? "calls \(code.name)" : "hops to \(target.map { world.heap[$0].name } ?? "the global executor") to read its state")
+    }
+
+    /// `restoreExecutor`: back where the caller ran, before returning.
+    mutating func restoreExecutor(_ slot: Int) {
+        guard case .int(let saved) = frame.slots[slot] else { return }
+        let target: ObjectID? = saved < 0 ? nil : saved
+        let returns = code.instructions[frame.pc + 1] == .ret
+        advance()
+        guard target != state.executor || !holdsExecutor else { return }
+        guard returns, state.frames.count > 1 else {
+            hop(to: target, returns ? "returns from \(code.name)" : "hops back")
+            return
+        }
+        // The return is this step too: it says where the caller goes on.
+        returnHop = hopParts(to: target)
+        guard state.waiting == nil else {
+            // Enqueued behind another job: the return waits for its turn.
+            let hop = returnHop!
+            returnHop = nil
+            emit("ends \(code.name): " + hop.text, hop.accesses)
+            return
+        }
+        execute(.ret)
+    }
+
+    /// A task that does not hold its actor takes its first step, or resumes after a
+    /// suspension: it enters the actor (takes it, or waits in its mailbox).
+    mutating func resumeOnExecutor() {
+        guard let actor = state.executor else { return }
+        range = code.ranges[frame.pc] ?? (frame.pc > 0 ? code.ranges[frame.pc - 1] : nil)
+        let fresh = state.frames.count == 1 && frame.pc == 0
+        state.waiting = nil
+        let (text, access) = enterActor(actor)
+        if state.waiting == nil, !fresh, frame.kind == .call, code.instructions[frame.pc] == .ret {
+            // Back on the caller's actor: the return it waited to make is this step.
+            returnHop = (text, [access])
+            execute(.ret)
+            return
+        }
+        emit((fresh ? "starts: " : "resumes: ") + text, access)
+    }
+
+    /// Whether the running thread's next step is to enter its actor, not to run.
+    var mustEnterExecutor: Bool {
+        guard let actor = state.executor else { return false }
+        // Its turn came (the actor was handed to it, or is free): it takes it.
+        if case .actor = state.waiting { return true }
+        guard world.headers[actor].owner != thread else { return false }
+        switch state.waiting {
+        case nil, .task, .continuation, .stream: return true
+        default: return false
+        }
+    }
+
+    /// Suspends the running task: it leaves its actor (if it holds one) and waits.
+    mutating func suspend(on wait: Wait) -> (text: String, access: Access)? {
+        leavePool()
+        state.waiting = wait
+        guard let actor = state.executor, world.headers[actor].owner == thread else { return nil }
+        return leaveActor(actor)
+    }
+
+    func taskState(_ id: ObjectID) -> TaskState? {
+        if case .task(let task) = world.heap[id].kind { return task }
+        return nil
+    }
+
+    mutating func taskOperation(_ operation: TaskOperation) {
+        switch operation {
+        case .start(let isolation, let name): startTask(isolation, name: name.map { program.names[$0] } ?? "task")
+        case .value:
+            guard case .object(let id) = peek(), let task = taskState(id) else {
+                // A field named `value` (of a class or actor of the script's).
+                if case .object = peek(), let name = program.names.firstIndex(of: "value") {
+                    execute(.load(.field(name: name)))
+                } else {
+                    fail(.type("'.value' is a Task's: \(describe(peek())) is not a task"))
+                }
+                return
+            }
+            let name = world.heap[id].name
+            if task.isFinished {
+                _ = pop()
+                push(task.value)
+                state.waiting = nil
+                advance()
+                emit("gets \(name)'s value: \(describe(task.value))", Access(.operation(id), .read))
+                return
+            }
+            var parts = ["awaits \(name)'s value: \(name) has not finished, so it suspends"]
+            var accesses = [Access(.operation(id), .read)]
+            if let (text, access) = suspend(on: .task(id)) {
+                parts.append(text)
+                accesses.append(access)
+            }
+            emit(parts.joined(separator: "; "), accesses)
+        case .cancel:
+            guard case .object(let id) = pop(), var task = taskState(id) else {
+                fail(.type("cancel() here is a Task's"))
+                return
+            }
+            let first = !task.isCancelled
+            task.isCancelled = true
+            world.heap[id].kind = .task(task)
+            push(.none)
+            advance()
+            let handlers = first ? task.handlers : []
+            emit(
+                "cancels \(world.heap[id].name)" + (handlers.isEmpty ? "" : ", and runs its cancellation handler here"),
+                Access(.operation(id), .write))
+            // The handlers run now, on this thread (innermost first), before it goes on.
+            for handler in handlers {
+                retain(.closure(handler))
+                pushFrame(closureFrame(handler, kind: .cancellationHandler(id), parameter: nil))
+            }
+        case .makeContinuation(let function):
+            let id = newObject(.continuation(ContinuationState(task: thread, function: function)), classIndex: nil, typeName: "Continuation")
+            push(.object(id))
+            advance()
+            emit("makes continuation \(world.heap[id].name) in \(program.names[function])", Access(.operation(id), .write))
+        case .awaitContinuation:
+            awaitContinuation()
+        case .streamNext:
+            streamNext()
+        case .pushCancellationHandler:
+            guard case .closure(let handler) = pop(), let id = state.task, var task = taskState(id) else {
+                fail(.type("withTaskCancellationHandler runs in a task: \(threadName) is not one"))
+                return
+            }
+            task.handlers.append(handler)
+            world.heap[id].kind = .task(task)
+            advance()
+            emit(
+                "registers a cancellation handler" + (task.isCancelled ? "; it is cancelled already, so the handler runs now" : ""),
+                Access(.operation(id), .write))
+            if task.isCancelled {
+                retain(.closure(handler))
+                pushFrame(closureFrame(handler, kind: .cancellationHandler(id), parameter: nil))
+            }
+        case .popCancellationHandler:
+            guard let id = state.task, var task = taskState(id), let handler = task.handlers.popLast() else { return }
+            world.heap[id].kind = .task(task)
+            advance()
+            emit("leaves withTaskCancellationHandler: its handler is no longer registered", Access(.operation(id), .write))
+            release(.closure(handler))
+        case .isCancelled:
+            guard let id = state.task, let task = taskState(id) else {
+                // Outside a task (main's code), as in Swift: false.
+                push(.bool(false))
+                advance()
+                emit("reads Task.isCancelled: false (it is not a task)")
+                return
+            }
+            push(.bool(task.isCancelled))
+            advance()
+            emit("reads Task.isCancelled: \(task.isCancelled)", Access(.operation(id), .read))
+        case .yield:
+            push(.none)
+            advance()
+            leavePool()
+            var parts = ["yields (Task.yield())"]
+            var accesses: [Access] = []
+            if let actor = state.executor, world.headers[actor].owner == thread {
+                let (text, access) = leaveActor(actor)
+                parts.append(text)
+                accesses.append(access)
+            }
+            emit(parts.joined(separator: ": "), accesses)
+        }
+    }
+
+    /// `Task { }`: a new task running the closure on the stack; its handle replaces it.
+    mutating func startTask(_ isolation: Isolation, name: String) {
+        guard case .closure(let closure) = peek() else {
+            fail(.type("Task { } takes a closure"))
+            return
+        }
+        guard let target = executor(for: isolation) else { return }
+        _ = pop()
+        let taskName = uniqueThreadName(name)
+        let handle = newObject(.task(TaskState(thread: world.threads.count)), classIndex: nil, typeName: "Task", name: taskName)
+        // The runtime keeps a task's handle while the task runs.
+        retain(.object(handle))
+        let frame = closureFrame(closure, kind: .task(handle), parameter: nil)
+        let id = world.addThread(name: taskName, frames: [frame])
+        world.threads[id].task = handle
+        world.threads[id].executor = target
+        touch(.allocator, .write)
+        var note = ""
+        if let target {
+            if isolation == .inherited {
+                note = " for \(world.heap[target].name) (it enqueues there when it first runs)"
+            } else {
+                // Explicitly isolated: enqueued now, in creation order (SE-0431).
+                let (text, access) = runThreadReturning(id) { $0.enterActor(target) }
+                note = "; it " + text
+                touch(access.target, access.kind)
+            }
+        }
+        push(.object(handle))
+        advance()
+        emit("starts task \(taskName)\(note)", Access(.operation(handle), .write))
+    }
+
+    /// A task's closure returned: its value is kept, awaiting tasks may go on, and
+    /// it leaves its actor.
+    mutating func taskReturned(_ handle: ObjectID, value: Value, releasing: String, accesses: [Access]) {
+        guard var task = taskState(handle) else { return }
+        task.isFinished = true
+        task.value = value
+        retain(value)
+        leavePool()
+        world.heap[handle].kind = .task(task)
+        state.isFinished = true
+        var parts = ["finishes" + (value == .none ? "" : ", its value \(describe(value))") + releasing]
+        var all = [Access(.operation(handle), .write)] + accesses
+        if let actor = state.executor, world.headers[actor].owner == thread {
+            let (text, access) = leaveActor(actor)
+            parts.append(text)
+            all.append(access)
+        }
+        emit(parts.joined(separator: "; "), all)
+        release(.object(handle))
+    }
+}

@@ -1,0 +1,47 @@
+/// Swift concurrency's statements: an actor with a method that awaits in the middle
+/// (its state re-read after the await: reentrancy), an async function, hops onto the
+/// actor from tasks and main, and tasks started in code, awaited and cancelled.
+extension ProgramGenerator {
+    /// `actor Acc` (`let acc = Acc()`) and `fetch(n)`, an async function off any actor.
+    mutating func writeActor() {
+        emit("actor Acc {")
+        emit("    var v = 0")
+        emit("    func add(n) {")
+        emit("        v += n")
+        emit("    }")
+        emit("    func slow(n) async -> Int {")
+        emit("        let before = v")
+        emit(choices.chance(50) ? "        await Task.yield()" : "        let f = await fetch(n)")
+        emit("        v = before + n")
+        emit("        return v")
+        emit("    }")
+        emit("}")
+        emit("let acc = Acc()")
+        emit("func fetch(n) async -> Int {")
+        emit(choices.chance(50) ? "    await Task.yield()" : "    x += 1")
+        emit("    return n")
+        emit("}")
+    }
+
+    /// A hop onto the actor, a read of its state, an async call or a yield.
+    mutating func actorStatement() {
+        emit(oneOf: [
+            "await acc.add(\(choices.below(3)))", "let NEW = await acc.v", "let NEW = await acc.slow(\(1 + choices.below(2)))",
+            "let NEW = await fetch(\(choices.below(3)))", "await Task.yield()", "x = await acc.slow(1)",
+            "let NEW = await Task.detached { return 2 }.value",
+        ])
+    }
+
+    /// A task started in code: implicitly isolated, on the main actor, or detached;
+    /// perhaps awaited, perhaps cancelled.
+    mutating func taskStatement() {
+        let name = fresh("task")
+        let header = choices.pick(["let \(name) = Task {", "let \(name) = Task { @MainActor in", "let \(name) = Task.detached {"])
+        block(header, count: 1 + choices.below(2), closure: true, async: true)
+        switch choices.below(4) {
+        case 0: emit("let \(newLocal(.int)) = await \(name).value")
+        case 1: emit("\(name).cancel()")
+        default: break
+        }
+    }
+}
