@@ -36,7 +36,7 @@ public enum ShippedBehaviours {
         0x4209_842b_abcf_47c3,
         0x57c3_78cd_ca0b_648c,
         0x3c9_4f95_69f4_f30c,
-        0x1908_7940_a11c_c530,
+        0xca0_f622_d2c8_c734,
     ]
 
     /// Each shipped break-it and predict-it exercise: its ID, kind and behaviour.

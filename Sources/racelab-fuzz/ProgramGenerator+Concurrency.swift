@@ -17,14 +17,37 @@ extension ProgramGenerator {
         emit("    }")
         emit("}")
         emit("let acc = Acc()")
+        emit(
+            "let (st, sc) = AsyncStream.makeStream(of: Int.self"
+                + choices.pick(["", ", bufferingPolicy: .bufferingNewest(1)", ", bufferingPolicy: .bufferingOldest(1)", ", bufferingPolicy: .unbounded"])
+                + ")")
         emit("func fetch(n) async -> Int {")
         emit(choices.chance(50) ? "    await Task.yield()" : "    x += 1")
         emit("    return n")
         emit("}")
     }
 
-    /// A hop onto the actor, a read of its state, an async call or a yield.
+    /// A hop onto the actor, a read of its state, an async call or a yield; a
+    /// continuation resumed by a thread of its own; a stream fed, finished or drained.
     mutating func actorStatement() {
+        switch choices.below(6) {
+        case 0:
+            let name = newLocal(.int)
+            emit("let \(name) = await withCheckedContinuation { continuation in")
+            emit("    spawn \(fresh("cb")) {")
+            emit(choices.chance(80) ? "        continuation.resume(returning: \(choices.below(3)))" : "        x += 1")
+            emit("    }")
+            emit("}")
+            return
+        case 1:
+            emit(choices.pick(["sc.yield(\(1 + choices.below(3)))", "sc.finish()", "if sc.yield(1) == \"dropped\" { x += 1 }"]))
+            return
+        case 2 where canNest:
+            block("for await v\(serial + 1) in st {", count: 1, locals: [Local(name: "v\(serial + 1)", kind: .int, mutable: false, level: level)])
+            serial += 1
+            return
+        default: break
+        }
         emit(oneOf: [
             "await acc.add(\(choices.below(3)))", "let NEW = await acc.v", "let NEW = await acc.slow(\(1 + choices.below(2)))",
             "let NEW = await fetch(\(choices.below(3)))", "await Task.yield()", "x = await acc.slow(1)",

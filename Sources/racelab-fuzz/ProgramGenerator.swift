@@ -137,7 +137,7 @@ struct ProgramGenerator {
             toolkit.weakGlobal = choices.chance(50)
             toolkit.boxPeer = choices.chance(30)
             toolkit.boxHits = choices.chance(30)
-            toolkit.manualMemory = !toolkit.weakGlobal && !toolkit.boxPeer && choices.chance(50)
+            toolkit.manualMemory = !toolkit.weakGlobal && !toolkit.boxPeer && choices.chance(70)
         }
         toolkit.constant = choices.chance(20)
     }

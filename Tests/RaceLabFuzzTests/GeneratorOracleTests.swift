@@ -76,7 +76,8 @@ struct GeneratorOracleTests {
         let programs = texts.joined(separator: "\n")
         let constructs = [
             "actor Acc", "task T", "await acc.add", "await acc.v", "await Task.yield()", "await fetch", "Task { @MainActor in",
-            "Task.detached {", ".value", ".cancel()", "Task.isCancelled", "mailbox \"any\"",
+            "Task.detached {", ".value", ".cancel()", "Task.isCancelled", "mailbox \"any\"", "withCheckedContinuation",
+            "continuation.resume(returning:", "AsyncStream.makeStream", "sc.yield(", "sc.finish()", "for await v",
             "var x", "let k", "atomic var", "weak var", "class Box", "@mainThreadOnly", "deinit", "func twice", "return", "thread T",
             "main {", "thread main", "spawn w", "[weak b", "if ", "} else {", "while ", "for i", "for v", "for (key", "break",
             "continue", "xs.append", "xs.remove(at:", "xs.insert", "xs.removeFirst", "xs[0] =", "sum(xs)", "d[\"a\"] =",

@@ -283,7 +283,8 @@ public struct Compiler {
                     fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil)
                 info.isActor = c.isActor
                 if c.isActor {
-                    for field in c.fields { field.isLet ? actorLetFieldNames.insert(field.name) : actorFieldNames.insert(field.name) }
+                    for field in c.fields where field.isLet { actorLetFieldNames.insert(field.name) }
+                    for field in c.fields where !field.isLet { actorFieldNames.insert(field.name) }
                     for method in c.methods where method.function.name != "init" { actorMethodNames.insert(method.function.name) }
                 }
                 declareMethods(c, into: &info)
