@@ -286,6 +286,14 @@ struct ConcurrencyTests {
             "6:13: 'await' in code that cannot suspend: a thread, a synchronous function or a queue's block is not async; start a Task { } or mark the function 'async'"
         ),
         ("main {\n    Task.sleep(1)\n}\n", "2:5: Task has 'detached { }', 'yield()' and 'isCancelled' here, not 'sleep'"),
+        (
+            "actor A {\n    var items: [Int] = []\n}\nlet a = A()\ntask T {\n    a.items.append(5)\n}\n",
+            "6:5: cannot change 'items' from outside A: an actor's state changes only in its own methods; call one with 'await'"
+        ),
+        (
+            "actor A {\n    var n = 0\n}\nlet a = A()\ntask T {\n    a.n += 1\n}\n",
+            "6:5: cannot change 'n' from outside A: an actor's state changes only in its own methods; call one with 'await'"
+        ),
         ("main {\n    spawn w { @MainActor in\n        work()\n    }\n}\n", "2:13: '@MainActor in' marks a task's closure: Task { @MainActor in … }"),
         (
             "mailbox \"fifo\"\nmain {\n}\n",

@@ -47,6 +47,16 @@ extension Compiler {
         try compileExpression(inner)
     }
 
+    /// A change of an actor's field from outside the actor (`island.food = 3`), when
+    /// only actors have a field of that name: Swift refuses it ("actor-isolated
+    /// property can not be mutated from outside the actor").
+    mutating func refuseActorChange(_ base: Expression, _ field: String, owners: [Program.ClassInfo], at range: SourceRange) throws(Failure) {
+        guard base.kind != .self, !builder.isCheck, !owners.isEmpty, owners.allSatisfy(\.isActor) else { return }
+        throw error(
+            "cannot change '\(field)' from outside \(owners.map(\.name).joined(separator: ", ")): an actor's state changes only in its own methods; call one with 'await'",
+            at: range)
+    }
+
     /// An error unless the expression is inside `await`, as Swift requires.
     mutating func requireAwait(_ what: String, at range: SourceRange) throws(Failure) {
         guard builder.awaiting else {

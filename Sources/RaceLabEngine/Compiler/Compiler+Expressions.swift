@@ -62,6 +62,7 @@ extension Compiler {
                 throw error(
                     "cannot change '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: expression.range)
             }
+            if changing { try refuseActorChange(base, field, owners: owners, at: expression.range) }
             let load = try compileObject(base)
             return (.field(name: program.name(field)), load)
         default:

@@ -266,6 +266,7 @@ extension Compiler {
             if !initializing, !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
                 throw error("cannot assign to '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: target.range)
             }
+            try refuseActorChange(base, field, owners: owners, at: target.range)
             // The object is held until its first use: the read of `x!.n += 1`, the
             // write of `x!.n = v` (see `Code.heldUntil`).
             let load = try compileObject(base)
