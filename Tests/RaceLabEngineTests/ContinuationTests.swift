@@ -146,6 +146,36 @@ struct ContinuationTests {
             ])
     }
 
+    /// A task that resumes from a suspension takes a pool thread again before it
+    /// goes on: with one thread, the awaited task runs while it is suspended.
+    @Test func aResumedTaskTakesAPoolThreadAgain() throws {
+        let run = try RaceLabEngineTests.run(
+            """
+            pool 1
+            var got = 0
+            task A {
+                let t = Task.detached {
+                    return 5
+                }
+                got = await t.value
+            }
+            """)
+        #expect(
+            lines(run) == [
+                "A runs its job on a thread of the cooperative pool (1 of 1 busy)",
+                "A starts task task",
+                "task waits for a thread of the cooperative pool: all 1 are busy",
+                "A awaits task's value: task has not finished, so it suspends",
+                "task runs its job on a thread of the cooperative pool (1 of 1 busy)",
+                "task finishes, its value 5",
+                "A runs its job on a thread of the cooperative pool (1 of 1 busy)",
+                "A gets task's value: 5",
+                "A writes got = 5",
+                "A finishes and releases task",
+                "A releases the last reference to task, which is deallocated",
+            ])
+    }
+
     /// `bufferingNewest(1)`: a consumer that is slow to come back misses values; every
     /// search counts the same.
     @Test func aFullBufferDropsTheOldest() throws {

@@ -5,12 +5,18 @@ extension Machine {
     /// Under `pool N`, whether the running task must take a pool thread before its
     /// next instruction: it runs a job off the main actor, and holds none.
     var mustTakePoolThread: Bool {
-        guard program.poolWidth != nil, state.task != nil, !state.onPool, state.waiting == nil || state.waiting == .pool else { return false }
+        guard program.poolWidth != nil, state.task != nil, !state.onPool else { return false }
+        // Ready to run, or resuming from a suspension it may now leave.
+        switch state.waiting {
+        case nil, .pool, .task, .continuation, .stream: break
+        default: return false
+        }
         return state.executor == nil || state.executor != world.mainActor
     }
 
     /// Takes a thread of the cooperative pool, or waits for one.
     mutating func takePoolThread() {
+        range = code.ranges[frame.pc] ?? (frame.pc > 0 ? code.ranges[frame.pc - 1] : nil)
         let busy = world.threads.count { $0.onPool }
         let width = program.poolWidth ?? Int.max
         guard busy < width else {
