@@ -123,6 +123,9 @@ public struct SVGTimeline {
         // Each object with its retain count, or dead: what manual memory is about.
         let objects = formatter.objects
         if !objects.isEmpty { lines.append("  objects: " + objects.joined(separator: ", ")) }
+        // Swift concurrency: the actors' state, and each actor, task and stream.
+        for term in run.program.actorState(in: run.world) { lines.append("  \(term.name) = \(formatter.describe(term.value))") }
+        for line in SharedState.concurrencyLines(run.world) { lines.append("  " + line.text) }
         lines.append(run.findings.isEmpty ? "No findings." : "Findings")
         for finding in run.findings { lines.append("  \(finding.kind.rawValue): \(finding.message)") }
         return lines

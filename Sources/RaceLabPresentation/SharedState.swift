@@ -59,13 +59,6 @@ public enum SharedState {
         }
         for id in world.heap.indices where world.headers[id].isAlive {
             switch world.heap[id].kind {
-            case .actor(let mailbox):
-                var text = "actor \(world.heap[id].name): "
-                text += world.headers[id].owner.map { "held by \(world.threadNames[$0])" } ?? "free"
-                if !mailbox.isEmpty { text += "; mailbox: " + mailbox.map { world.threadNames[$0] }.joined(separator: ", ") }
-                lines.append(Line(text))
-            case .task(let task):
-                lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task)))
             case .semaphore(let count):
                 var text = "semaphore \(world.heap[id].name): count \(count)"
                 let waiters = world.threads.indices.filter { world.threads[$0].waiting == .semaphore(id) }
@@ -81,6 +74,7 @@ public enum SharedState {
                 continue
             }
         }
+        lines += concurrencyLines(world)
         for queue in world.queues {
             guard case .queue(let state) = world.heap[queue].kind else { continue }
             let limit = state.maxConcurrent < 0 ? "no limit" : "max \(state.maxConcurrent) at a time"
@@ -104,6 +98,34 @@ public enum SharedState {
         }
         if !world.output.isEmpty {
             lines.append(Line("printed: " + world.output.suffix(3).joined(separator: " | ")))
+        }
+        return lines
+    }
+
+    /// Each actor (who holds it, who waits in its mailbox), task (what it does) and
+    /// stream (its buffer, whether it has finished, who waits): Swift concurrency's
+    /// state, for step mode, the lesson page and the timeline's footer.
+    public static func concurrencyLines(_ world: World) -> [Line] {
+        var lines: [Line] = []
+        for id in world.heap.indices where world.headers[id].isAlive {
+            switch world.heap[id].kind {
+            case .actor(let mailbox):
+                var text = "actor \(world.heap[id].name): "
+                text += world.headers[id].owner.map { "held by \(world.threadNames[$0])" } ?? "free"
+                if !mailbox.isEmpty { text += "; mailbox: " + mailbox.map { world.threadNames[$0] }.joined(separator: ", ") }
+                lines.append(Line(text))
+            case .task(let task):
+                lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task)))
+            case .stream(let stream):
+                var text =
+                    "stream \(world.heap[id].name): "
+                    + (stream.buffer.isEmpty ? "nothing buffered" : "buffered " + world.describe(.array(ArrayValue(stream.buffer))))
+                if stream.isFinished { text += "; finished" }
+                if !stream.waiting.isEmpty { text += "; waiting: " + stream.waiting.map { world.threadNames[$0] }.joined(separator: ", ") }
+                lines.append(Line(text))
+            default:
+                continue
+            }
         }
         return lines
     }

@@ -103,6 +103,28 @@ struct PictureTests {
         #expect(clash.contains("    participant t1 as A\n    participant s0 as A (variable)\n    t1->>s0: 1. writes A = 1\n"))
     }
 
+    /// A timeline of async code ends with the actors' state and each actor and task.
+    @Test func theTimelinesFooterShowsActorsAndTasks() throws {
+        let source = """
+            actor Log {
+                var lines: [String] = []
+                func add(line) {
+                    lines.append(line)
+                }
+            }
+            let log = Log()
+            task writer {
+                await log.add("hello")
+            }
+            """
+        let footer = SVGTimeline(replay: ReplayedRun(try Self.run(source, "writer writer writer")), title: "t").footerLines()
+        #expect(
+            footer == [
+                "Final state (completed after 3 steps)", "  objects: log (retain count 1)", "  log.lines = [\"hello\"]",
+                "  actor log: free", "  task writer: finished", "No findings.",
+            ])
+    }
+
     @Test func theTimelineCutsLabelsAndCompactJSONHasNoSpaces() throws {
         #expect(SVGTimeline.fit("short", 100) == "short")
         #expect(SVGTimeline.fit(String(repeating: "x", count: 40), 70) == String(repeating: "x", count: 9) + "…")
