@@ -321,4 +321,18 @@ extension Compiler {
         emit(.pop)
         finishLoop()
     }
+
+    /// See `Program.usesMainActor`.
+    static func usesMainActor(_ program: Program) -> Bool {
+        for (index, code) in program.codes.enumerated() {
+            for instruction in code.instructions {
+                switch instruction {
+                case .isolate(.mainActor, _), .task(.start(.mainActor, _)): return true
+                case .task(.start(.inherited, _)), .isolate, .task(.value), .task(.yield): if index == program.mainCode { return true }
+                default: continue
+                }
+            }
+        }
+        return false
+    }
 }

@@ -160,48 +160,6 @@ public struct Engine: Sendable {
         return false
     }
 
-    func isSatisfied(_ world: World, _ wait: Wait, for id: ThreadID) -> Bool {
-        switch wait {
-        case .lock(let lock, let reentrant):
-            let owner = world.headers[lock].owner
-            return owner == nil || (reentrant && owner == id)
-        case .operation(let op):
-            if case .operation(let state) = world.heap[op].kind { return state.phase == .finished }
-            return true
-        case .queue(let q):
-            if case .queue(let state) = world.heap[q].kind { return state.operations.isEmpty }
-            return true
-        case .mainBlock(let block):
-            return world.completedBlocks.contains(block)
-        case .semaphore(let id):
-            if case .semaphore(let count) = world.heap[id].kind { return count > 0 }
-            return true
-        case .group(let group):
-            if case .group(let state) = world.heap[group].kind { return state.entered == 0 }
-            return true
-        case .condition:
-            return program.spuriousWakeups
-        case .conditionWoken:
-            return true
-        case .spin(let reads):
-            return reads.contains { world.version(of: $0.target) != $0.version }
-        case .actor(let actor):
-            let owner = world.headers[actor].owner
-            return owner == id || (program.mailboxAnyOrder && owner == nil)
-        case .task(let handle):
-            if case .task(let task) = world.heap[handle].kind { return task.isFinished }
-            return true
-        case .continuation(let id):
-            if case .continuation(let continuation) = world.heap[id].kind { return continuation.isResumed }
-            return true
-        case .pool:
-            return world.threads.count { $0.onPool } < program.poolWidth ?? Int.max
-        case .stream(let stream):
-            if case .stream(let state) = world.heap[stream].kind { return state.handed.contains { $0.consumer == id } }
-            return true
-        }
-    }
-
     /// Advances one thread by one step. Never touches anything but the returned world.
     /// - Precondition: `thread` is runnable.
     public func step(_ world: World, thread: ThreadID) -> (World, [Event]) {

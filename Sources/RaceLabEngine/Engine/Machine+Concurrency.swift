@@ -207,12 +207,17 @@ extension Machine {
         }
     }
 
-    /// Suspends the running task: it leaves its actor (if it holds one) and waits.
-    mutating func suspend(on wait: Wait) -> (text: String, access: Access)? {
+    /// Suspends the running task: it waits, leaving its pool thread and its actor (if
+    /// it holds one). One step, told as `text` with `access`, and the leaving.
+    mutating func suspend(on wait: Wait, _ text: String, _ access: Access) {
         leavePool()
         state.waiting = wait
-        guard let actor = state.executor, world.headers[actor].owner == thread else { return nil }
-        return leaveActor(actor)
+        guard let actor = state.executor, world.headers[actor].owner == thread else {
+            emit(text, access)
+            return
+        }
+        let (left, release) = leaveActor(actor)
+        emit(text + "; " + left, [access, release])
     }
 
     func taskState(_ id: ObjectID) -> TaskState? {
@@ -242,13 +247,7 @@ extension Machine {
                 emit("gets \(name)'s value: \(describe(task.value))", Access(.operation(id), .read))
                 return
             }
-            var parts = ["awaits \(name)'s value: \(name) has not finished, so it suspends"]
-            var accesses = [Access(.operation(id), .read)]
-            if let (text, access) = suspend(on: .task(id)) {
-                parts.append(text)
-                accesses.append(access)
-            }
-            emit(parts.joined(separator: "; "), accesses)
+            suspend(on: .task(id), "awaits \(name)'s value: \(name) has not finished, so it suspends", Access(.operation(id), .read))
         case .cancel:
             guard case .object(let id) = pop(), var task = taskState(id) else {
                 fail(.type("cancel() here is a Task's"))

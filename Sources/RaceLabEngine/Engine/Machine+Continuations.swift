@@ -19,13 +19,7 @@ extension Machine {
             // Nothing holds it: nobody can resume it now.
             free(id)
         }
-        var parts = ["suspends until \(name) is resumed"]
-        var accesses = [Access(.operation(id), .read)]
-        if let (text, access) = suspend(on: .continuation(id)) {
-            parts.append(text)
-            accesses.append(access)
-        }
-        emit(parts.joined(separator: "; "), accesses)
+        suspend(on: .continuation(id), "suspends until \(name) is resumed", Access(.operation(id), .read))
     }
 
     /// `continuation.resume()` or `resume(returning:)`: the task it belongs to may go

@@ -121,13 +121,7 @@ extension Machine {
         } else {
             if !stream.waiting.contains(thread) { stream.waiting.append(thread) }
             world.heap[id].kind = .stream(stream)
-            var parts = ["awaits the next element of \(name): none is buffered, so it suspends"]
-            var accesses = [Access(.operation(id), .write)]
-            if let (text, access) = suspend(on: .stream(id)) {
-                parts.append(text)
-                accesses.append(access)
-            }
-            emit(parts.joined(separator: "; "), accesses)
+            suspend(on: .stream(id), "awaits the next element of \(name): none is buffered, so it suspends", Access(.operation(id), .write))
         }
     }
 }
