@@ -14,7 +14,7 @@ public enum ShippedBehaviours {
         0x192c_48c2_d7e0_bed9,
         0x5816_5cac_6aeb_2b06,
         0x5caa_6e25_ac97_d7ea,
-        0xd89d_ca5d_d1e2_b27c,
+        0x5a89_2ff2_872a_68f3,
         0xabd2_928a_2a6f_5c8b,
         0xbdb0_ad53_906e_c844,
         0xec68_3174_54f8_6c56,

@@ -131,6 +131,8 @@ public struct FunctionDeclaration: Hashable, Sendable {
     public var body: [Statement]
     /// `func f() async`.
     public var isAsync = false
+    /// `func f() throws`: a call is marked `try`, and an error may leave it.
+    public var isThrowing = false
     public var isolation = Isolation.inferred
 
     public init(name: String, parameters: [String], body: [Statement]) {

@@ -23,6 +23,8 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     /// `await e`: a call or read that may suspend the task (an actor's method or
     /// state, an async function, a task's value).
     case await(Expression)
+    /// `try e`, `try? e` (nil when `e` throws): covers the expression to its right.
+    case `try`(Expression, optional: Bool)
 }
 
 public struct Expression: Hashable, Sendable {
@@ -39,7 +41,7 @@ public struct Expression: Hashable, Sendable {
         switch kind {
         case .int, .bool, .string, .nil, .name, .self, .closure, .implicitMember: height = 1
         case .array(let items), .dictionary(let items): height = 1 + (items.map(\.height).max() ?? 0)
-        case .member(let e, _), .optionalMember(let e, _), .unary(_, let e), .forceUnwrap(let e), .await(let e): height = 1 + e.height
+        case .member(let e, _), .optionalMember(let e, _), .unary(_, let e), .forceUnwrap(let e), .await(let e), .try(let e, _): height = 1 + e.height
         case .subscript(let a, let b), .binary(_, let a, let b): height = 1 + max(a.height, b.height)
         case .call(let callee, let arguments, _): height = 1 + max(callee.height, arguments.map(\.value.height).max() ?? 0)
         }

@@ -245,11 +245,12 @@ extension Parser {
         if match(.func) {
             let nameToken = try consumeIdentifier("expected a method name after 'func'")
             let parameters = try parseParameters(after: "the method name")
-            let isAsync = parseEffects()
+            let (isAsync, isThrowing) = parseEffects()
             if match("->") { _ = try parseOptionalTypeName() }
             let body = try parseBlock()
             var function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
             function.isAsync = isAsync
+            function.isThrowing = isThrowing
             if nonisolated { function.isolation = .nonisolated }
             declaration.methods.append(.init(function: function, isOverride: isOverride, range: memberStart.joined(previous.range)))
             return
@@ -320,19 +321,23 @@ extension Parser {
         _ = advance()
         let nameToken = try consumeIdentifier("expected a function name after 'func'")
         let parameters = try parseParameters(after: "the function name")
-        let isAsync = parseEffects()
+        let (isAsync, isThrowing) = parseEffects()
         if match("->") { _ = try parseOptionalTypeName() }
         let body = try parseBlock()
         var function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
         function.isAsync = isAsync
+        function.isThrowing = isThrowing
         return Declaration(.function(function), start.joined(previous.range), nameRange: nameToken.range)
     }
 
-    /// `async` after a function's parameters: whether it is there.
-    mutating func parseEffects() -> Bool {
-        guard current.kind == .identifier("async") else { return false }
-        _ = advance()
-        return true
+    /// `async` and `throws` after a function's parameters, in Swift's order: whether
+    /// each is there.
+    mutating func parseEffects() -> (isAsync: Bool, isThrowing: Bool) {
+        let isAsync = current.kind == .identifier("async")
+        if isAsync { _ = advance() }
+        let isThrowing = current.kind == .identifier("throws")
+        if isThrowing { _ = advance() }
+        return (isAsync, isThrowing)
     }
 
     private mutating func parseOptionalTypeName() throws(Failure) -> String {

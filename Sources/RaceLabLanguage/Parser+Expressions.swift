@@ -58,6 +58,7 @@ extension Parser {
             let operand = try parseExpression()
             return try node(.await(operand), start.joined(operand.range))
         }
+        if current.kind == .identifier("try"), let expression = try parseTry() { return expression }
         if check("!") || check("-") {
             let op = advance()
             try nest()
@@ -102,7 +103,20 @@ extension Parser {
     }
 
     /// Whether a token can begin an expression (after `await`).
-    private func startsExpression(_ kind: Token.Kind) -> Bool {
+    /// `try`, `try?`: as `await`, a word of its own only before an expression. Its
+    /// own function, so that `parseUnary`'s frame stays small for deep nesting.
+    @inline(never)
+    private mutating func parseTry() throws(Failure) -> Expression? {
+        let next = tokens[position + 1]
+        let optional = next.kind == .symbol("?") && next.range.start == current.range.end
+        guard optional || startsExpression(next.kind) else { return nil }
+        let start = advance().range
+        if optional { _ = advance() }
+        let operand = try parseExpression()
+        return try node(.try(operand, optional: optional), start.joined(operand.range))
+    }
+
+    func startsExpression(_ kind: Token.Kind) -> Bool {
         switch kind {
         case .identifier, .int, .string: return true
         case .keyword(let k): return [.self, .true, .false, .nil].contains(k)
@@ -138,6 +152,11 @@ extension Parser {
             var label: String?
             if case .identifier(let word) = current.kind, tokens[position + 1].kind == .symbol(":") {
                 label = word
+                _ = advance()
+                _ = advance()
+            } else if current.kind == .keyword(.for), tokens[position + 1].kind == .symbol(":") {
+                // A keyword may be a label, as Swift's `Task.sleep(for:)`.
+                label = "for"
                 _ = advance()
                 _ = advance()
             }

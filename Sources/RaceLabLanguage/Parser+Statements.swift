@@ -42,6 +42,32 @@ extension Parser {
             if match("=") { value = try parseExpression() }
             if value == nil && isLet { throw error("a 'let' needs a value: expected '='") }
             return Statement(.variable(isLet: isLet, name: name(of: nameToken), type: type, value: value), start.joined(previous.range))
+        case .identifier("async") where tokens[position + 1].kind == .keyword(.let):
+            position += 2
+            let nameToken = try consumeIdentifier("expected a name after 'async let'")
+            _ = try parseOptionalType()
+            guard match("=") else { throw error("an 'async let' needs a value: expected '='") }
+            let value = try parseExpression()
+            return Statement(.asyncLet(name: name(of: nameToken), value: value), start.joined(previous.range))
+        case .identifier("throw") where startsExpression(tokens[position + 1].kind):
+            _ = advance()
+            let value = try parseExpression()
+            return Statement(.throw(value), start.joined(previous.range))
+        case .identifier("do") where tokens[position + 1].kind == .symbol("{"):
+            _ = advance()
+            let body = try parseBlock()
+            var catches: [CatchClause] = []
+            while current.kind == .identifier("catch") {
+                let clauseStart = advance().range
+                var typeName: String?
+                if current.kind == .identifier("is") {
+                    _ = advance()
+                    typeName = name(of: try consumeIdentifier("expected an error's type after 'catch is'"))
+                }
+                let clauseBody = try parseBlock()
+                catches.append(CatchClause(typeName: typeName, body: clauseBody, range: clauseStart.joined(previous.range)))
+            }
+            return Statement(.do(body: body, catches: catches), start.joined(previous.range))
         case .keyword(.if):
             return try parseIf()
         case .keyword(.while):

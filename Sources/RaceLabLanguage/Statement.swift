@@ -15,7 +15,14 @@ public indirect enum StatementKind: Hashable, Sendable {
     case forAwait(variable: String, sequence: Expression, body: [Statement])
     /// `for (key, value) in dictionary { … }`.
     case forEachPair(key: String, value: String, sequence: Expression, body: [Statement])
+    /// `async let x = e`: `e` runs in a child task; reading `x` awaits it (SE-0317).
+    case asyncLet(name: String, value: Expression)
     case `return`(Expression?)
+    /// `throw e`: the error goes to the innermost `do`'s catch, or out of the function.
+    case `throw`(Expression)
+    /// `do { … } catch is CancellationError { … } catch { … }`: `error` names the error
+    /// in a catch's body.
+    case `do`(body: [Statement], catches: [CatchClause])
     case `break`
     case `continue`
     /// `synchronized(token) { … }`: a re-entrant mutex identified by an object.
@@ -38,6 +45,19 @@ public indirect enum StatementKind: Hashable, Sendable {
     /// `idle`: a thread blocked in the next statement is resting, not stuck: it may
     /// wait there for ever when nothing else is left to run (SPIN's `end` label).
     case idle
+}
+
+/// `catch { … }`, or `catch is TypeName { … }` for errors of one type only.
+public struct CatchClause: Hashable, Sendable {
+    public var typeName: String?
+    public var body: [Statement]
+    public var range: SourceRange
+
+    public init(typeName: String?, body: [Statement], range: SourceRange) {
+        self.typeName = typeName
+        self.body = body
+        self.range = range
+    }
 }
 
 public struct Statement: Hashable, Sendable {

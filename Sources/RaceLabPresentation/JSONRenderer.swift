@@ -82,6 +82,7 @@ public struct JSONRenderer: Sendable {
         case .observer: return "observer"
         case .section(let index): return "critical section \(run.program.criticalSections[index])"
         case .pool: return "the cooperative pool"
+        case .clock: return "the clock"
         }
     }
 }

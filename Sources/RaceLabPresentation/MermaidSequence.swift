@@ -54,7 +54,7 @@ public struct MermaidSequence {
     static func shown(_ access: Access) -> Bool {
         switch access.target {
         case .global, .field, .lock, .object, .operation, .queue, .mainQueue: return true
-        case .allocator, .output, .count, .observer, .section, .pool: return false
+        case .allocator, .output, .count, .observer, .section, .pool, .clock: return false
         }
     }
 

@@ -102,9 +102,10 @@ public enum SharedState {
         return lines
     }
 
-    /// Each actor (who holds it, who waits in its mailbox), task (what it does) and
-    /// stream (its buffer, whether it has finished, who waits): Swift concurrency's
-    /// state, for step mode, the lesson page and the timeline's footer.
+    /// Each actor (who holds it, who waits in its mailbox), task (what it does), task
+    /// group (its children, whose results wait) and stream (its buffer, whether it has
+    /// finished, who waits): Swift concurrency's state, for step mode, the lesson page
+    /// and the timeline's footer.
     public static func concurrencyLines(_ world: World) -> [Line] {
         var lines: [Line] = []
         for id in world.heap.indices where world.headers[id].isAlive {
@@ -116,6 +117,15 @@ public enum SharedState {
                 lines.append(Line(text))
             case .task(let task):
                 lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task)))
+            case .taskGroup(let group) where !group.children.isEmpty:
+                var text = "task group \(world.heap[id].name): "
+                let children = group.children.map { child -> String in
+                    let finished = world.heap[child].taskState?.isFinished ?? true
+                    return world.heap[child].name + (group.finished.contains(child) ? " (result waiting)" : finished ? " (taken)" : " (running)")
+                }
+                text += children.joined(separator: ", ")
+                if group.isCancelled { text += "; cancelled" }
+                lines.append(Line(text))
             case .stream(let stream):
                 var text =
                     "stream \(world.heap[id].name): "
@@ -143,6 +153,14 @@ public enum SharedState {
                 text = "ready: \(world.heap[actor].name) was handed to it"
             case .actor(let actor): text = "enqueued on \(world.heap[actor].name)"
             case .task(let other): text = "suspended, awaiting \(world.heap[other].name)"
+            case .continuation(let id): text = "suspended on continuation \(world.heap[id].name)"
+            case .stream(let id): text = "suspended in for await on \(world.heap[id].name)"
+            case .taskGroup(let id, let all):
+                text =
+                    all
+                    ? "suspended at the end of \(world.heap[id].name)'s body, awaiting its children" : "suspended, awaiting a child of \(world.heap[id].name)"
+            case .pool: text = "waiting for a thread of the cooperative pool"
+            case .sleep: text = "sleeping until the clock reads \(Engine.duration(thread.sleepsUntil ?? world.clock))"
             case nil:
                 let on = thread.executor.map { world.heap[$0].name } ?? "the global executor"
                 text = thread.executor.map { world.headers[$0].owner == task.thread } ?? true ? "running on \(on)" : "ready to enqueue on \(on)"

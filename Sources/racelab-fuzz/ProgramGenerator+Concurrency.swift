@@ -1,6 +1,7 @@
 /// Swift concurrency's statements: an actor with a method that awaits in the middle
 /// (its state re-read after the await: reentrancy), an async function, hops onto the
-/// actor from tasks and main, and tasks started in code, awaited and cancelled.
+/// actor from tasks and main, tasks started in code, awaited and cancelled,
+/// structured children (`async let`, task groups), errors and sleeps.
 extension ProgramGenerator {
     /// `actor Acc` (`let acc = Acc()`) and `fetch(n)`, an async function off any actor.
     mutating func writeActor() {
@@ -30,7 +31,45 @@ extension ProgramGenerator {
     /// A hop onto the actor, a read of its state, an async call or a yield; a
     /// continuation resumed by a thread of its own; a stream fed, finished or drained.
     mutating func actorStatement() {
-        switch choices.below(6) {
+        switch choices.below(9) {
+        case 5:
+            // Errors and time: a sleep on the virtual clock, a cancellation check.
+            if choices.chance(50) {
+                emit("try? await Task.sleep(for: .milliseconds(\(1 + choices.below(3))))")
+            } else {
+                emit("do {")
+                indent += 1
+                emit("try Task.checkCancellation()")
+                indent -= 1
+                emit("} catch is CancellationError {")
+                indent += 1
+                emit("x += 1")
+                indent -= 1
+                emit("}")
+            }
+            return
+        case 3:
+            // `async let`: awaited, or left to its scope's end (cancelled, awaited).
+            let name = fresh("al")
+            emit("async let \(name) = fetch(\(choices.below(3)))")
+            if choices.chance(60) { emit("x += await \(name)") }
+            return
+        case 4 where canNest:
+            // A task group: children, perhaps cancelled, their results taken or not.
+            let group = fresh("group")
+            emit("await withTaskGroup(of: Int.self) { \(group) in")
+            indent += 1
+            for _ in 0..<(1 + choices.below(2)) {
+                block("\(group).addTask {", count: 1, closure: true, async: true, after: ["return \(1 + choices.below(2))"])
+            }
+            if choices.chance(30) { emit("\(group).cancelAll()") }
+            emit(
+                choices.pick([
+                    "for await r in \(group) { x += r }", "x += await \(group).next() ?? 0", "await \(group).waitForAll()", "x += 1",
+                ]))
+            indent -= 1
+            emit("}")
+            return
         case 0:
             let name = newLocal(.int)
             emit("let \(name) = await withCheckedContinuation { continuation in")

@@ -285,7 +285,10 @@ struct ConcurrencyTests {
             "actor A {\n    var n = 0\n}\nlet a = A()\nthread T {\n    let m = await a.n\n}\n",
             "6:13: 'await' in code that cannot suspend: a thread, a synchronous function or a queue's block is not async; start a Task { } or mark the function 'async'"
         ),
-        ("main {\n    Task.sleep(1)\n}\n", "2:5: Task has 'detached { }', 'yield()' and 'isCancelled' here, not 'sleep'"),
+        (
+            "main {\n    Task.wait(1)\n}\n",
+            "2:5: Task has 'detached { }', 'yield()', 'isCancelled', 'checkCancellation()' and 'sleep(for:)' here, not 'wait'"
+        ),
         (
             "actor A {\n    var items: [Int] = []\n}\nlet a = A()\ntask T {\n    a.items.append(5)\n}\n",
             "6:5: cannot change 'items' from outside A: an actor's state changes only in its own methods; call one with 'await'"

@@ -7,26 +7,39 @@ struct CodeBuilder {
         var slot: Int
         var isLet: Bool
         var isCapture: Bool
+        /// An `async let`: the slot holds its child's handle; reading it awaits.
+        var isAsyncLet = false
+        /// A task group's body parameter: no closure may capture it.
+        var isGroup = false
+    }
+
+    /// What is open at a point of the code, that a `return`, `break`, `continue` or
+    /// error from inside must leave (`Compiler.emitLeaving`): how many monitors,
+    /// critical sections, `autoreleasepool { }` blocks, `async let`s, task groups and
+    /// cancellation handlers.
+    struct Depth {
+        var monitors = 0
+        var criticals = 0
+        var pools = 0
+        var asyncLets = 0
+        var groups = 0
+        var cancellationHandlers = 0
     }
 
     struct Loop {
         var breaks: [Int] = []
         var continues: [Int] = []
-        var monitorDepth: Int
-        /// How many critical sections were open where the loop starts.
-        var criticalDepth = 0
-        /// How many `autoreleasepool { }` blocks were open where the loop starts.
-        var poolDepth = 0
+        /// What was open where the loop starts.
+        var depth: Depth
     }
 
     /// A closure body compiled in place: where its returns jump from, the slot its
-    /// returned value goes to (nil: it returns nothing), and the monitors and critical
-    /// sections open where it began.
+    /// returned value goes to (nil: it returns nothing), and what was open where it
+    /// began.
     struct InlineBody {
         var returns: [Int] = []
         var result: Int?
-        var monitorDepth: Int
-        var criticalDepth: Int
+        var depth: Depth
     }
 
     var code: Code
@@ -38,6 +51,17 @@ struct CodeBuilder {
     var criticals: [Int] = []
     /// How many `autoreleasepool { }` blocks we are inside.
     var pools = 0
+    /// The slots of the `async let`s in scope, outermost first.
+    var asyncLets: [Int] = []
+    /// The slots of the task groups whose bodies we are inside, outermost first.
+    var groups: [Int] = []
+    /// How many `withTaskCancellationHandler` operations we are inside.
+    var cancellationHandlers = 0
+    var depth: Depth {
+        Depth(
+            monitors: monitors.count, criticals: criticals.count, pools: pools, asyncLets: asyncLets.count, groups: groups.count,
+            cancellationHandlers: cancellationHandlers)
+    }
     /// For closures: (slot in the enclosing code, slot here) for each captured local.
     var captures: [(outer: Int, inner: Int)] = []
     let isClosure: Bool
@@ -63,6 +87,23 @@ struct CodeBuilder {
     /// Closure bodies compiled in place (`Compiler.compileInline`), innermost last: a
     /// `return` in one jumps to its end.
     var inlineBodies: [InlineBody] = []
+    /// Whether an error may leave this code (a `throws` function, a task's closure,
+    /// main's code): a `try` outside any `do` sends it out.
+    var canThrow = false
+    /// Inside a `try` expression: a call that may throw is checked after it.
+    var trying = false
+    /// Where errors thrown here go, innermost last: a `do`'s catches, a `try?`.
+    var handlers: [Handler] = []
+
+    /// A place errors go (`Compiler.emitPropagate`): what is open where it begins (a
+    /// throw leaves the rest), the slots keeping the stack's height and the error, and
+    /// the jumps into it.
+    struct Handler {
+        var depth: Depth
+        var height: Int
+        var error: Int
+        var entries: [Int] = []
+    }
 
     init(name: String, isClosure: Bool = false, isDeinit: Bool = false) {
         code = Code(name: name)
@@ -89,6 +130,7 @@ struct CodeBuilder {
         switch code.instructions[index] {
         case .jump: code.instructions[index] = .jump(target)
         case .jumpIfFalse: code.instructions[index] = .jumpIfFalse(target)
+        case .catchThrown: code.instructions[index] = .catchThrown(target)
         case .iterate(let place, let state, let element, _, let pair):
             code.instructions[index] = .iterate(place, state: state, element: element, exit: target, pair: pair)
         default: preconditionFailure("patching a non-jump")

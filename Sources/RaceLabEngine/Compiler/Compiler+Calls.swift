@@ -112,6 +112,7 @@ extension Compiler {
             }
             builder.currentRange = range
             emit(.call(function: function.code, argc: arguments.count))
+            if throwingFunctions.contains(name) { try emitThrowCheck("a call to '\(name)'", at: range) }
             return
         }
         if try compileClassCall(name, arguments, trailing, calleeRange: calleeRange, range: range) { return }
@@ -154,6 +155,9 @@ extension Compiler {
         case "isMainThread":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.isMainThread, argc: 0, className: nil))
+        case "CancellationError":
+            try expectArguments(arguments, 0...0, name, range: range)
+            emit(.builtin(.cancellationError, argc: 0, className: nil))
         case "Lock", "NSLock":
             try expectArguments(arguments, 0...0, name, range: range)
             emit(.builtin(.lock, argc: 0, className: nil))
@@ -364,7 +368,9 @@ extension Compiler {
         "notify": (["notify(queue:)"], "group.notify(queue: q) { … }"),
         "compareExchange": (["compareExchange(expected:desired:)"], "compareExchange(expected: e, desired: d)"),
         "addObserver": (["addObserver(forKeyPath:)"], "op.addObserver(forKeyPath: \"isFinished\") { … }"),
-        "resume": (["resume(returning:)"], "continuation.resume() or continuation.resume(returning: value)"),
+        "resume": (
+            ["resume(returning:)", "resume(throwing:)"], "continuation.resume(), continuation.resume(returning: value) or continuation.resume(throwing: error)"
+        ),
     ]
 }
 

@@ -90,6 +90,7 @@ extension Compiler {
             builder.selfClass = index
             builder.code.isInitializer = name == "init"
             builder.isAsync = method.function.isAsync
+            builder.canThrow = method.function.isThrowing
             if c.isActor { builder.context = .actor(c.name) }
             _ = builder.declare("self", isLet: true)
             for parameter in method.function.parameters { _ = builder.declare(parameter, isLet: true) }

@@ -76,10 +76,18 @@ extension Compiler {
         var detached = false
         switch callee.kind {
         case .name("withCheckedContinuation") where resolveLocal("withCheckedContinuation", level: builders.count - 1) == nil:
-            try compileContinuation(arguments, trailing, range: range)
+            try compileContinuation(arguments, trailing, range: range, throwing: false)
+            return true
+        case .name("withCheckedThrowingContinuation") where resolveLocal("withCheckedThrowingContinuation", level: builders.count - 1) == nil:
+            try compileContinuation(arguments, trailing, range: range, throwing: true)
             return true
         case .name("withTaskCancellationHandler") where resolveLocal("withTaskCancellationHandler", level: builders.count - 1) == nil:
             try compileCancellationHandler(arguments, trailing, range: range)
+            return true
+        case .name(let name)
+        where ["withTaskGroup", "withThrowingTaskGroup"].contains(name) && resolveLocal(name, level: builders.count - 1) == nil
+            && functionIndex[name] == nil:
+            try compileTaskGroup(arguments, trailing, range: range, throwing: name == "withThrowingTaskGroup")
             return true
         case .member(let base, "makeStream") where base.kind == .name("AsyncStream") && globalIndex["AsyncStream"] == nil:
             try compileMakeStream(arguments, range: range)
@@ -94,11 +102,23 @@ extension Compiler {
                 builder.currentRange = range
                 emit(.task(.yield))
                 return true
+            case "checkCancellation":
+                try expectArguments(arguments, 0...0, "Task.checkCancellation", range: range)
+                builder.currentRange = range
+                emit(.task(.checkCancellation))
+                try emitThrowCheck("Task.checkCancellation()", at: range)
+                return true
+            case "sleep":
+                try compileSleep(arguments, range: range)
+                return true
             default:
+                let members = ["detached", "yield", "isCancelled", "checkCancellation", "sleep"]
                 throw error(
-                    "Task has 'detached { }', 'yield()' and 'isCancelled' here, not '\(member)'", at: callee.range,
-                    note: Suggestion.note(for: member, in: ["detached", "yield", "isCancelled"]))
+                    "Task has 'detached { }', 'yield()', 'isCancelled', 'checkCancellation()' and 'sleep(for:)' here, not '\(member)'", at: callee.range,
+                    note: Suggestion.note(for: member, in: members))
             }
+        case .member(let base, let member) where !isTaskType(base):
+            return try compileGroupCall(base, member, arguments, trailing, range: range)
         default: return false
         }
         var name: Int?
@@ -120,7 +140,7 @@ extension Compiler {
             case .inherited: builder.context
             default: .task(taskName)
             }
-        try compileClosure(closure, name: taskName, allowedParameters: 0, isAsync: true, context: context)
+        try compileClosure(closure, name: taskName, allowedParameters: 0, isAsync: true, context: context, canThrow: true)
         builder.currentRange = range
         emit(.task(.start(isolation, name: name)))
         return true
@@ -149,6 +169,7 @@ extension Compiler {
             builder.currentRange = range
             guard fieldsNamedValue else {
                 emit(.task(.value))
+                try emitRethrowCheck(at: range)
                 return true
             }
             // A task's value, or a field of that name (an actor's: a hop there and
@@ -184,19 +205,28 @@ extension Compiler {
     /// A closure's body compiled in place, as code of this one (it runs at once, in
     /// this task): its parameter, if it has one, a borrowed local (`parameter`); a
     /// `return` a jump to its end, its value into `result` (nil: it returns nothing).
-    mutating func compileInline(_ closure: Closure, parameter: Int?, result: Int?) {
+    /// `throwing`: an error may leave the body (a task group's, an operation's); else
+    /// (a continuation's body) one must be caught inside it.
+    mutating func compileInline(_ closure: Closure, parameter: Int?, result: Int?, throwing: Bool = true, group: Bool = false) {
         builder.scopes.append([:])
         if let parameter, let name = closure.parameters.first {
-            builder.scopes[builder.scopes.count - 1][name] = CodeBuilder.Local(slot: parameter, isLet: true, isCapture: false)
+            builder.scopes[builder.scopes.count - 1][name] = CodeBuilder.Local(slot: parameter, isLet: true, isCapture: false, isGroup: group)
         }
+        let errors = (builder.canThrow, builder.handlers)
+        if !throwing { (builder.canThrow, builder.handlers) = (false, []) }
+        defer { if !throwing { (builder.canThrow, builder.handlers) = errors } }
         // A loop outside cannot be left from inside a closure.
         let loops = builder.loops
         builder.loops = []
-        builder.inlineBodies.append(.init(result: result, monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count))
+        // The body's own calls need their own `await`s.
+        let awaiting = builder.awaiting
+        builder.awaiting = false
+        builder.inlineBodies.append(.init(result: result, depth: builder.depth))
         compileStatements(closure.body)
         let body = builder.inlineBodies.removeLast()
         for jump in body.returns { patch(jump) }
         builder.loops = loops
+        builder.awaiting = awaiting
         builder.scopes.removeLast()
     }
 
@@ -209,11 +239,7 @@ extension Compiler {
             emit(.storeTemp(result))
         }
         builder.currentRange = range
-        for token in builder.monitors[body.monitorDepth...].reversed() {
-            emit(.loadLocal(token))
-            emit(.monitorExit)
-        }
-        for section in builder.criticals[body.criticalDepth...].reversed() { emit(.criticalExit(section)) }
+        emitLeaving(to: body.depth)
         let jump = emit(.jump(-1))
         builder.inlineBodies[builder.inlineBodies.count - 1].returns.append(jump)
     }
@@ -221,20 +247,22 @@ extension Compiler {
     /// `withCheckedContinuation { continuation in … }` (awaited): the body runs at once,
     /// in this task, with a new continuation; then the task suspends until someone
     /// resumes it (SE-0300), and its value is what it was resumed with.
-    mutating func compileContinuation(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
-        let closure = try onlyClosure(arguments, trailing, range: range, what: "withCheckedContinuation")
+    mutating func compileContinuation(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange, throwing: Bool) throws(Failure) {
+        let what = throwing ? "withCheckedThrowingContinuation" : "withCheckedContinuation"
+        let closure = try onlyClosure(arguments, trailing, range: range, what: what)
         guard closure.parameters.count == 1 else {
-            throw error("withCheckedContinuation's closure takes the continuation: withCheckedContinuation { continuation in … }", at: closure.range)
+            throw error("\(what)'s closure takes the continuation: \(what) { continuation in … }", at: closure.range)
         }
-        try requireAwait("withCheckedContinuation", at: range)
+        try requireAwait(what, at: range)
         builder.currentRange = range
         emit(.task(.makeContinuation(function: program.name(builder.code.name))))
         let slot = builder.newSlot(closure.parameters[0], temp: true)
         emit(.storeTemp(slot))
-        compileInline(closure, parameter: slot, result: nil)
+        compileInline(closure, parameter: slot, result: nil, throwing: false)
         builder.currentRange = range
         emit(.loadLocal(slot))
         emit(.task(.awaitContinuation))
+        if throwing { try emitThrowCheck(what, at: range) }
     }
 
     /// `withTaskCancellationHandler(operation: { … }, onCancel: { … })` (awaited): the
@@ -262,7 +290,9 @@ extension Compiler {
         let result = builder.newSlot("result", temp: true)
         emit(constant: .none)
         emit(.storeTemp(result))
+        builder.cancellationHandlers += 1
         compileInline(operation, parameter: nil, result: result)
+        builder.cancellationHandlers -= 1
         builder.currentRange = range
         emit(.task(.popCancellationHandler))
         emit(.loadLocal(result))

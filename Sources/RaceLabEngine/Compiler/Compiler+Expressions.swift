@@ -10,7 +10,7 @@ extension Compiler {
         // A closure inside a `[weak x]` closure that uses x captures the weak
         // reference: reading it there is a step of its own too.
         if builders[level - 1].code.weakSlots.contains(outer.slot) { builders[level].code.weakSlots.append(slot) }
-        let local = CodeBuilder.Local(slot: slot, isLet: true, isCapture: true)
+        let local = CodeBuilder.Local(slot: slot, isLet: true, isCapture: true, isAsyncLet: outer.isAsyncLet, isGroup: outer.isGroup)
         builders[level].scopes[0][name] = local
         return local
     }
@@ -131,7 +131,14 @@ extension Compiler {
             builder.currentRange = expression.range
             emit(.makeDictionary(elements.count / 2))
         case .name(let name):
-            if let local = resolveLocal(name, level: builders.count - 1) {
+            if let local = resolveLocal(name, level: builders.count - 1), local.isAsyncLet {
+                try compileAsyncLetRead(name, local, range: expression.range)
+            } else if let local = resolveLocal(name, level: builders.count - 1) {
+                if local.isGroup && local.isCapture {
+                    throw error(
+                        "a task group cannot be captured by a closure (Swift: escaping closure captures non-escaping parameter '\(name)'): only its body uses it",
+                        at: expression.range)
+                }
                 emit(.loadLocal(local.slot))
             } else if let member = implicitMember(name, at: expression.range) {
                 try compileExpression(member)
@@ -157,6 +164,8 @@ extension Compiler {
             try compileExpression(base)
         case .member(let base, let member) where try compileConcurrencyMember(base, member, range: expression.range):
             break
+        case .try(let inner, let optional):
+            try compileTry(inner, optional: optional, range: expression.range)
         case .await(let inner):
             try compileAwait(inner, range: expression.range)
         case .member(let base, let member):
@@ -268,7 +277,7 @@ extension Compiler {
     /// - Parameter context: where the closure runs, as Swift 6 sees it: by default, on
     ///   a thread of its own (a `spawn`, a queue's or an operation's block).
     mutating func compileClosure(
-        _ closure: Closure, name: String, allowedParameters: Int, isAsync: Bool = false, context: Swift6Check.Context? = nil
+        _ closure: Closure, name: String, allowedParameters: Int, isAsync: Bool = false, context: Swift6Check.Context? = nil, canThrow: Bool = false
     ) throws(Failure) {
         if closure.isMainActor && !isAsync {
             throw error("'@MainActor in' marks a task's closure: Task { @MainActor in … }", at: closure.range)
@@ -279,6 +288,7 @@ extension Compiler {
         }
         var inner = CodeBuilder(name: name, isClosure: true)
         inner.isAsync = isAsync
+        inner.canThrow = canThrow
         inner.context = builder.context == nil ? nil : context ?? .thread(name)
         for parameter in closure.parameters { _ = inner.declare(parameter, isLet: true) }
         inner.code.parameterCount = closure.parameters.count

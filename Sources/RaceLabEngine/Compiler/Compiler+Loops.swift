@@ -23,7 +23,7 @@ extension Compiler {
     /// end of a round, reached by the body's end or a `continue`, is `.round`.
     mutating func compileOutermostLoop(_ body: [Statement]) {
         let top = builder.here
-        builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count, poolDepth: builder.pools))
+        builder.loops.append(.init(depth: builder.depth))
         let ends = compileStatements(body)
         let waits = builder.code.instructions[top...].indices.filter { pc in
             if case .method(let name, _, _) = builder.code.instructions[pc] { return program.names[name].hasPrefix("wait") }
@@ -49,7 +49,7 @@ extension Compiler {
     }
 
     mutating func compileLoopBody(_ body: [Statement], continueTarget: Int) {
-        builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count, poolDepth: builder.pools))
+        builder.loops.append(.init(depth: builder.depth))
         compileStatements(body)
         for index in builder.loops.last!.continues { builders[builders.count - 1].patch(index, to: continueTarget) }
         builder.loops[builder.loops.count - 1].continues = []

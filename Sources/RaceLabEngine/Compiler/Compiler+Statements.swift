@@ -6,6 +6,7 @@ extension Compiler {
     @discardableResult
     mutating func compileStatements(_ statements: [Statement]) -> [Int] {
         builder.scopes.append([:])
+        let asyncLets = builder.asyncLets.count
         var ends: [Int] = []
         for (index, statement) in statements.enumerated() {
             let line = statement.range.start.line
@@ -24,6 +25,13 @@ extension Compiler {
             ends.append(builder.here)
             // `idle`: a thread blocked in the statement after it may rest for ever.
             if index > 0, case .idle = statements[index - 1].kind { builders[builders.count - 1].code.idlePoints.append(start..<builder.here) }
+        }
+        if builder.asyncLets.count > asyncLets {
+            // The scope's end: its `async let` children are awaited (and cancelled
+            // if still running), last first.
+            builder.currentRange = statements.last.map { SourceRange($0.range.end, $0.range.end) }
+            endAsyncLets(downTo: asyncLets)
+            builder.asyncLets.removeSubrange(asyncLets...)
         }
         builder.scopes.removeLast()
         return ends
@@ -69,7 +77,7 @@ extension Compiler {
             emit(.loadLocal(limit))
             emit(.binary(inclusive ? .lessOrEqual : .less))
             let exit = emit(.jumpIfFalse(-1))
-            builder.loops.append(.init(monitorDepth: builder.monitors.count, criticalDepth: builder.criticals.count, poolDepth: builder.pools))
+            builder.loops.append(.init(depth: builder.depth))
             compileStatements(body)
             let next = builder.here
             // A closed range stops at its last value before counting past it, so
@@ -98,6 +106,12 @@ extension Compiler {
             try compileForEach(variable: variable, sequence: sequence, body: body)
         case .forEachPair(let key, let value, let sequence, let body):
             try compileForEach(variable: key, value: value, sequence: sequence, body: body)
+        case .asyncLet(let name, let value):
+            try compileAsyncLet(name, value, range: statement.range)
+        case .throw(let value):
+            try compileThrow(value, range: statement.range)
+        case .do(let body, let catches):
+            try compileDo(body, catches, range: statement.range)
         case .return(let value) where !builder.inlineBodies.isEmpty:
             try compileInlineReturn(value, range: statement.range)
         case .return(let value):
@@ -114,23 +128,15 @@ extension Compiler {
                 emit(constant: .none)
             }
             builder.currentRange = statement.range
-            for token in builder.monitors.reversed() {
-                emit(.loadLocal(token))
-                emit(.monitorExit)
-            }
-            for section in builder.criticals.reversed() { emit(.criticalExit(section)) }
+            emitLeaving(to: CodeBuilder.Depth())
             emitEpilogue()
             emit(.ret)
         case .break, .continue:
             guard let loop = builder.loops.last else {
                 throw error("'\(statement.kind == .break ? "break" : "continue")' outside a loop", at: statement.range)
             }
-            if loop.poolDepth != builder.pools { throw leavingPool(statement.kind == .break ? "break" : "continue", at: statement.range) }
-            for token in builder.monitors[loop.monitorDepth...].reversed() {
-                emit(.loadLocal(token))
-                emit(.monitorExit)
-            }
-            for section in builder.criticals[loop.criticalDepth...].reversed() { emit(.criticalExit(section)) }
+            if loop.depth.pools != builder.pools { throw leavingPool(statement.kind == .break ? "break" : "continue", at: statement.range) }
+            emitLeaving(to: loop.depth)
             let jump = emit(.jump(-1))
             if statement.kind == .break {
                 builder.loops[builder.loops.count - 1].breaks.append(jump)

@@ -13,6 +13,13 @@ public struct Compiler {
     var functionIndex: [String: (code: Int, parameters: [String])] = [:]
     /// The functions declared `async`: a call to one is awaited.
     var asyncFunctions: Set<String> = []
+    /// Functions declared `throws`, and the names of methods declared so: a call is
+    /// marked `try`.
+    var throwingFunctions: Set<String> = []
+    var throwingMethods: Set<String> = []
+    /// The slots of throwing task groups' parameters in the code being compiled (a
+    /// slot is a group's only there: another code's slots are other slots).
+    var throwingGroups: Set<Int> = []
     /// The names of actors' fields (`let` ones apart: anyone reads those) and methods:
     /// from outside an actor, each is awaited.
     var actorFieldNames: Set<String> = []
@@ -160,15 +167,16 @@ public struct Compiler {
                 let isolation = Compiler.isolation(of: f, inActor: false)
                 program.codes[slot] = compileBody(
                     name: f.name, parameters: f.parameters, body: f.body, range: declaration.range,
-                    isAsync: f.isAsync, isolation: isolation, context: isolation == .mainActor ? .mainActor : .function(f.name))
+                    isAsync: f.isAsync, canThrow: f.isThrowing, isolation: isolation, context: isolation == .mainActor ? .mainActor : .function(f.name))
             case .task(let name, let body):
-                let code = add(compileBody(name: name, parameters: [], body: body, range: declaration.range, isAsync: true, context: .task(name)))
+                let code = add(
+                    compileBody(name: name, parameters: [], body: body, range: declaration.range, isAsync: true, canThrow: true, context: .task(name)))
                 program.threads.append(.init(name: name, code: code, isTask: true))
             case .thread(let name, let body):
                 // Main's code is async (as a script's top-level code): it may await.
                 let code = add(
                     compileBody(
-                        name: name, parameters: [], body: body, range: declaration.range, isAsync: name == "main",
+                        name: name, parameters: [], body: body, range: declaration.range, isAsync: name == "main", canThrow: name == "main",
                         context: name == "main" ? .mainActor : .thread(name)))
                 if name == "main" {
                     sawMain = true
@@ -240,6 +248,7 @@ public struct Compiler {
             case .function(let f):
                 functionIndex[f.name] = (add(Code(name: f.name)), f.parameters)
                 if f.isAsync { asyncFunctions.insert(f.name) }
+                if f.isThrowing { throwingFunctions.insert(f.name) }
             case .class(let c):
                 var defaults: [Value] = []
                 for field in c.fields {
@@ -299,14 +308,15 @@ public struct Compiler {
     }
 
     mutating func compileBody(
-        name: String, parameters: [String], body: [Statement], range: SourceRange?, isAsync: Bool = false, isolation: Isolation? = nil,
-        context: Swift6Check.Context? = nil
+        name: String, parameters: [String], body: [Statement], range: SourceRange?, isAsync: Bool = false, canThrow: Bool = false,
+        isolation: Isolation? = nil, context: Swift6Check.Context? = nil
     ) -> Code {
         var builder = CodeBuilder(name: name)
         builder.context = context
         for parameter in parameters { _ = builder.declare(parameter, isLet: true) }
         builder.code.parameterCount = parameters.count
         builder.isAsync = isAsync
+        builder.canThrow = canThrow
         return compile(builder, body: body, range: range, isolation: isolation)
     }
 

@@ -4,6 +4,9 @@
 extension Engine {
     /// Whether a wait is over: the thread may take its next step.
     func isSatisfied(_ world: World, _ wait: Wait, for id: ThreadID) -> Bool {
+        // Asked of an earlier world (DPOR's reversals), before the object was made:
+        // nothing there stops the thread, so it is not a wait of that world.
+        if let object = wait.object, object >= world.heap.count { return true }
         switch wait {
         case .lock(let lock, let reentrant):
             let owner = world.headers[lock].owner
@@ -37,12 +40,26 @@ extension Engine {
         case .continuation(let id):
             if case .continuation(let continuation) = world.heap[id].kind { return continuation.isResumed }
             return true
+        case .taskGroup(let group, let all):
+            guard case .taskGroup(let state) = world.heap[group].kind else { return true }
+            let running = state.children.contains { world.headers[$0].isAlive && !(world.heap[$0].taskState?.isFinished ?? true) }
+            return !running || (!all && !state.finished.isEmpty)
+        case .sleep:
+            guard let deadline = world.threads[id].sleepsUntil else { return true }
+            if let handle = world.threads[id].task, world.heap[handle].taskState?.isCancelled == true { return true }
+            // The earliest deadline comes first (equal ones in either order).
+            return !world.threads.contains { $0.waiting == .sleep && ($0.sleepsUntil ?? .max) < deadline }
         case .pool:
             return world.threads.count { $0.onPool } < program.poolWidth ?? Int.max
         case .stream(let stream):
             if case .stream(let state) = world.heap[stream].kind { return state.handed.contains { $0.consumer == id } }
             return true
         }
+    }
+
+    /// A reading of the virtual clock, or a duration: "1 s", "250 ms".
+    public static func duration(_ milliseconds: Int) -> String {
+        milliseconds != 0 && milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 
     /// Who could wake a thread waiting on a semaphore or a condition: any thread may
@@ -168,6 +185,17 @@ extension Engine {
                 return ("awaits the next element of \(name), which has finished: nothing will resume it (swiftlang/swift #71412)", [])
             }
             return ("awaits the next element of \(name), which nothing has yielded", [])
+        case .taskGroup(let group, let all):
+            guard case .taskGroup(let state) = world.heap[group].kind else { return nil }
+            let running = state.children.filter { world.headers[$0].isAlive && !(world.heap[$0].taskState?.isFinished ?? true) }
+            let names = running.map { world.heap[$0].name }.joined(separator: ", ")
+            let threads = running.compactMap { world.heap[$0].taskState?.thread }
+            let name = world.heap[group].name
+            if all { return ("waits at the end of \(name)'s body for its children to finish (\(names))", threads) }
+            return ("awaits the next child of \(name) to finish (\(names) still running)", threads)
+        case .sleep:
+            let until = world.threads[id].sleepsUntil ?? world.clock
+            return ("sleeps until the clock reads \(Engine.duration(until)) (it reads \(Engine.duration(world.clock)))", [])
         case .pool:
             let holders = world.threads.indices.filter { world.threads[$0].onPool }
             let width = program.poolWidth ?? 0

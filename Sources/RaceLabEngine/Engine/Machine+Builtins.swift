@@ -4,6 +4,10 @@ extension Machine {
         case .poolPush: pushPool()
         case .poolDrain: drainPool()
         case .stream: makeStream()
+        case .cancellationError:
+            push(newCancellationError())
+            advance()
+            emit("makes a CancellationError", Access(.allocator, .write))
         case .work:
             guard case .int(let n) = peek() else {
                 fail(.type("work needs an Int, not \(peek().typeName)"))

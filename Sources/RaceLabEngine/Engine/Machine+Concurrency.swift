@@ -159,7 +159,8 @@ extension Machine {
     mutating func restoreExecutor(_ slot: Int) {
         guard case .int(let saved) = frame.slots[slot] else { return }
         let target: ObjectID? = saved < 0 ? nil : saved
-        let returns = code.instructions[frame.pc + 1] == .ret
+        let next = code.instructions[frame.pc + 1]
+        let returns = next == .ret || next == .rethrow
         advance()
         guard target != state.executor || !holdsExecutor else { return }
         guard returns, state.frames.count > 1 else {
@@ -175,7 +176,7 @@ extension Machine {
             emit("ends \(code.name): " + hop.text, hop.accesses)
             return
         }
-        execute(.ret)
+        execute(next)
     }
 
     /// A task that does not hold its actor takes its first step, or resumes after a
@@ -184,15 +185,28 @@ extension Machine {
         guard let actor = state.executor else { return }
         range = code.ranges[frame.pc] ?? (frame.pc > 0 ? code.ranges[frame.pc - 1] : nil)
         let fresh = state.frames.count == 1 && frame.pc == 0
+        let woken = wokenAccess
         state.waiting = nil
         let (text, access) = enterActor(actor)
-        if state.waiting == nil, !fresh, frame.kind == .call, code.instructions[frame.pc] == .ret {
+        let accesses = [access] + (woken.map { [$0] } ?? [])
+        let next = code.instructions[frame.pc]
+        if state.waiting == nil, !fresh, frame.kind == .call, next == .ret || next == .rethrow {
             // Back on the caller's actor: the return it waited to make is this step.
-            returnHop = (text, [access])
-            execute(.ret)
+            returnHop = (text, accesses)
+            execute(next)
             return
         }
-        emit((fresh ? "starts: " : "resumes: ") + text, access)
+        emit((fresh ? "starts: " : "resumes: ") + text, accesses)
+    }
+
+    /// A suspended task's first step after it was woken reads what it was suspended on:
+    /// the step that woke it (a task finishing, a resume, a yield) comes first.
+    var wokenAccess: Access? {
+        switch state.waiting {
+        case .task(let id), .continuation(let id), .stream(let id), .taskGroup(let id, _): Access(.operation(id), .read)
+        case .sleep: Access(.clock, .read)
+        default: nil
+        }
     }
 
     /// Whether the running thread's next step is to enter its actor, not to run.
@@ -202,7 +216,7 @@ extension Machine {
         if case .actor = state.waiting { return true }
         guard world.headers[actor].owner != thread else { return false }
         switch state.waiting {
-        case nil, .task, .continuation, .stream: return true
+        case nil, .task, .continuation, .stream, .taskGroup, .sleep: return true
         default: return false
         }
     }
@@ -210,20 +224,22 @@ extension Machine {
     /// Suspends the running task: it waits, leaving its pool thread and its actor (if
     /// it holds one). One step, told as `text` with `access`, and the leaving.
     mutating func suspend(on wait: Wait, _ text: String, _ access: Access) {
+        suspend(on: wait, text, [access])
+    }
+
+    /// `suspend`, for a step with several accesses.
+    mutating func suspend(on wait: Wait, _ text: String, _ accesses: [Access]) {
         leavePool()
         state.waiting = wait
         guard let actor = state.executor, world.headers[actor].owner == thread else {
-            emit(text, access)
+            emit(text, accesses)
             return
         }
         let (left, release) = leaveActor(actor)
-        emit(text + "; " + left, [access, release])
+        emit(text + "; " + left, accesses + [release])
     }
 
-    func taskState(_ id: ObjectID) -> TaskState? {
-        if case .task(let task) = world.heap[id].kind { return task }
-        return nil
-    }
+    func taskState(_ id: ObjectID) -> TaskState? { world.heap[id].taskState }
 
     mutating func taskOperation(_ operation: TaskOperation) {
         switch operation {
@@ -240,33 +256,37 @@ extension Machine {
             }
             let name = world.heap[id].name
             if task.isFinished {
+                var awaited = task
+                awaited.isAwaited = true
+                world.heap[id].kind = .task(awaited)
                 _ = pop()
-                push(task.value)
                 state.waiting = nil
+                if task.didThrow {
+                    guard deliverError(task.value, from: name) else { return }
+                    advance()
+                    emit("awaits \(name)'s value: \(name) threw \(describe(task.value)), so this throws it", Access(.operation(id), .read))
+                    return
+                }
+                push(task.value)
                 advance()
                 emit("gets \(name)'s value: \(describe(task.value))", Access(.operation(id), .read))
                 return
             }
             suspend(on: .task(id), "awaits \(name)'s value: \(name) has not finished, so it suspends", Access(.operation(id), .read))
         case .cancel:
-            guard case .object(let id) = pop(), var task = taskState(id) else {
+            guard case .object(let id) = pop(), let task = taskState(id) else {
                 fail(.type("cancel() here is a Task's"))
                 return
             }
-            let first = !task.isCancelled
-            task.isCancelled = true
-            world.heap[id].kind = .task(task)
+            let running = task.isCancelled ? [] : task.children.filter(isRunning)
+            let handlers = cancelTree(id)
             push(.none)
             advance()
-            let handlers = first ? task.handlers : []
+            let children = running.isEmpty ? "" : " and its children " + running.map { world.heap[$0].name }.joined(separator: ", ")
             emit(
-                "cancels \(world.heap[id].name)" + (handlers.isEmpty ? "" : ", and runs its cancellation handler here"),
+                "cancels \(world.heap[id].name)\(children)" + (handlers.isEmpty ? "" : ", and runs its cancellation handler here"),
                 Access(.operation(id), .write))
-            // The handlers run now, on this thread (innermost first), before it goes on.
-            for handler in handlers {
-                retain(.closure(handler))
-                pushFrame(closureFrame(handler, kind: .cancellationHandler(id), parameter: nil))
-            }
+            runCancellationHandlers(handlers)
         case .makeContinuation(let function):
             let id = newObject(.continuation(ContinuationState(task: thread, function: function)), classIndex: nil, typeName: "Continuation")
             push(.object(id))
@@ -275,7 +295,20 @@ extension Machine {
         case .awaitContinuation:
             awaitContinuation()
         case .streamNext:
-            streamNext()
+            if case .object(let id) = peek(), groupState(id) != nil {
+                groupNext(loop: true)
+            } else {
+                streamNext()
+            }
+        case .checkCancellation: checkCancellation()
+        case .sleep: sleep()
+        case .makeGroup: makeGroup()
+        case .addChild(let name): addChild(name: name.map { program.names[$0] } ?? "child")
+        case .startChild(let name): startAsyncLet(name: program.names[name])
+        case .groupNext: groupNext(loop: false)
+        case .cancelAll: cancelAll()
+        case .drainGroup(let close): drainGroup(close: close)
+        case .endChild: endChild()
         case .pushCancellationHandler:
             guard case .closure(let handler) = pop(), let id = state.task, var task = taskState(id) else {
                 fail(.type("withTaskCancellationHandler runs in a task: \(threadName) is not one"))
@@ -287,10 +320,7 @@ extension Machine {
             emit(
                 "registers a cancellation handler" + (task.isCancelled ? "; it is cancelled already, so the handler runs now" : ""),
                 Access(.operation(id), .write))
-            if task.isCancelled {
-                retain(.closure(handler))
-                pushFrame(closureFrame(handler, kind: .cancellationHandler(id), parameter: nil))
-            }
+            if task.isCancelled { runCancellationHandlers([(handler, id)]) }
         case .popCancellationHandler:
             guard let id = state.task, var task = taskState(id), let handler = task.handlers.popLast() else { return }
             world.heap[id].kind = .task(task)
@@ -331,15 +361,9 @@ extension Machine {
         }
         guard let target = executor(for: isolation) else { return }
         _ = pop()
-        let taskName = uniqueThreadName(name)
-        let handle = newObject(.task(TaskState(thread: world.threads.count)), classIndex: nil, typeName: "Task", name: taskName)
-        // The runtime keeps a task's handle while the task runs.
-        retain(.object(handle))
-        let frame = closureFrame(closure, kind: .task(handle), parameter: nil)
-        let id = world.addThread(name: taskName, frames: [frame])
-        world.threads[id].task = handle
-        world.threads[id].executor = target
-        touch(.allocator, .write)
+        let handle = createTask(closure, on: target, name: name)
+        let taskName = world.heap[handle].name
+        let id = taskState(handle)!.thread
         var note = ""
         if let target {
             if isolation == .inherited {
@@ -356,24 +380,49 @@ extension Machine {
         emit("starts task \(taskName)\(note)", Access(.operation(handle), .write))
     }
 
+    /// A new task, a thread of the world running `closure` on `target` (an actor, or
+    /// nil: the global executor); its handle, which the runtime keeps while it runs.
+    mutating func createTask(_ closure: ClosureValue, on target: ObjectID?, name: String) -> ObjectID {
+        let taskName = uniqueThreadName(name)
+        let handle = newObject(.task(TaskState(thread: world.threads.count)), classIndex: nil, typeName: "Task", name: taskName)
+        retain(.object(handle))
+        let frame = closureFrame(closure, kind: .task(handle), parameter: nil)
+        let id = world.addThread(name: taskName, frames: [frame])
+        world.threads[id].task = handle
+        world.threads[id].executor = target
+        touch(.allocator, .write)
+        return handle
+    }
+
     /// A task's closure returned: its value is kept, awaiting tasks may go on, and
     /// it leaves its actor.
-    mutating func taskReturned(_ handle: ObjectID, value: Value, releasing: String, accesses: [Access]) {
+    mutating func taskReturned(_ handle: ObjectID, value: Value, releasing: String, accesses: [Access], thrown: Bool = false) {
         guard var task = taskState(handle) else { return }
         task.isFinished = true
         task.value = value
+        task.didThrow = thrown
         retain(value)
         leavePool()
         world.heap[handle].kind = .task(task)
         state.isFinished = true
-        var parts = ["finishes" + (value == .none ? "" : ", its value \(describe(value))") + releasing]
+        let ending = thrown ? " by throwing \(describe(value))" : value == .none ? "" : ", its value \(describe(value))"
+        var parts = ["finishes" + ending + releasing]
         var all = [Access(.operation(handle), .write)] + accesses
+        if let group = task.group, var members = groupState(group) {
+            // Its group's `next()` gets results in the order children finish.
+            members.finished.append(handle)
+            world.heap[group].kind = .taskGroup(members)
+            all.append(Access(.operation(group), .write))
+        }
         if let actor = state.executor, world.headers[actor].owner == thread {
             let (text, access) = leaveActor(actor)
             parts.append(text)
             all.append(access)
         }
         emit(parts.joined(separator: "; "), all)
-        release(.object(handle))
+        // The task that started it may not have stored its handle yet (a step of its
+        // own, when the variable held an earlier one): the handle it holds lives on.
+        let onStack = world.threads.indices.contains { $0 != thread && world.threads[$0].frames.contains { $0.slots.contains(.object(handle)) } }
+        release(.object(handle), keepAlive: onStack ? [handle] : [])
     }
 }

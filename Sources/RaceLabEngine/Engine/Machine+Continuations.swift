@@ -9,8 +9,14 @@ extension Machine {
         let name = world.heap[id].name
         if continuation.isResumed {
             _ = pop()
-            push(continuation.value)
             state.waiting = nil
+            if continuation.didThrow {
+                guard deliverError(continuation.value, from: name) else { return }
+                advance()
+                emit("goes on: \(name) was resumed throwing \(describe(continuation.value)), so this throws it", Access(.operation(id), .read))
+                return
+            }
+            push(continuation.value)
             advance()
             emit("goes on: \(name) was resumed with \(describe(continuation.value))", Access(.operation(id), .read))
             return
@@ -24,7 +30,7 @@ extension Machine {
 
     /// `continuation.resume()` or `resume(returning:)`: the task it belongs to may go
     /// on. A second resume is the runtime's trap.
-    mutating func resumeContinuation(_ id: ObjectID, value: Value, argc: Int) {
+    mutating func resumeContinuation(_ id: ObjectID, value: Value, argc: Int, throwing: Bool = false) {
         guard case .continuation(var continuation) = world.heap[id].kind else { return }
         let function = program.names[continuation.function]
         guard !continuation.isResumed else {
@@ -33,13 +39,15 @@ extension Machine {
         }
         continuation.isResumed = true
         continuation.value = value
+        continuation.didThrow = throwing
         retain(value)
         world.heap[id].kind = .continuation(continuation)
         let waiting = world.threads[continuation.task].waiting == .continuation(id)
         let task = world.threadNames[continuation.task]
         returnFromMethod(
             argc: argc,
-            "resumes \(world.heap[id].name)" + (value == .none ? "" : " with \(describe(value))") + (waiting ? "; \(task) can go on" : ""),
+            "resumes \(world.heap[id].name)" + (throwing ? " throwing \(describe(value))" : value == .none ? "" : " with \(describe(value))")
+                + (waiting ? "; \(task) can go on" : ""),
             [Access(.operation(id), .write)])
     }
 

@@ -195,6 +195,19 @@ extension Machine {
             pushFrame(callee)
         case .ret:
             returnFromFrame()
+        case .rethrow:
+            rethrow()
+        case .catchThrown(let target):
+            catchThrown(target)
+        case .markHeight(let slot):
+            frame.slots[slot] = .int(frame.slots.count)
+            advance()
+        case .truncate(let slot):
+            if case .int(let height) = frame.slots[slot], height <= frame.slots.count { frame.slots.removeLast(frame.slots.count - height) }
+            advance()
+        case .isError(let name):
+            push(.bool(isError(pop(), of: program.names[name])))
+            advance()
         case .isolate(let isolation, let save):
             isolate(isolation, save: save)
         case .restoreExecutor(let slot):

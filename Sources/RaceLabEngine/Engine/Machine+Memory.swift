@@ -32,7 +32,7 @@ extension Machine {
         touch(.count(id), .write)
         let before = world.headers[id].retainCount
         world.headers[id].retainCount -= 1
-        if before == 1 && world.headers[id].isAlive && !keepAlive.contains(id) {
+        if before == 1 && world.headers[id].isAlive && !keepAlive.contains(id) && !protected.contains(id) {
             deallocate(id) { "releases the last reference to \($0), which is deallocated" }
         }
     }
@@ -85,8 +85,11 @@ extension Machine {
             if let c = op.completion { held += Value.closure(c).references }
             for c in op.moreBlocks + op.observers { held += Value.closure(c).references }
         }
-        if case .task(let task) = world.heap[id].kind { held += task.value.references }
-        if case .continuation(let continuation) = world.heap[id].kind { held += continuation.value.references }
+        var handed: [ObjectID] = []
+        if case .task(let task) = world.heap[id].kind { handed = task.value.references }
+        if case .continuation(let continuation) = world.heap[id].kind { handed = continuation.value.references }
+        held += handed
+        if case .taskGroup(let group) = world.heap[id].kind { held += group.children }
         if case .stream(let stream) = world.heap[id].kind { held += stream.buffer.flatMap(\.references) + stream.handed.flatMap(\.value.references) }
         if case .group(let group) = world.heap[id].kind {
             for notification in group.notifications { held += Value.closure(notification.closure).references }
@@ -95,10 +98,18 @@ extension Machine {
         // Under manual memory a dealloc releases what it holds only if it says so.
         if program.manualMemory { held = [] }
         pendingReleases.append(contentsOf: held.reversed())
+        let saved = protected
+        if !handed.isEmpty {
+            // A task's value, or a continuation's, already handed to code that awaited it
+            // and holds it on its stack (uncounted, as a fresh object is), lives on.
+            let onStacks = Set(frame.slots.flatMap(\.references) + world.threads.flatMap { $0.frames.flatMap { $0.slots.flatMap(\.references) } })
+            protected += handed.filter(onStacks.contains)
+        }
         guard !drainingReleases else { return }
         drainingReleases = true
         while let next = pendingReleases.popLast() { release(object: next, keepAlive: []) }
         drainingReleases = false
+        protected = saved
     }
 
     /// Pushes a deinit frame for each object that reached zero during the last instruction.

@@ -136,6 +136,8 @@ extension Machine {
             finishStream(id)
         case (.continuation, "resume", 0), (.continuation, "resume(returning:)", 1):
             resumeContinuation(id, value: arguments.first ?? .none, argc: argc)
+        case (.continuation, "resume(throwing:)", 1):
+            resumeContinuation(id, value: arguments[0], argc: argc, throwing: true)
         case (.task, "cancel", 0):
             // The receiver is on the stack: `taskOperation` pops it and pushes nil.
             taskOperation(.cancel)

@@ -102,6 +102,7 @@ extension Machine {
                 case .task: return "Task"
                 case .continuation: return "CheckedContinuation"
                 case .stream: return "AsyncStream"
+                case .taskGroup: return "TaskGroup"
                 case .instance: return "object"
                 }
             }()

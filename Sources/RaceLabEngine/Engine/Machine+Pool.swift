@@ -19,14 +19,15 @@ extension Machine {
         range = code.ranges[frame.pc] ?? (frame.pc > 0 ? code.ranges[frame.pc - 1] : nil)
         let busy = world.threads.count { $0.onPool }
         let width = program.poolWidth ?? Int.max
+        let woken = wokenAccess.map { [$0] } ?? []
         guard busy < width else {
             state.waiting = .pool
-            emit("waits for a thread of the cooperative pool: all \(width) are busy", Access(.pool, .read))
+            emit("waits for a thread of the cooperative pool: all \(width) are busy", [Access(.pool, .read)] + woken)
             return
         }
         state.waiting = nil
         state.onPool = true
-        emit("runs its job on a thread of the cooperative pool (\(busy + 1) of \(width) busy)", Access(.pool, .write))
+        emit("runs its job on a thread of the cooperative pool (\(busy + 1) of \(width) busy)", [Access(.pool, .write)] + woken)
     }
 
     /// Gives back the pool thread the running task holds (it suspends, waits for an

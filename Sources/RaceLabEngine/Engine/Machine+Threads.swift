@@ -39,7 +39,8 @@ extension Machine {
         return id
     }
 
-    mutating func returnFromFrame() {
+    /// - Parameter thrown: the value is an error the code throws (`rethrow`).
+    mutating func returnFromFrame(thrown: Bool = false) {
         let value = pop()
         let finished = frame
         // The locals that hold references (most hold none: then nothing is built).
@@ -53,8 +54,22 @@ extension Machine {
         var releasing: String {
             released.isEmpty ? "" : " and releases " + released.map { world.heap[$0].name }.joined(separator: ", ")
         }
+        let name = program.codes[finished.code].name
         popFrame()
+        if thrown, finished.kind == .call {
+            push(.none)
+            state.thrown = value
+            let hop = returnHop.map { ": " + $0.text } ?? ""
+            emit("throws \(describe(value)) out of \(name)\(releasing)\(hop)", (returnHop?.accesses ?? []) + accesses)
+            returnHop = nil
+        } else if thrown, case .task = finished.kind {
+        } else if thrown {
+            // Nothing catches it: Swift's top-level code traps.
+            crash("Fatal error: Error raised at top level: \(describe(value))")
+            return
+        }
         switch finished.kind {
+        case .call where thrown: break
         case .call:
             push(value)
             if let hop = returnHop {
@@ -100,7 +115,7 @@ extension Machine {
             state.isFinished = true
             emit("finishes\(releasing)", accesses)
         case .task(let handle):
-            taskReturned(handle, value: value, releasing: releasing, accesses: accesses)
+            taskReturned(handle, value: value, releasing: releasing, accesses: accesses, thrown: thrown)
         case .cancellationHandler(let handle):
             emit("returns from \(world.heap[handle].name)'s cancellation handler\(releasing)", accesses)
         case .observer(let op):
@@ -108,7 +123,9 @@ extension Machine {
             if last { state.isFinished = true }
             emit("returns from observing \(world.heap[op].name).isFinished" + (last ? " and finishes" : "") + releasing, accesses)
         }
-        for local in owned { release(local, keepAlive: finished.kind == .call ? value.references : []) }
+        if finished.kind == .call { protected = value.references }
+        for local in owned { release(local) }
+        protected = []
         switch finished.kind {
         case .operation(let op): operationCodeReturned(op, started: false)
         case .started(let op): operationCodeReturned(op, started: true)

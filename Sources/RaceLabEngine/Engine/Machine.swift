@@ -40,6 +40,10 @@ struct Machine {
     var returnHop: (text: String, accesses: [Access])?
     /// Whether it evaluates the checks (`expect`, `always`), which read everything.
     var checking = false
+    /// Objects the running code holds without a count (a value being returned or
+    /// thrown, what its stack holds) that a release meanwhile must not free, however
+    /// deep (a task's handle freed releases its value).
+    var protected: [ObjectID] = []
 
     /// The running thread's top frame. The machine holds it while it runs, so that
     /// the interpreter reaches it directly rather than through the world's nested
@@ -261,7 +265,7 @@ struct Machine {
     /// only the thread's own values and cannot fail.
     func isLocal(_ instruction: Instruction) -> Bool {
         switch instruction {
-        case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure:
+        case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure, .catchThrown, .markHeight, .truncate, .isError:
             return true
         case .builtin(.setQualityOfService, _, _):
             // The thread's own setting; a scheduler reads it only between steps.
@@ -341,6 +345,11 @@ struct Machine {
             return zip(frame.slots, code.localIsTemp).allSatisfy { $1 || !$0.hasReferences }
         case .builtin(.assert, _, _):
             return peek(1) == .bool(true)
+        case .task(.endChild):
+            // An `async let` whose value this thread has got: leaving its scope does
+            // nothing (that the child has finished is this thread's own knowledge).
+            if case .object(let id) = peek(), let task = taskState(id) { return task.isFinished && task.isAwaited }
+            return false
         case .builtin(.isMainThread, _, _), .builtin(.sum, _, _):
             return wouldSucceed(instruction)
         default:

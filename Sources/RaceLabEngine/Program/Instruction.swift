@@ -41,6 +41,7 @@ public enum Builtin: String, Hashable, Sendable {
     /// `AsyncStream.makeStream(of:bufferingPolicy:)`: pops the policy (0 unbounded, 1
     /// oldest, 2 newest) and its limit.
     case stream = "AsyncStream"
+    case cancellationError = "CancellationError"
 }
 
 /// One instruction of the engine's stack machine. Instructions that touch shared
@@ -121,6 +122,20 @@ public enum Instruction: Hashable, Sendable {
     /// Before such a function returns: back to the executor kept in the slot.
     case restoreExecutor(Int)
     case task(TaskOperation)
+    /// After a call that may throw (inside `try`): if it threw, the error replaces its
+    /// result and the code goes on (to send it on: `Compiler.emitPropagate`); else a
+    /// jump to the target.
+    case catchThrown(Int)
+    /// Pops an error and leaves the code with it: the caller's `catchThrown` gets it; a
+    /// task ends with it; main's code crashes, as Swift's top-level code does.
+    case rethrow
+    /// Keeps the operand stack's height in the slot (a `do` or a `try?` begins)...
+    case markHeight(Int)
+    /// ...and goes back to it (its catch begins: what the throw left is dropped).
+    case truncate(Int)
+    /// Pops a value; pushes whether it is an error of the type named
+    /// `Program.names[name]` (`catch is CancellationError`).
+    case isError(Int)
 }
 
 /// Where code runs: on an actor (a serial executor), or on the global concurrent
@@ -159,9 +174,37 @@ public enum TaskOperation: Hashable, Sendable {
     /// running task (or runs it at once, if the task is cancelled already).
     case pushCancellationHandler
     case popCancellationHandler
+    /// `try Task.checkCancellation()`: throws `CancellationError` if the running task
+    /// is cancelled.
+    case checkCancellation
+    /// `try await Task.sleep(for: .seconds(1))`: pops the duration (milliseconds);
+    /// suspends until the virtual clock reaches its end (`Wait.sleep`), or the task
+    /// is cancelled (then throws `CancellationError`).
+    case sleep
     /// `for await x in stream`: pops the stream; pushes its next element and true, or
-    /// nil and false once it has finished; suspends while it has none.
+    /// nil and false once it has finished; suspends while it has none. A task group
+    /// gives its children's results so, in the order they finish.
     case streamNext
+    /// `withTaskGroup`: pushes a new task group.
+    case makeGroup
+    /// `group.addTask { }`: pops the closure and the group; starts a child of the
+    /// group (and of the running task) on the global executor.
+    case addChild(name: Int?)
+    /// `async let x = …`: pops the closure; starts a child of the running task on
+    /// the global executor, and pushes its handle.
+    case startChild(name: Int)
+    /// `await group.next()`: pops the group; pushes the result of its child that
+    /// finished first, or nil when no child is left; suspends while none has finished.
+    case groupNext
+    /// `group.cancelAll()`: pops the group; cancels it and every child in it.
+    case cancelAll
+    /// The end of `withTaskGroup`'s body (`close`: the group is used no more), or
+    /// `await group.waitForAll()`: pops the group; suspends until every child has
+    /// finished; drops the results nobody took.
+    case drainGroup(close: Bool)
+    /// Leaving the scope of an `async let`: pops its handle; a child still running is
+    /// cancelled and awaited (SE-0317). Nothing, when it has finished.
+    case endChild
 }
 
 /// An operator of the language, spelled as in the script.

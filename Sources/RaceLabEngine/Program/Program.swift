@@ -240,6 +240,7 @@ extension Program {
         case .observer: return "the shared state"
         case .section(let index): return sectionName(index)
         case .pool: return "the cooperative pool"
+        case .clock: return "the clock"
         }
     }
 }

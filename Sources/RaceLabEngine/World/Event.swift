@@ -50,12 +50,14 @@ public struct Access: Hashable, Sendable {
         case section(Int)
         /// The cooperative pool's threads (`pool N`): taking one, giving one back.
         case pool
+        /// The virtual clock and the sleepers' deadlines (`Task.sleep`).
+        case clock
 
         /// The object a target belongs to, if any.
         public var objectID: ObjectID? {
             switch self {
             case .field(let id, _), .object(let id), .lock(let id), .operation(let id), .queue(let id), .count(let id): return id
-            case .global, .mainQueue, .allocator, .output, .observer, .section, .pool: return nil
+            case .global, .mainQueue, .allocator, .output, .observer, .section, .pool, .clock: return nil
             }
         }
 
@@ -79,7 +81,7 @@ public struct Access: Hashable, Sendable {
 
     /// The target's case, as stored in bits 56-59.
     enum Tag: UInt64 {
-        case global, field, object, lock, operation, queue, mainQueue, allocator, output, count, observer, section, pool
+        case global, field, object, lock, operation, queue, mainQueue, allocator, output, count, observer, section, pool, clock
     }
 
     public var target: Target {
@@ -99,6 +101,7 @@ public struct Access: Hashable, Sendable {
             case .observer: return .observer
             case .section: return .section(id)
             case .pool: return .pool
+            case .clock: return .clock
             }
         }
         set { bits = bits & Access.kindBits | Access.pack(newValue) }
@@ -192,6 +195,7 @@ public struct Access: Hashable, Sendable {
         case .observer: return make(.observer)
         case .section(let index): return make(.section, index)
         case .pool: return make(.pool)
+        case .clock: return make(.clock)
         }
     }
 

@@ -33,11 +33,20 @@ public struct HeapObject: Hashable, Sendable {
         case continuation(ContinuationState)
         /// An `AsyncStream` and its continuation, one object.
         case stream(StreamState)
+        /// A task group (`withTaskGroup`): its children, and those that finished and
+        /// whose results `next()` has not taken yet, in the order they finished.
+        case taskGroup(TaskGroupState)
 
         public var isTask: Bool {
             if case .task = self { return true }
             return false
         }
+    }
+
+    /// A task handle's state, if it is one.
+    public var taskState: TaskState? {
+        if case .task(let task) = kind { return task }
+        return nil
     }
 
     public var kind: Kind
@@ -92,9 +101,37 @@ public struct TaskState: Hashable, Sendable {
     /// The cancellation handlers its code has registered (`withTaskCancellationHandler`),
     /// innermost last: `cancel()` runs them.
     public var handlers: [ClosureValue] = []
+    /// Its structured children (`async let`, a group's `addTask`), which its
+    /// cancellation reaches (SE-0304); an unstructured task's reach nobody.
+    public var children: [ObjectID] = []
+    /// The group it is a child of, whose `next()` gets its result.
+    public var group: ObjectID?
+    /// Whether some task has got its value (`await t.value`): an `async let` awaited
+    /// already ends its scope with nothing to wait for.
+    public var isAwaited = false
+    /// Whether it ended by throwing: `value` is the error.
+    public var didThrow = false
 
     public init(thread: ThreadID) {
         self.thread = thread
+    }
+}
+
+/// What a task group knows (SE-0304): its children still to be awaited, in the order
+/// they were added, and those of them that have finished, in the order they did
+/// (`next()` takes the first). Each handle is retained until `next()` takes it or
+/// the group ends.
+public struct TaskGroupState: Hashable, Sendable {
+    public var children: [ObjectID] = []
+    public var finished: [ObjectID] = []
+    public var isCancelled = false
+    /// The thread whose `withTaskGroup` made it: the only one that may use it, and
+    /// only until its body ends (Swift does not let a group escape).
+    public var owner: ThreadID
+    public var isOpen = true
+
+    public init(owner: ThreadID) {
+        self.owner = owner
     }
 }
 
@@ -106,6 +143,8 @@ public struct ContinuationState: Hashable, Sendable {
     public var function: Int
     public var isResumed = false
     public var value: Value = .none
+    /// Resumed with `resume(throwing:)`: `value` is the error.
+    public var didThrow = false
 
     public init(task: ThreadID, function: Int) {
         self.task = task

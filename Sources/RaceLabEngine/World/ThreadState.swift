@@ -29,6 +29,11 @@ public struct ThreadState: Hashable, Sendable {
     public var executor: ObjectID?
     /// Under `pool N`: whether it holds a thread of the cooperative pool.
     public var onPool = false
+    /// An error the code it called has just thrown, for the caller's `catchThrown`
+    /// (which takes it in the same step).
+    public var thrown: Value?
+    /// `Task.sleep`: the virtual clock's reading it sleeps until.
+    public var sleepsUntil: Int?
 
     public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames
@@ -66,9 +71,26 @@ public enum Wait: Hashable, Sendable {
     /// A consumer suspended in `for await` until a stream hands it an element (or
     /// its end).
     case stream(ObjectID)
+    /// A task suspended in a task group's `next()` until a child finishes, or (`all`)
+    /// at the group's end until every child has.
+    case taskGroup(ObjectID, all: Bool)
     /// A task ready to run a job, waiting for a thread of the cooperative pool
     /// (`pool N`): every one is held.
     case pool
+    /// `Task.sleep`: until the virtual clock reaches `ThreadState.sleepsUntil`, which
+    /// is when no other sleeper's deadline is earlier; or until its task is cancelled.
+    case sleep
+
+    /// The object it waits on, if it is one.
+    public var object: ObjectID? {
+        switch self {
+        case .lock(let id, _), .operation(let id), .queue(let id), .semaphore(let id), .condition(let id), .group(let id), .conditionWoken(let id),
+            .actor(let id), .task(let id), .continuation(let id), .stream(let id), .taskGroup(let id, _):
+            return id
+        case .mainBlock, .spin, .pool, .sleep:
+            return nil
+        }
+    }
 }
 
 /// A shared variable or field a spinning thread read, and its version then.

@@ -16,6 +16,9 @@ public struct World: Hashable, Sendable {
     /// Set by a crash or a runaway thread: nothing more runs.
     public var halted = false
     public var stepCount = 0
+    /// The virtual clock, in milliseconds: `Task.sleep` waits for it, and a sleeper's
+    /// waking moves it on (it never moves by itself).
+    public var clock = 0
     /// The parts few steps change, behind one reference (copied when written while
     /// shared): every step copies a world, and each array costs a retain and a release.
     private var rare = RareParts()

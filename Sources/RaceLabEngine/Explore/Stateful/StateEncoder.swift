@@ -81,6 +81,14 @@ struct StateEncoder {
                 put(optional: world.threads[id].task)
                 put(optional: world.threads[id].executor)
                 put(world.threads[id].onPool ? 1 : 0)
+                if let thrown = world.threads[id].thrown {
+                    put(1)
+                    put(thrown)
+                } else {
+                    put(0)
+                }
+                // The clock's reading matters only against the deadlines (it only grows).
+                put(optional: world.threads[id].sleepsUntil.map { $0 - world.clock })
             }
             // Pools exist only under manual memory: elsewhere they add no bytes.
             if program.manualMemory {
@@ -207,6 +215,8 @@ struct StateEncoder {
         case .continuation(let id): put(13); put(id)
         case .pool: put(14)
         case .stream(let id): put(15); put(id)
+        case .taskGroup(let id, let all): put(all ? 17 : 16); put(id)
+        case .sleep: put(18)
         }
     }
 
@@ -265,10 +275,13 @@ struct StateEncoder {
         case .task(let state):
             put(11)
             put(state.thread)
-            put((state.isCancelled ? 1 : 0) | (state.isFinished ? 2 : 0))
+            put((state.isCancelled ? 1 : 0) | (state.isFinished ? 2 : 0) | (state.isAwaited ? 4 : 0) | (state.didThrow ? 8 : 0))
             put(state.value)
             put(state.handlers.count)
             for handler in state.handlers { put(handler) }
+            put(state.children.count)
+            for child in state.children { put(child) }
+            put(optional: state.group)
         case .stream(let state):
             put(13)
             switch state.policy {
@@ -287,11 +300,19 @@ struct StateEncoder {
                 put(handoff.value)
                 put(handoff.isEnd ? 1 : 0)
             }
+        case .taskGroup(let state):
+            put(14)
+            put((state.isCancelled ? 1 : 0) | (state.isOpen ? 2 : 0))
+            put(state.owner)
+            put(state.children.count)
+            for child in state.children { put(child) }
+            put(state.finished.count)
+            for child in state.finished { put(child) }
         case .continuation(let state):
             put(12)
             put(state.task)
             put(state.function)
-            put(state.isResumed ? 1 : 0)
+            put((state.isResumed ? 1 : 0) | (state.didThrow ? 2 : 0))
             put(state.value)
         case .queue(let state):
             put(3)
