@@ -17,7 +17,13 @@ public struct ExplorationJSON: Sendable {
     }
 
     public func render(_ result: Exploration, version: String?, counterexample: Counterexample?) -> JSON {
-        let verdict = result.failingExecutions > 0 ? "fails" : result.isExhaustive ? "proven" : "not exhaustive"
+        // The one verdict (`Exploration.verdict`): a data race fails a version too.
+        let verdict: String =
+            switch result.verdict() {
+            case .proven, .passesUnexpectedly: "proven"
+            case .fails, .failsAsExpected: "fails"
+            case .notExhaustive: "not exhaustive"
+            }
         let outcomes: [JSON] = result.outcomes.map { count in
             .object(
                 [
