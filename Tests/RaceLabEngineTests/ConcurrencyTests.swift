@@ -38,6 +38,14 @@ struct ConcurrencyTests {
         return Explorer(program: try compile(source), config: config).explore()
     }
 
+    /// Every search gives these outcomes, with these interleavings.
+    static func agree(_ source: String, _ expected: [String]) throws {
+        for (search, reduction) in searches {
+            let result = try explore(source, search, reduction)
+            #expect(histogram(result) == expected, "\(search) \(reduction)")
+        }
+    }
+
     /// Each outcome's state and interleavings, in a fixed order.
     static func histogram(_ result: Exploration) -> [String] {
         result.outcomes.map { "\($0.outcome.state): \($0.interleavings)" }.sorted()
@@ -304,12 +312,6 @@ struct ConcurrencyTests {
         ),
     ])
     func swiftsRulesAreChecked(source: String, expected: String) throws {
-        do {
-            _ = try compile(source)
-            Issue.record("compiled: \(source)")
-        } catch let error as ScriptError {
-            let first = error.diagnostics[0]
-            #expect("\(first.range.start.line):\(first.range.start.column): \(first.message)" == expected)
-        }
+        #expect(firstDiagnostic(source) == expected)
     }
 }

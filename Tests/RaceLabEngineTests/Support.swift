@@ -18,6 +18,20 @@ func run(_ source: String, schedule: String? = nil) throws -> Run {
     return try runner.run(&scheduler)
 }
 
+/// The first diagnostic compiling `source` gives, as "line:column: message"; nil
+/// when it compiles.
+func firstDiagnostic(_ source: String) -> String? {
+    do {
+        _ = try compile(source)
+        return nil
+    } catch let error as ScriptError {
+        let first = error.diagnostics[0]
+        return "\(first.range.start.line):\(first.range.start.column): \(first.message)"
+    } catch {
+        return "\(error)"
+    }
+}
+
 /// "A reads x: 0" lines of a run.
 func lines(_ run: Run) -> [String] {
     run.events.map { "\(run.world.threadNames[$0.thread]) \($0.text)" }

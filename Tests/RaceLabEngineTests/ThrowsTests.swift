@@ -7,13 +7,6 @@ import Testing
 /// that throws, throwing continuations and groups, and `Task.sleep` on the virtual
 /// clock. Every search agrees.
 struct ThrowsTests {
-    static func agree(_ source: String, _ expected: [String]) throws {
-        for (search, reduction) in ConcurrencyTests.searches {
-            let result = try ConcurrencyTests.explore(source, search, reduction)
-            #expect(ConcurrencyTests.histogram(result) == expected, "\(search) \(reduction)")
-        }
-    }
-
     static let timeout = """
         class Timeout {
         }
@@ -52,7 +45,7 @@ struct ThrowsTests {
                 "A calls log.append(\"w\"): now [\"timeout\", \"w\"]",
                 "A finishes",
             ])
-        try Self.agree(Self.timeout, ["log = [\"timeout\", \"w\"]: 1"])
+        try ConcurrencyTests.agree(Self.timeout, ["log = [\"timeout\", \"w\"]: 1"])
     }
 
     /// A task's error comes back through `try await t.value`; without `try` the read
@@ -75,7 +68,7 @@ struct ThrowsTests {
             }
             expect got == -1, "the task's error reaches A"
             """
-        try Self.agree(caught, ["got = -1: 3"])
+        try ConcurrencyTests.agree(caught, ["got = -1: 3"])
         let unchecked = try RaceLabEngineTests.run(
             caught.replacingOccurrences(of: "try await t.value", with: "await t.value").replacingOccurrences(of: "do {", with: "if true {")
                 .replacingOccurrences(of: "} catch is Failure {", with: "} else {"))
@@ -83,6 +76,40 @@ struct ThrowsTests {
         let top = try RaceLabEngineTests.run("class Failure {\n}\nmain {\n    throw Failure()\n}\n")
         #expect(top.end == .crashed)
         #expect(top.findings.map(\.message) == ["Fatal error: Error raised at top level: Failure#1"])
+    }
+
+    /// An actor's method that throws: the error leaves the actor and reaches the
+    /// caller's catch; the call is marked `try`, as any throwing call.
+    @Test func anActorsThrowingMethodThrowsToItsCaller() throws {
+        let source = """
+            class Failure {
+            }
+            actor Door {
+                var opens = 0
+                func open(ok) throws {
+                    if !ok {
+                        throw Failure()
+                    }
+                    opens += 1
+                }
+            }
+            let door = Door()
+            var log: [String] = []
+            task A {
+                do {
+                    try await door.open(false)
+                    log.append("opened")
+                } catch {
+                    log.append("refused")
+                }
+            }
+            """
+        let run = try RaceLabEngineTests.run(source)
+        #expect(lines(run)[2] == "A throws Failure#1 out of Door.open: leaves door; runs on the global concurrent executor")
+        try ConcurrencyTests.agree(source, ["log = [\"refused\"], door.opens = 0: 1"])
+        #expect(
+            firstDiagnostic(source.replacingOccurrences(of: "try await door.open", with: "await door.open"))
+                == "16:15: a call to 'open' can throw: write 'try' before it (Swift: call can throw but is not marked with 'try')")
     }
 
     /// SE-0304: a throwing group's body that throws cancels the children left and
@@ -114,7 +141,7 @@ struct ThrowsTests {
             }
             expect log == ["failed"], "the second child's error reaches A"
             """
-        try Self.agree(source, ["log = [\"failed\"]: 76"])
+        try ConcurrencyTests.agree(source, ["log = [\"failed\"]: 76"])
     }
 
     /// The clock moves only when a sleeper wakes, the earliest first; and sleeping is
@@ -147,7 +174,7 @@ struct ThrowsTests {
         } catch {
             #expect("\(error)".contains("which cannot run then: A sleeps until the clock reads 2 s (it reads 0 ms)"))
         }
-        try Self.agree(source, ["log = [\"A\", \"B\"]: 21", "log = [\"B\", \"A\"]: 29"])
+        try ConcurrencyTests.agree(source, ["log = [\"A\", \"B\"]: 21", "log = [\"B\", \"A\"]: 29"])
         let result = try ConcurrencyTests.explore(source, .stateless, .dpor)
         #expect(result.dataRaces.count == 1)
     }
@@ -170,7 +197,7 @@ struct ThrowsTests {
             """
         let run = try RaceLabEngineTests.run(source, schedule: "A task A task")
         #expect(lines(run)[3] == "task wakes early: it was cancelled, so Task.sleep throws CancellationError")
-        try Self.agree(source, ["log = [\"cancelled\"]: 10", "log = [\"slept\"]: 6"])
+        try ConcurrencyTests.agree(source, ["log = [\"cancelled\"]: 10", "log = [\"slept\"]: 6"])
     }
 
     @Test(arguments: [
@@ -193,12 +220,6 @@ struct ThrowsTests {
         ("task A {\n    try await Task.sleep(for: 1)\n}\n", "2:31: write Task.sleep(for: .seconds(1)), .milliseconds(n), or Task.sleep(nanoseconds: n)"),
     ])
     func swiftsRulesAreChecked(source: String, expected: String) throws {
-        do {
-            _ = try compile(source)
-            Issue.record("compiled: \(source)")
-        } catch let error as ScriptError {
-            let first = error.diagnostics[0]
-            #expect("\(first.range.start.line):\(first.range.start.column): \(first.message)" == expected)
-        }
+        #expect(firstDiagnostic(source) == expected)
     }
 }

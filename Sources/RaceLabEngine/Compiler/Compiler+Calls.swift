@@ -296,6 +296,7 @@ extension Compiler {
             if trailing != nil { throw error("an actor's method takes no closure", at: range) }
             builder.currentRange = range
             emit(.method(name: program.name(method), argc: arguments.count, orderings: 0))
+            if throwingMethods.contains(method) { try emitThrowCheck("a call to '\(method)'", at: range) }
             return
         }
         guard Compiler.methods.contains(method) else {

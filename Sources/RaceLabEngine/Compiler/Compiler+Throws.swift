@@ -43,9 +43,7 @@ extension Compiler {
         guard builder.trying else {
             throw error("\(what) can throw: write 'try' before it (Swift: call can throw but is not marked with 'try')", at: range)
         }
-        let check = emit(.catchThrown(-1))
-        try emitPropagate(at: range)
-        patch(check)
+        try emitRethrowCheck(at: range)
     }
 
     /// After what may rethrow a task's error (`await t.value`, a group's `next()`, a

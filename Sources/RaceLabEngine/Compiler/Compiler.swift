@@ -13,8 +13,8 @@ public struct Compiler {
     var functionIndex: [String: (code: Int, parameters: [String])] = [:]
     /// The functions declared `async`: a call to one is awaited.
     var asyncFunctions: Set<String> = []
-    /// Functions declared `throws`, and the names of methods declared so: a call is
-    /// marked `try`.
+    /// Functions declared `throws`, and the names of actors' methods declared so: a
+    /// call is marked `try`, and checked after it (`emitThrowCheck`).
     var throwingFunctions: Set<String> = []
     var throwingMethods: Set<String> = []
     /// The slots of throwing task groups' parameters in the code being compiled (a
@@ -281,6 +281,7 @@ public struct Compiler {
                     for field in c.fields where field.isLet { actorLetFieldNames.insert(field.name) }
                     for field in c.fields where !field.isLet { actorFieldNames.insert(field.name) }
                     for method in c.methods where method.function.name != "init" { actorMethodNames.insert(method.function.name) }
+                    for method in c.methods where method.function.isThrowing { throwingMethods.insert(method.function.name) }
                 }
                 declareMethods(c, into: &info)
                 program.classes.append(info)

@@ -42,7 +42,7 @@ extension Engine {
             return true
         case .taskGroup(let group, let all):
             guard case .taskGroup(let state) = world.heap[group].kind else { return true }
-            let running = state.children.contains { world.headers[$0].isAlive && !(world.heap[$0].taskState?.isFinished ?? true) }
+            let running = state.children.contains(where: world.isRunningTask)
             return !running || (!all && !state.finished.isEmpty)
         case .sleep:
             guard let deadline = world.threads[id].sleepsUntil else { return true }
@@ -187,7 +187,7 @@ extension Engine {
             return ("awaits the next element of \(name), which nothing has yielded", [])
         case .taskGroup(let group, let all):
             guard case .taskGroup(let state) = world.heap[group].kind else { return nil }
-            let running = state.children.filter { world.headers[$0].isAlive && !(world.heap[$0].taskState?.isFinished ?? true) }
+            let running = state.children.filter(world.isRunningTask)
             let names = running.map { world.heap[$0].name }.joined(separator: ", ")
             let threads = running.compactMap { world.heap[$0].taskState?.thread }
             let name = world.heap[group].name

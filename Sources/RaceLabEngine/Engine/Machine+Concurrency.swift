@@ -278,7 +278,7 @@ extension Machine {
                 fail(.type("cancel() here is a Task's"))
                 return
             }
-            let running = task.isCancelled ? [] : task.children.filter(isRunning)
+            let running = task.isCancelled ? [] : task.children.filter(world.isRunningTask)
             let handlers = cancelTree(id)
             push(.none)
             advance()

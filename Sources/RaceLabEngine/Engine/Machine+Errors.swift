@@ -104,9 +104,4 @@ extension Machine {
         state.sleepsUntil = overflow ? Int.max : deadline
         suspend(on: .sleep, "sleeps for \(Engine.duration(max(0, milliseconds))): until the clock reads \(Engine.duration(state.sleepsUntil!))", accesses)
     }
-
-    /// `rethrow`: the error leaves this code.
-    mutating func rethrow() {
-        returnFromFrame(thrown: true)
-    }
 }

@@ -196,7 +196,7 @@ extension Machine {
         case .ret:
             returnFromFrame()
         case .rethrow:
-            rethrow()
+            returnFromFrame(thrown: true)
         case .catchThrown(let target):
             catchThrown(target)
         case .markHeight(let slot):

@@ -72,6 +72,12 @@ extension Machine {
     /// that the first held object frees goes before the second is released): the held
     /// objects are pushed on `pendingReleases` in reverse, and only the outermost
     /// `free` drains the stack. So a long chain of objects costs no stack.
+    /// Every object some thread's frames hold (the running one's too), counted or
+    /// not: what a value handed over but not stored yet may be held by.
+    var heldInFrames: Set<ObjectID> {
+        Set(frame.slots.flatMap(\.references) + world.threads.flatMap { $0.frames.flatMap { $0.slots.flatMap(\.references) } })
+    }
+
     mutating func free(_ id: ObjectID) {
         touch(.allocator, .write)
         world.headers[id].isAlive = false
@@ -102,8 +108,8 @@ extension Machine {
         if !handed.isEmpty {
             // A task's value, or a continuation's, already handed to code that awaited it
             // and holds it on its stack (uncounted, as a fresh object is), lives on.
-            let onStacks = Set(frame.slots.flatMap(\.references) + world.threads.flatMap { $0.frames.flatMap { $0.slots.flatMap(\.references) } })
-            protected += handed.filter(onStacks.contains)
+            let held = heldInFrames
+            protected += handed.filter(held.contains)
         }
         guard !drainingReleases else { return }
         drainingReleases = true

@@ -35,11 +35,6 @@ extension Machine {
         return (id, group)
     }
 
-    /// Whether the task of this handle is still running.
-    func isRunning(_ handle: ObjectID) -> Bool {
-        world.headers[handle].isAlive && taskState(handle)?.isFinished == false
-    }
-
     /// `withTaskGroup`: a new group, for its body.
     mutating func makeGroup() {
         let id = newObject(.taskGroup(TaskGroupState(owner: thread)), classIndex: nil, typeName: "TaskGroup")
@@ -125,7 +120,7 @@ extension Machine {
             if loop { push(.bool(true)) }
             advance()
             emit("gets \(world.heap[child].name)'s result from \(name): \(describe(value))", Access(.operation(id), .write))
-        } else if !group.children.contains(where: isRunning) {
+        } else if !group.children.contains(where: world.isRunningTask) {
             _ = pop()
             push(.none)
             if loop { push(.bool(false)) }
@@ -150,10 +145,10 @@ extension Machine {
         world.heap[id].kind = .taskGroup(group)
         var handlers: [(ClosureValue, ObjectID)] = []
         var accesses = [Access(.operation(id), .write)]
-        let running = group.children.filter(isRunning)
+        let running = group.children.filter(world.isRunningTask)
         for child in group.children {
             accesses.append(Access(.operation(child), .write))
-            if isRunning(child) { handlers += cancelTree(child) }
+            if world.isRunningTask(child) { handlers += cancelTree(child) }
         }
         push(.none)
         advance()
@@ -168,7 +163,7 @@ extension Machine {
         let id = found.id
         var group = found.state
         let name = world.heap[id].name
-        let running = group.children.filter(isRunning)
+        let running = group.children.filter(world.isRunningTask)
         guard running.isEmpty else {
             let names = running.map { world.heap[$0].name }.joined(separator: ", ")
             suspend(on: .taskGroup(id, all: true), "waits for every child of \(name) to finish (\(names) still running)", Access(.operation(id), .read))
@@ -231,7 +226,7 @@ extension Machine {
         // is what its finishing step writes, so the cancel is ordered with it either way.
         for child in task.children {
             touch(.operation(child), .write)
-            if isRunning(child) { handlers += cancelTree(child) }
+            if world.isRunningTask(child) { handlers += cancelTree(child) }
         }
         return handlers
     }

@@ -70,7 +70,6 @@ extension Machine {
         emit(parts.joined(separator: "; "), all)
         // The task that started it may not have stored its handle yet (a step of its
         // own, when the variable held an earlier one): the handle it holds lives on.
-        let onStack = world.threads.indices.contains { $0 != thread && world.threads[$0].frames.contains { $0.slots.contains(.object(handle)) } }
-        release(.object(handle), keepAlive: onStack ? [handle] : [])
+        release(.object(handle), keepAlive: heldInFrames.contains(handle) ? [handle] : [])
     }
 }

@@ -56,17 +56,26 @@ extension Machine {
         }
         let name = program.codes[finished.code].name
         popFrame()
-        if thrown, finished.kind == .call {
-            push(.none)
-            state.thrown = value
-            let hop = returnHop.map { ": " + $0.text } ?? ""
-            emit("throws \(describe(value)) out of \(name)\(releasing)\(hop)", (returnHop?.accesses ?? []) + accesses)
-            returnHop = nil
-        } else if thrown, case .task = finished.kind {
-        } else if thrown {
-            // Nothing catches it: Swift's top-level code traps.
-            crash("Fatal error: Error raised at top level: \(describe(value))")
-            return
+        if thrown {
+            switch finished.kind {
+            case .call:
+                push(.none)
+                let hop = returnHop.map { ": " + $0.text } ?? ""
+                emit("throws \(describe(value)) out of \(name)\(releasing)\(hop)", (returnHop?.accesses ?? []) + accesses)
+                returnHop = nil
+                // The caller takes it at once (`catchThrown`), or the compiler missed a call.
+                guard case .catchThrown = code.instructions[frame.pc] else {
+                    fail(.type("\(name) threw \(describe(value)), and the call does not catch it: a call that throws is marked 'try'"))
+                    return
+                }
+                state.thrown = value
+            case .task:
+                break
+            default:
+                // Nothing catches it: Swift's top-level code traps.
+                crash("Fatal error: Error raised at top level: \(describe(value))")
+                return
+            }
         }
         switch finished.kind {
         case .call where thrown: break

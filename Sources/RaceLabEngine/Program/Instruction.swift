@@ -255,7 +255,7 @@ public struct Code: Hashable, Sendable {
         alwaysLocal = instructions.map { instruction in
             switch instruction {
             case .loadLocal(let slot), .load(.local(let slot)): return !weakSlots.contains(slot)
-            case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure: return true
+            case .constant, .duplicate, .storeTemp, .makeArray, .jump, .makeClosure, .catchThrown, .markHeight, .truncate, .isError: return true
             default: return false
             }
         }

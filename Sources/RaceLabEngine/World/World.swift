@@ -310,3 +310,10 @@ final class RareParts: Hashable, @unchecked Sendable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
+
+extension World {
+    /// Whether the task of this handle is still running (alive, not finished).
+    public func isRunningTask(_ handle: ObjectID) -> Bool {
+        headers[handle].isAlive && heap[handle].taskState?.isFinished == false
+    }
+}
