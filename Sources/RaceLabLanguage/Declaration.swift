@@ -4,7 +4,7 @@ public indirect enum DeclarationKind: Hashable, Sendable {
     case metadata(key: String, value: String)
     case `class`(ClassDeclaration)
     /// A shared (global) variable or constant.
-    case global(isLet: Bool, name: String, type: TypeAnnotation?, value: Expression, storage: Storage)
+    case global(isLet: Bool, name: String, type: TypeAnnotation?, value: Expression, storage: Storage, isolation: VariableIsolation = .inferred)
     case function(FunctionDeclaration)
     /// `thread A { … }`, started when the scenario starts; `main { … }` is the main thread.
     case thread(name: String, body: [Statement])
@@ -39,7 +39,7 @@ public struct Declaration: Hashable, Sendable {
     public var replacementKey: (name: String, what: String)? {
         switch kind {
         case .class(let c): return (c.name, "class")
-        case .global(_, let name, _, _, _): return (name, "variable")
+        case .global(_, let name, _, _, _, _): return (name, "variable")
         case .function(let f): return (f.name, "function")
         case .thread(let name, _): return (name, "thread")
         case .task(let name, _): return (name, "task")
@@ -95,6 +95,9 @@ public struct ClassDeclaration: Hashable, Sendable {
     public var isAsynchronous: Located<Bool>?
     /// `actor Name { … }`: its fields are isolated to it, its methods run on it.
     public var isActor = false
+    /// `@MainActor class Name { … }`: its fields are the main actor's, and its methods
+    /// (but `init` and `nonisolated` ones) run there.
+    public var isMainActor = false
 
     public init(name: String, mainThreadOnly: Bool, fields: [Field], deinitBody: [Statement]?) {
         self.name = name
@@ -122,7 +125,7 @@ public struct FunctionDeclaration: Hashable, Sendable {
         case inferred
         /// `@MainActor func`.
         case mainActor
-        /// `nonisolated func` in an actor: not on the actor.
+        /// `nonisolated func` in an actor or a `@MainActor` class: not on the actor.
         case nonisolated
     }
 
@@ -140,6 +143,17 @@ public struct FunctionDeclaration: Hashable, Sendable {
         self.parameters = parameters
         self.body = body
     }
+}
+
+/// Where a top-level variable is isolated, as Swift 6 sees it (`Swift6Check`).
+public enum VariableIsolation: Hashable, Sendable {
+    /// Unmarked: a script's top-level code is the main actor's (SE-0343).
+    case inferred
+    /// `@MainActor var`: the same, said out loud.
+    case mainActor
+    /// `nonisolated(unsafe) var`: no actor's; Swift 6 stops checking it, and its races
+    /// are the programmer's (SE-0412).
+    case nonisolatedUnsafe
 }
 
 /// A parsed script: its file and its declarations in source order.

@@ -34,6 +34,7 @@ extension Parser {
     mutating func parseDeclaration(inFix: Bool) throws(Failure) -> Declaration {
         let start = current.range
         var mainThreadOnly = false
+        var isolation = VariableIsolation.inferred
         if case .attribute(let attribute) = current.kind {
             guard attribute == "mainThreadOnly" || attribute == "MainActor" else {
                 throw error("unknown attribute '@\(attribute)'", note: Suggestion.note(for: attribute, in: ["mainThreadOnly", "MainActor"]))
@@ -41,16 +42,39 @@ extension Parser {
             _ = advance()
             skipNewlines()
             if attribute == "MainActor" {
-                guard check(.func) else { throw error("'@MainActor' must come before a func here, found \(current.quoted)") }
-                var declaration = try parseFunction(start: start)
-                if case .function(var function) = declaration.kind {
-                    function.isolation = .mainActor
-                    declaration.kind = .function(function)
+                if check(.func) {
+                    var declaration = try parseFunction(start: start)
+                    if case .function(var function) = declaration.kind {
+                        function.isolation = .mainActor
+                        declaration.kind = .function(function)
+                    }
+                    return declaration
                 }
-                return declaration
+                if check(.class) {
+                    var declaration = try parseClass(mainThreadOnly: false, start: start)
+                    if case .class(var c) = declaration.kind {
+                        c.isMainActor = true
+                        declaration.kind = .class(c)
+                    }
+                    return declaration
+                }
+                guard check(.var) || check(.let) else {
+                    throw error("'@MainActor' must come before a func, a class or a top-level var, found \(current.quoted)")
+                }
+                isolation = .mainActor
+            } else {
+                mainThreadOnly = true
+                guard check(.class) else { throw error("'@mainThreadOnly' must come before a class, found \(current.quoted)") }
             }
-            mainThreadOnly = true
-            guard check(.class) else { throw error("'@mainThreadOnly' must come before a class, found \(current.quoted)") }
+        } else if current.kind == .identifier("nonisolated"), tokens[position + 1].kind == .symbol("(") {
+            // `nonisolated(unsafe) var`: Swift 6 stops checking the variable.
+            _ = advance()
+            _ = advance()
+            guard current.kind == .identifier("unsafe") else { throw error("a top-level variable may be 'nonisolated(unsafe)', found \(current.quoted)") }
+            _ = advance()
+            try consume(")", "expected ')' after 'nonisolated(unsafe'")
+            guard check(.var) || check(.let) else { throw error("'nonisolated(unsafe)' must come before a top-level var, found \(current.quoted)") }
+            isolation = .nonisolatedUnsafe
         }
         if current.kind == .identifier("actor"), case .identifier = tokens[position + 1].kind {
             return try parseClass(mainThreadOnly: false, start: start, isActor: true)
@@ -94,7 +118,7 @@ extension Parser {
             let value = try parseExpression()
             try endOfStatement()
             return Declaration(
-                .global(isLet: isLet, name: name(of: nameToken), type: type, value: value, storage: storage),
+                .global(isLet: isLet, name: name(of: nameToken), type: type, value: value, storage: storage, isolation: isolation),
                 start.joined(value.range), nameRange: nameToken.range)
         case .keyword(.func):
             return try parseFunction(start: start)

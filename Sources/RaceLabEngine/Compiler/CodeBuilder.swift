@@ -76,6 +76,9 @@ struct CodeBuilder {
     var isAsync = false
     /// Inside an `await` expression: its calls may suspend.
     var awaiting = false
+    /// Inside a synchronous closure compiled in place in async code (`MainActor.run`'s),
+    /// which `isAsync` is false for: its name, to say why it cannot await.
+    var synchronousBody: String?
     /// The slot keeping the caller's executor, in code that runs on one of its own
     /// (`Compiler.emitPrologue`): every return goes back to it first.
     var executorSlot: Int?

@@ -103,7 +103,11 @@ extension Compiler {
         }
         if let function = functionIndex[name] {
             try expectArguments(arguments, function.parameters.count...function.parameters.count, name, range: range)
-            if asyncFunctions.contains(name) { try requireAwait("a call to async function '\(name)'", at: range) }
+            if asyncFunctions.contains(name) {
+                try requireAwait("a call to async function '\(name)'", at: range)
+            } else if mainActorFunctions.contains(name) {
+                try requireMainActor("function '\(name)'", at: range)
+            }
             for (argument, parameter) in zip(arguments, function.parameters) {
                 if let label = argument.label, label != parameter {
                     throw error("argument label '\(label)' does not match parameter '\(parameter)'", at: argument.value.range)
@@ -284,16 +288,20 @@ extension Compiler {
             try compileExpression(base)
             return
         }
-        if actorMethodNames.contains(method) {
-            // An actor's method: from outside the actor, awaited (a hop there). A name
-            // a built-in method has too (`cancel`) may be the built-in's: the object
-            // decides when it runs (`Machine.executeMethod`).
+        if actorMethodNames.contains(method) || mainActorMethods[method] != nil {
+            // An actor's method: from outside it, awaited (a hop); a `@MainActor` class's,
+            // awaited off the main actor. A built-in method's name too (`cancel`) may
+            // be the built-in's: the object decides (`Machine.executeMethod`).
             if base.kind != .self && !Compiler.methods.contains(method) {
-                try requireAwait("a call to an actor's method '\(method)'", at: range)
+                if actorMethodNames.contains(method) || mainActorMethods[method] == true {
+                    try requireAwait("a call to \(actorMethodNames.contains(method) ? "an actor's" : "an async") method '\(method)'", at: range)
+                } else {
+                    try requireMainActor("method '\(method)'", at: range)
+                }
             }
             try compileExpression(base)
             for argument in arguments { try compileExpression(argument.value) }
-            if trailing != nil { throw error("an actor's method takes no closure", at: range) }
+            if trailing != nil { throw error("a method of the script's takes no closure", at: range) }
             builder.currentRange = range
             emit(.method(name: program.name(method), argc: arguments.count, orderings: 0))
             if throwingMethods.contains(method) { try emitThrowCheck("a call to '\(method)'", at: range) }

@@ -27,10 +27,11 @@ extension Compiler {
                 info.initializer = (add(Code(name: "\(c.name).init")), method.function.parameters)
                 continue
             }
-            if c.isActor {
-                // An actor's methods run on it (`Compiler.isolation(of:inActor:)`).
+            if c.isActor || c.isMainActor {
+                // An actor's methods run on it, a `@MainActor` class's on the main actor
+                // (`Compiler.isolation(of:in:)`).
                 guard !method.isOverride else {
-                    _ = error("an actor inherits nothing: '\(name)' overrides nothing", at: method.range)
+                    _ = error("\(c.isActor ? "an actor" : "a @MainActor class") inherits nothing: '\(name)' overrides nothing", at: method.range)
                     continue
                 }
                 guard info.methods[name] == nil else {
@@ -91,15 +92,17 @@ extension Compiler {
             builder.code.isInitializer = name == "init"
             builder.isAsync = method.function.isAsync
             builder.canThrow = method.function.isThrowing
+            // An init runs before anyone else can reach its object: nowhere special (a
+            // `@MainActor` class's as Swift's `nonisolated init`).
+            let isolation = (c.isActor || c.isMainActor) && name != "init" ? Compiler.isolation(of: method.function, in: c) : nil
             if c.isActor { builder.context = .actor(c.name) }
+            if c.isMainActor { builder.context = isolation == .mainActor ? .mainActor : .function("\(c.name).\(name)") }
             _ = builder.declare("self", isLet: true)
             for parameter in method.function.parameters { _ = builder.declare(parameter, isLet: true) }
             builder.code.parameterCount = 1 + method.function.parameters.count
             // An actor's method borrows self, as Swift's methods do (+0): its call and
             // return count nothing, so a call inside a job is no step of its own.
-            if c.isActor && name != "init" { builder.code.localIsTemp[0] = true }
-            // An actor's init runs before anyone else can reach the actor: nowhere special.
-            let isolation = c.isActor && name != "init" ? Compiler.isolation(of: method.function, inActor: true) : nil
+            if (c.isActor || c.isMainActor) && name != "init" { builder.code.localIsTemp[0] = true }
             program.codes[slot] = compile(builder, body: method.function.body, range: method.range, isolation: isolation)
         }
     }

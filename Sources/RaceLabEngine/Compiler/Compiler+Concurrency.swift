@@ -7,15 +7,16 @@ import RaceLabLanguage
 extension Compiler {
     /// The executor a function declared so runs on: an async function outside any
     /// actor leaves its caller's actor (SE-0338), a `@MainActor` one runs on the main
-    /// actor, an actor's method on its actor (slot 0, self), a `nonisolated` one as a
-    /// function outside the actor; nil when it runs where its caller does (a
-    /// synchronous function).
-    static func isolation(of function: FunctionDeclaration, inActor: Bool) -> Isolation? {
+    /// actor, an actor's method on its actor (slot 0, self), a `@MainActor` class's
+    /// method on the main actor, a `nonisolated` one as a function outside them; nil
+    /// when it runs where its caller does (a synchronous function).
+    static func isolation(of function: FunctionDeclaration, in owner: ClassDeclaration?) -> Isolation? {
         switch function.isolation {
         case .mainActor: return .mainActor
         case .nonisolated: return function.isAsync ? .generic : nil
         case .inferred:
-            if inActor { return .slot(0) }
+            if owner?.isActor == true { return .slot(0) }
+            if owner?.isMainActor == true { return .mainActor }
             return function.isAsync ? .generic : nil
         }
     }
@@ -36,6 +37,9 @@ extension Compiler {
 
     /// `await e`: only in async code; the calls and reads inside may suspend.
     mutating func compileAwait(_ inner: Expression, range: SourceRange) throws(Failure) {
+        if let body = builder.synchronousBody {
+            throw error("'await' in \(body)'s closure, which is synchronous: it runs on the main actor in one go; await before it or after it", at: range)
+        }
         guard builder.isAsync else {
             throw error(
                 "'await' in code that cannot suspend: a thread, a synchronous function or a queue's block is not async; start a Task { } or mark the function 'async'",
@@ -50,11 +54,19 @@ extension Compiler {
     /// A change of an actor's field from outside the actor (`island.food = 3`), when
     /// only actors have a field of that name: Swift refuses it ("actor-isolated
     /// property can not be mutated from outside the actor").
+    /// Off the main actor, so is a `@MainActor` class's.
     mutating func refuseActorChange(_ base: Expression, _ field: String, owners: [Program.ClassInfo], at range: SourceRange) throws(Failure) {
-        guard base.kind != .self, !builder.isCheck, !owners.isEmpty, owners.allSatisfy(\.isActor) else { return }
-        throw error(
-            "cannot change '\(field)' from outside \(owners.map(\.name).joined(separator: ", ")): an actor's state changes only in its own methods; call one with 'await'",
-            at: range)
+        guard base.kind != .self, !builder.isCheck, !owners.isEmpty else { return }
+        if owners.allSatisfy(\.isActor) {
+            throw error(
+                "cannot change '\(field)' from outside \(owners.map(\.name).joined(separator: ", ")): an actor's state changes only in its own methods; call one with 'await'",
+                at: range)
+        }
+        if owners.allSatisfy(\.isMainActor), let context = builder.context, context != .mainActor {
+            throw error(
+                "cannot change '\(field)' from \(context.words): \(owners.map(\.name).joined(separator: ", ")) is @MainActor, so its state changes only on the main actor; call one of its methods with 'await', or use 'await MainActor.run { … }'",
+                at: range)
+        }
     }
 
     /// An error unless the expression is inside `await`, as Swift requires.
@@ -88,6 +100,9 @@ extension Compiler {
         where ["withTaskGroup", "withThrowingTaskGroup"].contains(name) && resolveLocal(name, level: builders.count - 1) == nil
             && functionIndex[name] == nil:
             try compileTaskGroup(arguments, trailing, range: range, throwing: name == "withThrowingTaskGroup")
+            return true
+        case .member(let base, "run") where base.kind == .name("MainActor") && globalIndex["MainActor"] == nil:
+            try compileMainActorRun(arguments, trailing, range: range)
             return true
         case .member(let base, "makeStream") where base.kind == .name("AsyncStream") && globalIndex["AsyncStream"] == nil:
             try compileMakeStream(arguments, range: range)
@@ -183,13 +198,24 @@ extension Compiler {
             emit(.restoreExecutor(saved))
             return true
         }
-        guard actorFieldNames.contains(member), !builder.isCheck else { return false }
+        let offMainActor = builder.context != nil && builder.context != .mainActor
+        let isActorField = actorFieldNames.contains(member)
+        guard isActorField || (offMainActor && mainActorFieldNames.contains(member)), !builder.isCheck else { return false }
         // A name some class's field has too may be the class's: a plain read, which
-        // on an actor (from outside it) the machine refuses.
-        if actorLetFieldNames.contains(member) || program.classes.contains(where: { !$0.isActor && $0.fieldNames.contains(member) }) {
+        // on an actor (from outside it, or a `@MainActor` class's off the main
+        // actor) the machine refuses.
+        let shared =
+            isActorField
+            ? actorLetFieldNames.contains(member) || program.classes.contains(where: { !$0.isActor && $0.fieldNames.contains(member) })
+            : program.classes.contains(where: { !$0.isMainActor && $0.fieldNames.contains(member) })
+        if shared {
             guard builder.awaiting else { return false }
         }
-        try requireAwait("reading an actor's '\(member)' from outside it", at: range)
+        if isActorField {
+            try requireAwait("reading an actor's '\(member)' from outside it", at: range)
+        } else {
+            try requireMainActor("property '\(member)'", at: range)
+        }
         try compileExpression(base)
         let actor = builder.newSlot("actor", temp: true)
         emit(.storeTemp(actor))
@@ -354,6 +380,7 @@ extension Compiler {
 
     /// See `Program.usesMainActor`.
     static func usesMainActor(_ program: Program) -> Bool {
+        if program.classes.contains(where: \.isMainActor) { return true }
         for (index, code) in program.codes.enumerated() {
             for instruction in code.instructions {
                 switch instruction {

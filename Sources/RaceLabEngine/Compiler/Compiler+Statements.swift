@@ -116,7 +116,7 @@ extension Compiler {
             try compileInlineReturn(value, range: statement.range)
         case .return(let value):
             if builder.isDeinit, value != nil { throw error("deinit cannot return a value", at: statement.range) }
-            if let selfClass = builder.selfClass, !program.classes[selfClass].isActor, value != nil {
+            if let selfClass = builder.selfClass, !program.classes[selfClass].isActor, !program.classes[selfClass].isMainActor, value != nil {
                 throw error("\(builder.code.name) cannot return a value", at: statement.range)
             }
             if builder.pools > 0 { throw leavingPool("return", at: statement.range) }
@@ -260,6 +260,16 @@ extension Compiler {
             try compileExpression(value)
             builder.currentRange = range
             emit(.builtin(.setQualityOfService, argc: 1, className: nil))
+            emit(.pop)
+        case .member(let base, "onTermination") where !program.classes.contains(where: { $0.fieldNames.contains("onTermination") }):
+            // A stream's termination handler (`Machine.setOnTermination`).
+            guard binary == nil, case .closure(let closure) = value.kind, closure.parameters.count <= 1 else {
+                throw error("write continuation.onTermination = { termination in … }", at: range)
+            }
+            try compileExpression(base)
+            try compileClosure(closure, name: "onTermination", allowedParameters: 1, context: builder.context)
+            builder.currentRange = range
+            emit(.method(name: program.name("onTermination"), argc: 1, orderings: 0))
             emit(.pop)
         case .member(let base, let field):
             if Compiler.reservedFieldNames.contains(field) {

@@ -25,6 +25,12 @@ public struct Compiler {
     var actorFieldNames: Set<String> = []
     var actorLetFieldNames: Set<String> = []
     var actorMethodNames: Set<String> = []
+    /// The main actor's functions, and the fields and methods of `@MainActor`
+    /// classes (each method: whether it is async): from code off the main actor, each
+    /// is awaited (`requireMainActor`).
+    var mainActorFunctions: Set<String> = []
+    var mainActorFieldNames: Set<String> = []
+    var mainActorMethods: [String: Bool] = [:]
     /// Each method's parameter count, by its code's name (`Island.store`).
     var methodParameterCounts: [String: Int] = [:]
     /// What Swift 6 would reject, gathered as code is compiled.
@@ -143,7 +149,7 @@ public struct Compiler {
         builders = [setup]
         var globalNumber = 0
         for declaration in declarations {
-            guard case .global(_, _, let type, let value, _) = declaration.kind else { continue }
+            guard case .global(_, _, let type, let value, _, _) = declaration.kind else { continue }
             setupVisibleGlobals = globalNumber
             builders[0].currentRange = declaration.range
             do throws(Failure) {
@@ -164,7 +170,7 @@ public struct Compiler {
             case .function(let f):
                 // A name declared twice was reported; its second declaration has no slot.
                 guard let slot = functionIndex[f.name]?.code else { continue }
-                let isolation = Compiler.isolation(of: f, inActor: false)
+                let isolation = Compiler.isolation(of: f, in: nil)
                 program.codes[slot] = compileBody(
                     name: f.name, parameters: f.parameters, body: f.body, range: declaration.range,
                     isAsync: f.isAsync, canThrow: f.isThrowing, isolation: isolation, context: isolation == .mainActor ? .mainActor : .function(f.name))
@@ -234,13 +240,17 @@ public struct Compiler {
             }
             seen[name] = what
             switch declaration.kind {
-            case .global(let isLet, let name, _, let value, let storage):
+            case .global(let isLet, let name, _, let value, let storage, let isolation):
                 globalIndex[name] = program.globals.count
                 if storage == .weak && isLet { _ = error("a weak reference changes when its object goes away: write 'weak var'", at: declaration.range) }
                 var global = Program.Global(name: name, isLet: isLet, isAtomic: storage == .atomic, isWeak: storage == .weak)
+                global.isUnchecked = isolation == .nonisolatedUnsafe
                 if case .call(let callee, _, _) = value.kind, callee.kind == .name("Atomic") { global.holdsAtomic = true }
+                // An actor and a `@MainActor` class are Sendable; other classes are not.
                 if case .call(let callee, _, _) = value.kind, case .name(let type) = callee.kind,
-                    declarations.contains(where: { if case .class(let c) = $0.kind { return c.name == type && !c.isActor } else { return false } })
+                    declarations.contains(where: {
+                        if case .class(let c) = $0.kind { return c.name == type && !c.isActor && !c.isMainActor } else { return false }
+                    })
                 {
                     global.holdsInstanceOf = type
                 }
@@ -248,6 +258,7 @@ public struct Compiler {
             case .function(let f):
                 functionIndex[f.name] = (add(Code(name: f.name)), f.parameters)
                 if f.isAsync { asyncFunctions.insert(f.name) }
+                if f.isolation == .mainActor { mainActorFunctions.insert(f.name) }
                 if f.isThrowing { throwingFunctions.insert(f.name) }
             case .class(let c):
                 var defaults: [Value] = []
@@ -277,11 +288,20 @@ public struct Compiler {
                     fieldIsWeak: c.fields.map { $0.storage == .weak },
                     fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil)
                 info.isActor = c.isActor
+                info.isMainActor = c.isMainActor
+                if c.isMainActor {
+                    for field in c.fields { mainActorFieldNames.insert(field.name) }
+                    for method in c.methods where method.function.isolation != .nonisolated {
+                        mainActorMethods[method.function.name, default: false] = mainActorMethods[method.function.name] == true || method.function.isAsync
+                    }
+                }
+                if c.isActor || c.isMainActor {
+                    for method in c.methods where method.function.isThrowing { throwingMethods.insert(method.function.name) }
+                }
                 if c.isActor {
                     for field in c.fields where field.isLet { actorLetFieldNames.insert(field.name) }
                     for field in c.fields where !field.isLet { actorFieldNames.insert(field.name) }
                     for method in c.methods where method.function.name != "init" { actorMethodNames.insert(method.function.name) }
-                    for method in c.methods where method.function.isThrowing { throwingMethods.insert(method.function.name) }
                 }
                 declareMethods(c, into: &info)
                 program.classes.append(info)

@@ -11,9 +11,10 @@ import RaceLabLanguage
 /// main actor), an actor's method, a function that is not `@MainActor`, a thread or
 /// a queue's block. A top-level `let` is fine there when its value is `Sendable` (a
 /// number, a string, an actor, a lock, a semaphore, a stream), not when it holds an
-/// instance of a class of the script's (not `Sendable`). What it leaves out:
+/// instance of a class of the script's (not `Sendable`; an actor and a `@MainActor`
+/// class are). A `nonisolated(unsafe)` variable is not checked. What it leaves out:
 /// region-based isolation (SE-0414: a class instance a closure captures and sends),
-/// `nonisolated(unsafe)`, `@unchecked Sendable`.
+/// `@unchecked Sendable`.
 struct Swift6Check {
     /// Where code runs, as Swift 6 sees it.
     enum Context: Hashable {
@@ -56,6 +57,7 @@ struct Swift6Check {
     func rejections(_ program: Program) -> [String] {
         uses.compactMap { use in
             let global = program.globals[use.global]
+            if global.isUnchecked { return nil }
             let at = use.line.map { " (line \($0))" } ?? ""
             if !global.isLet {
                 return "var '\(global.name)' is the main actor's, and \(use.context.words) uses it\(at)"

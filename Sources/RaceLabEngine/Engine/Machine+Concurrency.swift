@@ -33,13 +33,29 @@ extension Machine {
         return []
     }
 
-    /// An actor's own state touched from outside it (by a name another class's field
-    /// has too, so the compiler could not tell): refused, as Swift refuses it. True
-    /// when refused.
+    /// Whether the object is an instance of a `@MainActor` class.
+    func isMainActorObject(_ id: ObjectID) -> Bool {
+        world.heap[id].classIndex.map { program.classes[$0].isMainActor } == true
+    }
+
+    /// An actor's own state touched from outside it, or a `@MainActor` class's off
+    /// the main actor (by a name another class's field has too, so the compiler could
+    /// not tell): refused, as Swift refuses it. Its own init and deinit may touch it
+    /// anywhere. True when refused.
     mutating func refusesOutsideAccess(_ id: ObjectID, _ field: String) -> Bool {
-        guard isActor(id), world.headers[id].owner != thread, !checking else { return false }
+        guard !checking else { return false }
         let name = world.heap[id].name
-        fail(.type("\(name).\(field) is \(name)'s own state: outside the actor, read it with 'await \(name).\(field)' or change it in one of its methods"))
+        if isActor(id), world.headers[id].owner != thread {
+            fail(.type("\(name).\(field) is \(name)'s own state: outside the actor, read it with 'await \(name).\(field)' or change it in one of its methods"))
+            return true
+        }
+        guard isMainActorObject(id), !onMainThread, frame.kind != .deinitializer(id), !(code.isInitializer && frame.slots.first == .object(id)) else {
+            return false
+        }
+        fail(
+            .type(
+                "\(name).\(field) is the main actor's (its class is @MainActor), and \(threadName) is off the main actor: read it with 'await \(name).\(field)' or change it in one of its methods"
+            ))
         return true
     }
 
@@ -58,6 +74,8 @@ extension Machine {
             }
             // An object that is not an actor (`await box.v`, the name some actor's
             // field has too): no hop, as Swift's `await` on what does not suspend.
+            // A `@MainActor` class's instance: its state is the main actor's.
+            if isMainActorObject(id) { return .some(world.mainActor) }
             return .some(isActor(id) ? id : state.executor)
         }
     }
@@ -147,12 +165,15 @@ extension Machine {
     /// `isolate`: the function's first instruction.
     mutating func isolate(_ isolation: Isolation, save: Int) {
         guard let target = executor(for: isolation) else { return }
-        // A function's first instruction, or a read of an actor's state from outside.
-        let call = frame.pc == 0
+        // A function's first instruction, `MainActor.run` (the only other isolation to
+        // the main actor by name), or a read of an actor's state from outside.
+        var why = "hops to \(target.map { world.heap[$0].name } ?? "the global executor") to read its state"
+        if isolation == .mainActor { why = "hops to MainActor to run MainActor.run's closure" }
+        if frame.pc == 0 { why = "calls \(code.name)" }
         frame.slots[save] = .int(state.executor ?? -1)
         advance()
         guard target != state.executor || !holdsExecutor else { return }
-        hop(to: target, call ? "calls \(code.name)" : "hops to \(target.map { world.heap[$0].name } ?? "the global executor") to read its state")
+        hop(to: target, why)
     }
 
     /// `restoreExecutor`: back where the caller ran, before returning.
@@ -279,14 +300,12 @@ extension Machine {
                 return
             }
             let running = task.isCancelled ? [] : task.children.filter(world.isRunningTask)
-            let handlers = cancelTree(id)
+            let cancellation = cancelTree(id)
             push(.none)
             advance()
             let children = running.isEmpty ? "" : " and its children " + running.map { world.heap[$0].name }.joined(separator: ", ")
-            emit(
-                "cancels \(world.heap[id].name)\(children)" + (handlers.isEmpty ? "" : ", and runs its cancellation handler here"),
-                Access(.operation(id), .write))
-            runCancellationHandlers(handlers)
+            emit("cancels \(world.heap[id].name)\(children)" + cancellation.words, Access(.operation(id), .write))
+            runHandlers(cancellation.handlers)
         case .makeContinuation(let function):
             let id = newObject(.continuation(ContinuationState(task: thread, function: function)), classIndex: nil, typeName: "Continuation")
             push(.object(id))
@@ -320,7 +339,7 @@ extension Machine {
             emit(
                 "registers a cancellation handler" + (task.isCancelled ? "; it is cancelled already, so the handler runs now" : ""),
                 Access(.operation(id), .write))
-            if task.isCancelled { runCancellationHandlers([(handler, id)]) }
+            if task.isCancelled { runHandlers([HandlerCall(closure: handler, kind: .cancellationHandler(id), parameter: nil, isKept: true)]) }
         case .popCancellationHandler:
             guard let id = state.task, var task = taskState(id), let handler = task.handlers.popLast() else { return }
             world.heap[id].kind = .task(task)

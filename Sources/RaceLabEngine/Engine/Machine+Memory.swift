@@ -96,7 +96,10 @@ extension Machine {
         if case .continuation(let continuation) = world.heap[id].kind { handed = continuation.value.references }
         held += handed
         if case .taskGroup(let group) = world.heap[id].kind { held += group.children }
-        if case .stream(let stream) = world.heap[id].kind { held += stream.buffer.flatMap(\.references) + stream.handed.flatMap(\.value.references) }
+        if case .stream(let stream) = world.heap[id].kind {
+            held += stream.buffer.flatMap(\.references) + stream.handed.flatMap(\.value.references)
+            if let handler = stream.onTermination { held += Value.closure(handler).references }
+        }
         if case .group(let group) = world.heap[id].kind {
             for notification in group.notifications { held += Value.closure(notification.closure).references }
         }

@@ -115,8 +115,11 @@ extension Machine {
         let arguments = Array(frame.slots.suffix(argc))
         let receiver = frame.slots[frame.slots.count - 1 - argc]
         guard let id = object(receiver, "calling \(name)()") else { return }
-        if let classIndex = world.heap[id].classIndex, program.classes[classIndex].isActor, let method = program.classes[classIndex].methods[name] {
-            // A method of the script's own (an actor's): a call, with the object as self.
+        if let classIndex = world.heap[id].classIndex, program.classes[classIndex].isActor || program.classes[classIndex].isMainActor,
+            let method = program.classes[classIndex].methods[name]
+        {
+            // A method of the script's own (an actor's, a `@MainActor` class's): a call,
+            // with the object as self.
             guard program.codes[method].parameterCount == argc + 1 else {
                 let expected = program.codes[method].parameterCount - 1
                 fail(.type("\(program.codes[method].name) takes \(expected) argument\(expected == 1 ? "" : "s"), not \(argc)"))
@@ -134,6 +137,8 @@ extension Machine {
             yieldToStream(id, arguments[0])
         case (.stream, "finish", 0):
             finishStream(id)
+        case (.stream, "onTermination", 1):
+            setOnTermination(id, arguments[0])
         case (.continuation, "resume", 0), (.continuation, "resume(returning:)", 1):
             resumeContinuation(id, value: arguments.first ?? .none, argc: argc)
         case (.continuation, "resume(throwing:)", 1):

@@ -5,7 +5,11 @@
 /// one suspended); otherwise the buffer keeps it as the policy says, or drops it.
 /// `finish()` ends the stream: the first suspended consumer is told so, and any
 /// other stays suspended for ever, as swiftlang/swift #71412 reports of concurrent
-/// iteration (which SE-0314 calls a programmer error).
+/// iteration (which SE-0314 calls a programmer error). Cancelling a task suspended
+/// in `for await` ends the stream too, as the iterator's cancellation handler does
+/// (`Machine.cancelTree`); so does a `for await` that a cancelled task starts. Either
+/// way the stream's `onTermination` handler runs once, on the thread that ends it,
+/// with "finished" or "cancelled" (Swift's `Termination`).
 extension Machine {
     /// `AsyncStream.makeStream(of:bufferingPolicy:)`.
     mutating func makeStream() {
@@ -72,24 +76,67 @@ extension Machine {
 
     /// `continuation.finish()`.
     mutating func finishStream(_ id: ObjectID) {
-        guard case .stream(var stream) = world.heap[id].kind else { return }
-        let name = world.heap[id].name
-        var text = "finishes \(name)"
-        if !stream.isFinished {
-            stream.isFinished = true
-            if !stream.waiting.isEmpty {
-                let first = stream.waiting.removeFirst()
-                stream.handed.append(.init(consumer: first, value: .none, isEnd: true))
-                text += "; \(world.threadNames[first]), suspended in for await, sees the end"
-                if !stream.waiting.isEmpty {
-                    text += "; " + stream.waiting.map { world.threadNames[$0] }.joined(separator: ", ") + " stays suspended for ever (swiftlang/swift #71412)"
-                }
-            }
-        } else {
-            text += " again: nothing more happens"
+        guard case .stream(let stream) = world.heap[id].kind else { return }
+        guard !stream.isFinished else {
+            returnFromMethod(argc: 0, "finishes \(world.heap[id].name) again: nothing more happens", [Access(.operation(id), .write)])
+            return
+        }
+        let end = endStream(id, cancelledBy: nil)
+        returnFromMethod(argc: 0, "finishes \(world.heap[id].name)" + end.note, [Access(.operation(id), .write)])
+        runHandlers(end.handler.map { [$0] } ?? [])
+    }
+
+    /// Ends a stream that has not ended: finished by `finish()` (`cancelledBy` nil), or
+    /// cancelled by a task's cancellation in its `for await`: a later `for await` finds
+    /// it ended at once. Its handler, taken from the stream, runs first, and a consumer
+    /// suspended sees the end when it returns (`handEnd`), as in Swift's runtime. The
+    /// handler to run, and the words that follow those of what ended the stream.
+    mutating func endStream(_ id: ObjectID, cancelledBy task: ObjectID?) -> (note: String, handler: HandlerCall?) {
+        guard case .stream(var stream) = world.heap[id].kind, !stream.isFinished else { return ("", nil) }
+        touch(.operation(id), .write)
+        stream.isFinished = true
+        let handler = stream.onTermination.map {
+            HandlerCall(closure: $0, kind: .terminationHandler(id), parameter: .string(task == nil ? "finished" : "cancelled"), isKept: false)
+        }
+        stream.onTermination = nil
+        world.heap[id].kind = .stream(stream)
+        guard handler == nil else { return ("; its onTermination handler runs here", handler) }
+        return (handEnd(id), nil)
+    }
+
+    /// An ended stream's end, to the first consumer suspended in its `for await`; any
+    /// other stays suspended for ever. The words.
+    mutating func handEnd(_ id: ObjectID) -> String {
+        guard case .stream(var stream) = world.heap[id].kind, !stream.waiting.isEmpty else { return "" }
+        let first = stream.waiting.removeFirst()
+        stream.handed.append(.init(consumer: first, value: .none, isEnd: true))
+        var text = "; \(world.threadNames[first]), suspended in for await, sees the end"
+        if !stream.waiting.isEmpty {
+            text += "; " + stream.waiting.map { world.threadNames[$0] }.joined(separator: ", ") + " stays suspended for ever (swiftlang/swift #71412)"
         }
         world.heap[id].kind = .stream(stream)
-        returnFromMethod(argc: 0, text, [Access(.operation(id), .write)])
+        return text
+    }
+
+    /// `continuation.onTermination = { termination in … }`.
+    mutating func setOnTermination(_ id: ObjectID, _ handler: Value) {
+        guard case .stream(var stream) = world.heap[id].kind, case .closure(let closure) = handler else {
+            fail(.type("onTermination takes a closure: continuation.onTermination = { termination in … }"))
+            return
+        }
+        let name = world.heap[id].name
+        let old = stream.onTermination
+        let text: String
+        if stream.isFinished {
+            text = "sets \(name)'s onTermination, but \(name) has ended: it will never run"
+        } else {
+            retain(handler)
+            stream.onTermination = closure
+            text = "sets \(name)'s onTermination handler" + (old == nil ? "" : ", replacing the one before")
+        }
+        world.heap[id].kind = .stream(stream)
+        if let old { release(.closure(old)) }
+        returnFromMethod(argc: 1, text, [Access(.operation(id), .write)])
     }
 
     /// `for await`'s next element (`Instruction.task(.streamNext)`).
@@ -99,6 +146,18 @@ extension Machine {
             return
         }
         let name = world.heap[id].name
+        // A cancelled task's `for await` cancels the stream first (Swift's iterator
+        // runs its cancellation handler at once): it ends, but what is buffered is
+        // still taken.
+        var cancelled: (note: String?, handler: HandlerCall?) = (nil, nil)
+        // What it does depends on its task's flag: a read of it, ordered with `cancel()`.
+        if let task = state.task { touch(.operation(task), .read) }
+        if let task = state.task, taskState(task)?.isCancelled == true, !stream.isFinished, !stream.handed.contains(where: { $0.consumer == thread }) {
+            let end = endStream(id, cancelledBy: task)
+            cancelled = ("is cancelled: its for await ends \(name)" + end.note + "; it ", end.handler)
+            guard case .stream(let ended) = world.heap[id].kind else { return }
+            stream = ended
+        }
         func deliver(_ value: Value, more: Bool, _ text: String) {
             world.heap[id].kind = .stream(stream)
             _ = pop()
@@ -106,7 +165,8 @@ extension Machine {
             push(.bool(more))
             state.waiting = nil
             advance()
-            emit(text, Access(.operation(id), .write))
+            emit((cancelled.note ?? "") + text, Access(.operation(id), .write))
+            runHandlers(cancelled.handler.map { [$0] } ?? [])
         }
         if let index = stream.handed.firstIndex(where: { $0.consumer == thread }) {
             let handoff = stream.handed.remove(at: index)

@@ -143,18 +143,20 @@ extension Machine {
         _ = pop()
         group.isCancelled = true
         world.heap[id].kind = .taskGroup(group)
-        var handlers: [(ClosureValue, ObjectID)] = []
+        var cancellation = Cancellation()
         var accesses = [Access(.operation(id), .write)]
         let running = group.children.filter(world.isRunningTask)
         for child in group.children {
             accesses.append(Access(.operation(child), .write))
-            if world.isRunningTask(child) { handlers += cancelTree(child) }
+            if world.isRunningTask(child) { cancellation += cancelTree(child) }
         }
         push(.none)
         advance()
         let names = running.map { world.heap[$0].name }.joined(separator: ", ")
-        emit("cancels \(world.heap[id].name)" + (running.isEmpty ? ": no child is running" : " and its running children: \(names)"), accesses)
-        runCancellationHandlers(handlers)
+        emit(
+            "cancels \(world.heap[id].name)" + (running.isEmpty ? ": no child is running" : " and its running children: \(names)")
+                + cancellation.notes.map { "; " + $0 }.joined(), accesses)
+        runHandlers(cancellation.handlers)
     }
 
     /// The end of a group's body (and `waitForAll()`): every child must finish.
@@ -207,36 +209,75 @@ extension Machine {
                 waited ? "resumes: \(name) has finished, so its async let's scope ends" : "leaves the scope of async let \(name), which has finished",
                 Access(.operation(id), .read))
         } else if !child.isCancelled {
-            let handlers = cancelTree(id)
-            emit("leaves the scope of async let \(name) while it runs: cancels it", Access(.operation(id), .write))
-            runCancellationHandlers(handlers)
+            let cancellation = cancelTree(id)
+            emit(
+                "leaves the scope of async let \(name) while it runs: cancels it" + cancellation.notes.map { "; " + $0 }.joined(),
+                Access(.operation(id), .write))
+            runHandlers(cancellation.handlers)
         } else {
             suspend(on: .task(id), "leaves the scope of async let \(name): awaits it, as Swift does", Access(.operation(id), .read))
         }
     }
 
     /// Cancels a task and, once, its structured children still running (SE-0304):
-    /// the cancellation handlers to run, innermost first, with their tasks.
-    mutating func cancelTree(_ id: ObjectID) -> [(ClosureValue, ObjectID)] {
-        guard var task = taskState(id), !task.isCancelled else { return [] }
+    /// the handlers to run, innermost first. A task suspended in `for await` over a
+    /// stream ends the stream, as `AsyncStream`'s iterator does when its task is
+    /// cancelled.
+    mutating func cancelTree(_ id: ObjectID) -> Cancellation {
+        guard var task = taskState(id), !task.isCancelled else { return Cancellation() }
         task.isCancelled = true
         world.heap[id].kind = .task(task)
-        var handlers = task.handlers.reversed().map { ($0, id) }
+        var cancellation = Cancellation()
+        cancellation.handlers = task.handlers.reversed().map { HandlerCall(closure: $0, kind: .cancellationHandler(id), parameter: nil, isKept: true) }
+        if case .stream(let stream)? = world.threads[task.thread].waiting {
+            let end = endStream(stream, cancelledBy: id)
+            cancellation.notes.append("ends \(world.heap[stream].name), which \(world.heap[id].name) awaits in for await" + end.note)
+            cancellation.handlers += end.handler.map { [$0] } ?? []
+        }
         // Every child is touched, finished (even freed) or not: whether one has finished
         // is what its finishing step writes, so the cancel is ordered with it either way.
         for child in task.children {
             touch(.operation(child), .write)
-            if world.isRunningTask(child) { handlers += cancelTree(child) }
+            if world.isRunningTask(child) { cancellation += cancelTree(child) }
         }
-        return handlers
+        return cancellation
     }
 
-    /// Runs cancellation handlers on this thread, before it goes on: each is a frame.
-    mutating func runCancellationHandlers(_ handlers: [(ClosureValue, ObjectID)]) {
+    /// Runs handlers on this thread, before it goes on: each is a frame.
+    mutating func runHandlers(_ handlers: [HandlerCall]) {
         // Pushed last first: the first runs first.
-        for (handler, task) in handlers.reversed() {
-            retain(.closure(handler))
-            pushFrame(closureFrame(handler, kind: .cancellationHandler(task), parameter: nil))
+        for handler in handlers.reversed() {
+            if handler.isKept { retain(.closure(handler.closure)) }
+            pushFrame(closureFrame(handler.closure, kind: handler.kind, parameter: handler.parameter))
         }
+    }
+}
+
+/// Code a thread runs for someone else before it goes on: a task's cancellation
+/// handler (run by its canceller), a stream's `onTermination` (run by whoever ends it).
+struct HandlerCall {
+    var closure: ClosureValue
+    var kind: Frame.Kind
+    var parameter: Value?
+    /// Whether its owner keeps it (a task's handler stays registered), so the frame
+    /// takes a count of its own; else the owner hands its count over.
+    var isKept: Bool
+}
+
+/// What a cancellation does besides setting flags: the handlers to run, and the
+/// streams it ends, in words.
+struct Cancellation {
+    var handlers: [HandlerCall] = []
+    var notes: [String] = []
+
+    static func += (lhs: inout Cancellation, rhs: Cancellation) {
+        lhs.handlers += rhs.handlers
+        lhs.notes += rhs.notes
+    }
+
+    /// What the cancelling step says of them, after what it cancels.
+    var words: String {
+        let runsHandler = handlers.contains { if case .cancellationHandler = $0.kind { true } else { false } }
+        return (runsHandler ? ", and runs its cancellation handler here" : "") + notes.map { "; " + $0 }.joined()
     }
 }

@@ -127,6 +127,11 @@ extension Machine {
             taskReturned(handle, value: value, releasing: releasing, accesses: accesses, thrown: thrown)
         case .cancellationHandler(let handle):
             emit("returns from \(world.heap[handle].name)'s cancellation handler\(releasing)", accesses)
+        case .terminationHandler(let stream):
+            let note = handEnd(stream)
+            emit(
+                "returns from \(world.heap[stream].name)'s onTermination handler\(note)\(releasing)",
+                accesses + [Access(.operation(stream), .write)])
         case .observer(let op):
             let last = state.frames.isEmpty && !state.isMain
             if last { state.isFinished = true }

@@ -15,6 +15,8 @@ public struct Program: Sendable {
         /// For a `let` made by a class of the script's that is not an actor: the
         /// class (its instance is not `Sendable`: `Swift6Check`).
         public var holdsInstanceOf: String?
+        /// `nonisolated(unsafe) var`: Swift 6 does not check it (`Swift6Check`).
+        public var isUnchecked = false
 
         /// Whether an outcome shows it: variables, and constants holding an `Atomic`.
         public var isShown: Bool { !isLet || holdsAtomic }
@@ -39,6 +41,9 @@ public struct Program: Sendable {
         /// For an Operation subclass (`class Name: Operation`): what a queue runs.
         /// `actor Name { }`: its instances are actors, its methods run on them.
         public var isActor = false
+        /// `@MainActor class Name { }`: its fields are the main actor's (touched off it,
+        /// a runtime error: `Machine.refusesOutsideAccess`), its methods run there.
+        public var isMainActor = false
         public var operation: OperationClass?
     }
 
@@ -209,14 +214,17 @@ public struct Program: Sendable {
 }
 
 extension Program {
-    /// The `var` fields of each actor that a `let` shared variable holds, named as
-    /// read (`island.food`): the isolated state an outcome shows beside the shared
-    /// variables (for the explorer's outcomes and the grader's behaviours alike).
+    /// The `var` fields of each actor (or `@MainActor` class instance) that a `let`
+    /// shared variable holds, named as read (`island.food`): the isolated state an
+    /// outcome shows beside the shared variables (for the explorer's outcomes and the
+    /// grader's behaviours alike).
     public func actorState(in world: World) -> [(name: String, value: Value)] {
         guard usesConcurrency else { return [] }
         var terms: [(name: String, value: Value)] = []
         for g in world.globals.indices where globals[g].isLet {
-            guard case .object(let id) = world.globals[g], world.heap[id].isActor, let index = world.heap[id].classIndex else { continue }
+            guard case .object(let id) = world.globals[g], let index = world.heap[id].classIndex,
+                world.heap[id].isActor || classes[index].isMainActor
+            else { continue }
             let info = classes[index]
             for field in info.fieldNames.indices where !info.fieldIsLet[field] {
                 terms.append((name: "\(globals[g].name).\(info.fieldNames[field])", value: world.heap[id].fields[field]))

@@ -176,6 +176,8 @@ public struct StreamState: Hashable, Sendable {
     /// Consumers suspended for the next element, first come first served.
     public var waiting: [ThreadID] = []
     public var handed: [Handoff] = []
+    /// `continuation.onTermination = { … }`: run once, by whoever ends the stream.
+    public var onTermination: ClosureValue?
 
     public init(policy: Policy) {
         self.policy = policy

@@ -126,6 +126,9 @@ public struct Frame: Hashable, Sendable {
         /// A task's cancellation handler, run by the thread that cancels it (the task's
         /// handle), which goes on afterwards.
         case cancellationHandler(ObjectID)
+        /// A stream's `onTermination` handler, run by the thread that ends the stream,
+        /// which goes on afterwards.
+        case terminationHandler(ObjectID)
     }
 
     public var code: Int

@@ -169,6 +169,7 @@ struct StateEncoder {
         case .observer(let id): put(7); put(id)
         case .task(let id): put(8); put(id)
         case .cancellationHandler(let id): put(9); put(id)
+        case .terminationHandler(let id): put(10); put(id)
         }
         put(frame.slots.count)
         if frame.code < 0 || program.codes[frame.code].enumerations.isEmpty {
@@ -300,6 +301,7 @@ struct StateEncoder {
                 put(handoff.value)
                 put(handoff.isEnd ? 1 : 0)
             }
+            put(optional: state.onTermination)
         case .taskGroup(let state):
             put(14)
             put((state.isCancelled ? 1 : 0) | (state.isOpen ? 2 : 0))

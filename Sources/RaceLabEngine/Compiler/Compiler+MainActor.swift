@@ -1,0 +1,44 @@
+import RaceLabLanguage
+
+/// The main actor beyond main's own code: calls into it from elsewhere (a
+/// `@MainActor` function, a `@MainActor` class's method or state) and
+/// `MainActor.run { }`. Where each runs is `Compiler.isolation(of:in:)`'s; what the
+/// machine refuses at run time, `Machine.refusesOutsideAccess`.
+extension Compiler {
+    /// A use of the main actor's function, method or state: nothing to say in code on
+    /// the main actor; elsewhere awaited (a hop), and refused in code that cannot
+    /// suspend, as Swift 6 refuses it.
+    mutating func requireMainActor(_ what: String, at range: SourceRange) throws(Failure) {
+        guard let context = builder.context, context != .mainActor else { return }
+        guard builder.isAsync else {
+            var fix = "hand the work to the main thread: DispatchQueue.main.async { … }"
+            if case .function = context { fix = "mark the function @MainActor, or make it async and 'await' it" }
+            throw error(
+                "\(what) is the main actor's, and \(context.words) is not on it and cannot suspend (Swift 6: main actor-isolated \(what) in a synchronous nonisolated context); \(fix)",
+                at: range)
+        }
+        try requireAwait(what, at: range)
+    }
+
+    /// `await MainActor.run { … }`: a hop to the main actor, the closure's body there
+    /// (in place, in this task, in one go: it is synchronous), its value, and back.
+    mutating func compileMainActorRun(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {
+        let closure = try onlyClosure(arguments, trailing, range: range, what: "MainActor.run")
+        guard closure.parameters.isEmpty else { throw error("MainActor.run's closure takes nothing: MainActor.run { … }", at: closure.range) }
+        try requireAwait("MainActor.run", at: range)
+        let result = builder.newSlot("result", temp: true)
+        emit(constant: .none)
+        emit(.storeTemp(result))
+        let saved = builder.newSlot("executor", temp: true)
+        builder.currentRange = range
+        emit(.isolate(.mainActor, save: saved))
+        let outside = (builder.isAsync, builder.synchronousBody, builder.context)
+        (builder.isAsync, builder.synchronousBody) = (false, "MainActor.run")
+        if builder.context != nil { builder.context = .mainActor }
+        compileInline(closure, parameter: nil, result: result, throwing: false)
+        (builder.isAsync, builder.synchronousBody, builder.context) = outside
+        builder.currentRange = range
+        emit(.restoreExecutor(saved))
+        emit(.loadLocal(result))
+    }
+}

@@ -1,0 +1,192 @@
+import RaceLabLanguage
+import Testing
+
+@testable import RaceLabEngine
+
+/// The main actor beyond main's own code (issue 33): `@MainActor` classes, calls into
+/// the main actor from elsewhere, `MainActor.run { }`, and how Swift 6 sees `@MainActor`
+/// and `nonisolated(unsafe)` top-level variables.
+struct MainActorTests {
+    static let model = """
+        @MainActor class Model {
+            var total = 0
+            func add(n) {
+                total += n
+            }
+            func load() async -> Int {
+                let v = await fetch()
+                total += v
+                return total
+            }
+        }
+        func fetch() async -> Int {
+            return 10
+        }
+        let model = Model()
+        task A {
+            await model.add(1)
+            let seen = await model.total
+            let loaded = await model.load()
+        }
+        main {
+            model.add(2)
+        }
+        expect model.total == 13, "every addition lands"
+        """
+
+    /// A `@MainActor` class's methods run on the main actor: a task hops there and
+    /// back for each, and main calls them as its own code.
+    @Test func aMainActorClassRunsItsMethodsOnTheMainActor() throws {
+        let run = try RaceLabEngineTests.run(Self.model, schedule: "A main main main A A A A A A A A A A A A A A")
+        #expect(
+            lines(run) == [
+                "A calls Model.add: enqueues on MainActor, which main holds: waits in its mailbox",
+                "main reads model.total: 0",
+                "main writes model.total = 2",
+                "main finishes its code; leaves MainActor, which goes to A, first in its mailbox",
+                "A resumes: runs on MainActor: its turn",
+                "A reads model.total: 2",
+                "A writes model.total = 3",
+                "A returns from Model.add: leaves MainActor; runs on the global concurrent executor",
+                "A hops to MainActor to read its state: runs on MainActor",
+                "A reads model.total: 3",
+                "A hops back: leaves MainActor; runs on the global concurrent executor",
+                "A calls Model.load: runs on MainActor",
+                "A calls fetch: leaves MainActor; runs on the global concurrent executor",
+                "A returns from fetch: runs on MainActor",
+                "A reads model.total: 3",
+                "A writes model.total = 13",
+                "A reads model.total: 13",
+                "A returns from Model.load: leaves MainActor; runs on the global concurrent executor",
+                "A finishes",
+            ])
+        try ConcurrencyTests.agree(Self.model, ["model.total = 13: 4"])
+    }
+
+    /// `MainActor.run`: a hop to the main actor, the closure in one go, its value.
+    @Test func mainActorRunRunsItsClosureThereAndReturnsItsValue() throws {
+        let source = """
+            var shown = 0
+            var got = 0
+            task A {
+                let v = await MainActor.run {
+                    shown += 1
+                    return shown * 10
+                }
+                got = v
+            }
+            main {
+                shown = 5
+            }
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: "main main A A A A A A A")
+        #expect(
+            lines(run) == [
+                "main writes shown = 5", "main finishes its code; leaves MainActor",
+                "A hops to MainActor to run MainActor.run's closure: runs on MainActor",
+                "A reads shown: 5",
+                "A writes shown = 6",
+                "A reads shown: 6",
+                "A hops back: leaves MainActor; runs on the global concurrent executor",
+                "A writes got = 60",
+                "A finishes",
+            ])
+        // Main holds the main actor until its code ends: the closure always runs after.
+        try ConcurrencyTests.agree(source, ["shown = 6, got = 60: 3"])
+    }
+
+    /// Swift's rules, as compile errors: the main actor's functions, methods and
+    /// state are awaited off it, and refused where code cannot suspend; its closure
+    /// for `MainActor.run` cannot await.
+    @Test(arguments: [
+        (
+            "@MainActor func bump() {\n}\ntask A {\n    bump()\n}",
+            "4:5: function 'bump' may suspend: write 'await' before it (Swift: expression is 'async' but is not marked with 'await')"
+        ),
+        (
+            "@MainActor func bump() {\n}\nthread T {\n    bump()\n}",
+            "4:5: function 'bump' is the main actor's, and T (a thread of its own) is not on it and cannot suspend (Swift 6: main actor-isolated function 'bump' in a synchronous nonisolated context); hand the work to the main thread: DispatchQueue.main.async { … }"
+        ),
+        (
+            "@MainActor class M {\n    var n = 0\n    func add() {\n        n += 1\n    }\n}\nlet m = M()\nfunc helper() {\n    m.add()\n}",
+            "9:5: method 'add' is the main actor's, and function helper (not @MainActor) is not on it and cannot suspend (Swift 6: main actor-isolated method 'add' in a synchronous nonisolated context); mark the function @MainActor, or make it async and 'await' it"
+        ),
+        (
+            "@MainActor class M {\n    var n = 0\n}\nlet m = M()\ntask A {\n    let x = m.n\n}",
+            "6:13: property 'n' may suspend: write 'await' before it (Swift: expression is 'async' but is not marked with 'await')"
+        ),
+        (
+            "@MainActor class M {\n    var n = 0\n}\nlet m = M()\ntask A {\n    m.n = 1\n}",
+            "6:5: cannot change 'n' from task A (off the main actor): M is @MainActor, so its state changes only on the main actor; call one of its methods with 'await', or use 'await MainActor.run { … }'"
+        ),
+        (
+            "task A {\n    await MainActor.run {\n        await Task.yield()\n    }\n}",
+            "3:9: 'await' in MainActor.run's closure, which is synchronous: it runs on the main actor in one go; await before it or after it"
+        ),
+        ("@MainActor thread T {\n}", "1:12: '@MainActor' must come before a func, a class or a top-level var, found 'thread'"),
+        ("nonisolated(safe) var x = 0", "1:13: a top-level variable may be 'nonisolated(unsafe)', found 'safe'"),
+    ])
+    func theMainActorIsReachedOnlyAsSwiftAllows(source: String, message: String) {
+        #expect(firstDiagnostic(source) == message)
+    }
+
+    /// Where a field's name is another class's too, the compiler cannot tell: the
+    /// machine refuses the touch off the main actor at run time.
+    @Test func aMainActorClassesStateIsRefusedOffTheMainActorAtRunTime() throws {
+        let source = """
+            @MainActor class Model {
+                var total = 0
+            }
+            class Box {
+                var total = 0
+            }
+            let model = Model()
+            task A {
+                let t = model.total
+            }
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: "A")
+        #expect(
+            lines(run) == [
+                "A stops with a runtime error: model.total is the main actor's (its class is @MainActor), and A is off the main actor: read it with 'await model.total' or change it in one of its methods"
+            ])
+    }
+
+    /// Swift 6's static line: an unmarked or `@MainActor` top-level `var` used off the
+    /// main actor is rejected, a `nonisolated(unsafe)` one is not checked (and still
+    /// races); a `@MainActor` class's instance is Sendable, a plain class's is not.
+    @Test func swift6ChecksWhatItsMarksSay() throws {
+        let source = """
+            var plain = 0
+            @MainActor var marked = 0
+            nonisolated(unsafe) var unchecked = 0
+            @MainActor class Model {
+                var n = 0
+            }
+            class Box {
+                var n = 0
+            }
+            let model = Model()
+            let box = Box()
+            task A {
+                plain += 1
+                marked += 1
+                unchecked += 1
+                let m = model
+                let b = box
+            }
+            main {
+                unchecked += 1
+            }
+            """
+        let program = try compile(source)
+        #expect(
+            program.swift6Rejections == [
+                "var 'plain' is the main actor's, and task A (off the main actor) uses it (line 13)",
+                "var 'marked' is the main actor's, and task A (off the main actor) uses it (line 14)",
+                "let 'box' holds a Box, which is not Sendable, and task A (off the main actor) uses it (line 17)",
+            ])
+        let races = try ConcurrencyTests.explore(source, .stateless, .dpor).dataRaces.map(\.target)
+        #expect(Set(races) == ["unchecked"])
+    }
+}

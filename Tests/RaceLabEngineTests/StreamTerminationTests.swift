@@ -1,0 +1,141 @@
+import RaceLabLanguage
+import Testing
+
+@testable import RaceLabEngine
+
+/// How an `AsyncStream` ends (issue 33): `finish()`, or the cancellation of the task
+/// in its `for await`, and the `onTermination` handler either one runs, once, on the
+/// thread that ends it. Every search agrees.
+struct StreamTerminationTests {
+    /// A consumer suspended in `for await` sees the end only after the handler returns,
+    /// as in Swift's runtime; one that comes back later finds the stream ended at once.
+    @Test func finishRunsTheHandlerBeforeTheConsumerSeesTheEnd() throws {
+        let source = """
+            var log: [String] = []
+            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+            task consumer {
+                for await v in stream {
+                    log.append("got")
+                }
+                log.append("end")
+            }
+            task producer {
+                continuation.onTermination = { termination in
+                    log.append(termination)
+                }
+                continuation.yield(1)
+                continuation.finish()
+            }
+            """
+        let run = try RaceLabEngineTests.run(
+            source, schedule: "consumer producer producer consumer consumer consumer producer producer producer consumer consumer consumer producer")
+        #expect(
+            lines(run) == [
+                "consumer awaits the next element of stream: none is buffered, so it suspends",
+                "producer sets stream's onTermination handler",
+                "producer yields 1 to stream: consumer, suspended for it, gets it",
+                "consumer resumes with 1 from stream",
+                "consumer calls log.append(\"got\"): now [\"got\"]",
+                "consumer awaits the next element of stream: none is buffered, so it suspends",
+                "producer finishes stream; its onTermination handler runs here",
+                "producer calls log.append(\"finished\"): now [\"got\", \"finished\"]",
+                "producer returns from stream's onTermination handler; consumer, suspended in for await, sees the end",
+                "consumer resumes: stream has finished, so its loop ends",
+                "consumer calls log.append(\"end\"): now [\"got\", \"finished\", \"end\"]",
+                "consumer finishes",
+                "producer finishes",
+            ])
+        try ConcurrencyTests.agree(
+            source,
+            [
+                "log = [\"finished\", \"got\", \"end\"]: 153", "log = [\"got\", \"end\", \"finished\"]: 36",
+                "log = [\"got\", \"finished\", \"end\"]: 156",
+            ])
+    }
+
+    /// Cancelling the task suspended in `for await` ends the stream in the canceller's
+    /// step: the handler runs there with "cancelled", and a later `yield` is
+    /// "terminated". A task cancelled before it awaits ends the stream itself.
+    @Test func cancellingTheConsumerEndsTheStream() throws {
+        let source = """
+            var log: [String] = []
+            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+            let consumer = Task.detached {
+                for await v in stream {
+                    log.append("got")
+                }
+                log.append("end")
+            }
+            task canceller {
+                continuation.onTermination = { termination in
+                    log.append(termination)
+                }
+                continuation.yield(1)
+                consumer.cancel()
+                let result = continuation.yield(2)
+                log.append(result)
+            }
+            """
+        let suspended = try RaceLabEngineTests.run(
+            source, schedule: "task canceller canceller task task task canceller canceller canceller task task task canceller canceller canceller")
+        #expect(
+            lines(suspended) == [
+                "task awaits the next element of stream: none is buffered, so it suspends",
+                "canceller sets stream's onTermination handler",
+                "canceller yields 1 to stream: task, suspended for it, gets it",
+                "task resumes with 1 from stream",
+                "task calls log.append(\"got\"): now [\"got\"]",
+                "task awaits the next element of stream: none is buffered, so it suspends",
+                "canceller cancels task; ends stream, which task awaits in for await; its onTermination handler runs here",
+                "canceller calls log.append(\"cancelled\"): now [\"got\", \"cancelled\"]",
+                "canceller returns from stream's onTermination handler; task, suspended in for await, sees the end",
+                "task resumes: stream has finished, so its loop ends",
+                "task calls log.append(\"end\"): now [\"got\", \"cancelled\", \"end\"]",
+                "task finishes",
+                "canceller yields 2 to stream, which has finished: terminated",
+                "canceller calls log.append(\"terminated\"): now [\"got\", \"cancelled\", \"end\", \"terminated\"]",
+                "canceller finishes",
+            ])
+        let cancelledFirst = try RaceLabEngineTests.run(
+            source, schedule: "canceller canceller canceller task task task task task task task canceller canceller")
+        #expect(
+            lines(cancelledFirst) == [
+                "canceller sets stream's onTermination handler",
+                "canceller yields 1 to stream: buffered",
+                "canceller cancels task",
+                "task is cancelled: its for await ends stream; its onTermination handler runs here; it takes 1 from stream",
+                "task calls log.append(\"cancelled\"): now [\"cancelled\"]",
+                "task returns from stream's onTermination handler",
+                "task calls log.append(\"got\"): now [\"cancelled\", \"got\"]",
+                "task finds stream finished: its loop ends",
+                "task calls log.append(\"end\"): now [\"cancelled\", \"got\", \"end\"]",
+                "task finishes",
+                "canceller yields 2 to stream, which has finished: terminated",
+                "canceller calls log.append(\"terminated\"): now [\"cancelled\", \"got\", \"end\", \"terminated\"]",
+                "canceller finishes",
+            ])
+        // A cancel while the consumer runs ends nothing: its next `for await` does.
+        try ConcurrencyTests.agree(
+            source,
+            [
+                "log = [\"cancelled\", \"enqueued\", \"got\", \"got\", \"end\"]: 15",
+                "log = [\"cancelled\", \"got\", \"end\", \"terminated\"]: 191",
+                "log = [\"cancelled\", \"got\", \"enqueued\", \"got\", \"end\"]: 11",
+                "log = [\"cancelled\", \"got\", \"got\", \"end\", \"enqueued\"]: 3",
+                "log = [\"cancelled\", \"got\", \"got\", \"enqueued\", \"end\"]: 7",
+                "log = [\"cancelled\", \"got\", \"terminated\", \"end\"]: 199",
+                "log = [\"cancelled\", \"terminated\", \"got\", \"end\"]: 79",
+                "log = [\"enqueued\", \"cancelled\", \"got\", \"got\", \"end\"]: 19",
+                "log = [\"enqueued\", \"got\", \"cancelled\", \"got\", \"end\"]: 27",
+                "log = [\"got\", \"cancelled\", \"end\", \"terminated\"]: 176",
+                "log = [\"got\", \"cancelled\", \"enqueued\", \"got\", \"end\"]: 99",
+                "log = [\"got\", \"cancelled\", \"got\", \"end\", \"enqueued\"]: 27",
+                "log = [\"got\", \"cancelled\", \"got\", \"enqueued\", \"end\"]: 63",
+                "log = [\"got\", \"cancelled\", \"terminated\", \"end\"]: 164",
+                "log = [\"got\", \"end\", \"cancelled\", \"terminated\"]: 12",
+                "log = [\"got\", \"enqueued\", \"cancelled\", \"got\", \"end\"]: 135",
+                "log = [\"got\", \"terminated\", \"cancelled\", \"end\"]: 30",
+                "log = [\"terminated\", \"cancelled\", \"got\", \"end\"]: 7",
+            ])
+    }
+}
