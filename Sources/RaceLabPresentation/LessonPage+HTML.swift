@@ -21,6 +21,8 @@ extension LessonPage {
             : "Some versions have more states than the page's budget (\(spaces.map(\.maxStates).max() ?? 0) a version): for them it holds the states nearest the start and those of the runs you can watch, and past them the moves stop. 'racelab explore' sees the rest."
         var story = scenario.story.isEmpty ? "" : "<h2>The story</h2>\n<pre class=\"story\">\(XML.escape(scenario.story))</pre>\n"
         if !scenario.source.isEmpty { story += "<p class=\"source\">Source: \(XML.escape(scenario.source))</p>\n" }
+        // Actor lanes, only where there can be actors: a page without them is as it was.
+        let actors = lesson.versions.contains { ActorLane.mayHaveActors($0.version.program) }
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -44,7 +46,7 @@ extension LessonPage {
             .lane pre .now { background: var(--box); font-weight: bold; }
             #log li { margin: .15rem 0; } #failure { color: var(--bad); font-weight: bold; }
             #debrief { border: 2px solid var(--bad); padding: .6rem; } #debrief.safe { border-color: var(--good); }
-            #versions button, #watch button { margin: .15rem; } #outcomes .fail { color: var(--bad); }
+            #versions button, #watch button { margin: .15rem; } #outcomes .fail { color: var(--bad); }\(actors ? Self.actorStyle : "")
             </style>
             </head>
             <body>
@@ -233,7 +235,7 @@ extension LessonPage {
                 button.addEventListener("click", () => move(i));
                 const status = el("div", t[1]); status.className = "status";
                 lane.append(button, status, ...codeOf(t)); lanes.append(lane);
-              });
+              });\(actors ? Self.actorLanes : "")
               const list = document.getElementById("state"); list.replaceChildren(...state.shared.map(s => el("li", s)));
               const log = document.getElementById("log"); log.replaceChildren(...sentences.map(s => el("li", s)));
               document.getElementById("failure").textContent = state.failure ? "It went wrong: " + state.failure[0] : "";
@@ -264,4 +266,22 @@ extension LessonPage {
 
             """
     }
+
+    /// The actor lanes' style: beside the threads' lanes, dashed, as they take no turns.
+    static let actorStyle = """
+
+        .lane.actor { border-style: dashed; flex: 0 1 12rem; min-width: 10rem; } .lane.actor .name { font-weight: bold; }
+        """
+
+    /// The script that draws a lane per actor of the state (`graph`'s `actors`): its
+    /// name, who holds it, who waits in its mailbox.
+    static let actorLanes = """
+
+          for (const actor of state.actors || []) {
+            const [name, holder, mailbox] = actor.map(i => graph.strings[i]);
+            const lane = el("div", ""), head = el("div", name), held = el("div", holder), queue = el("div", mailbox);
+            lane.className = "lane actor"; lane.dataset.actor = name; head.className = "name"; held.className = "status"; queue.className = "in";
+            lane.append(head, held, queue); lanes.append(lane);
+          }
+        """
 }

@@ -64,11 +64,12 @@ public struct LessonPage {
 
     /// The embedded graph, as JSON: every text once in `strings`; the code each thread
     /// can stand in (`codes`: its name, first line and lines); per state its threads
-    /// (`[name, status, code, line]`, code -1 when finished), its lines of shared state,
-    /// its failure (`[text, why]`) if any, its steps out as `[thread, target, sentence]`
-    /// (a fourth element, true, for a step that runs `progress`), `cut` when the budget
-    /// left some of its steps out, and `loop` (`[thread, length]`) when a livelock's
-    /// loop runs from it; texts by their number.
+    /// (`[name, status, code, line]`, code -1 when finished), its actors if it has any
+    /// (`[name, holder, mailbox]`: "actor images", "held by A", "mailbox: B" or ""), its
+    /// lines of shared state, its failure (`[text, why]`) if any, its steps out as
+    /// `[thread, target, sentence]` (a fourth element, true, for a step that runs
+    /// `progress`), `cut` when the budget left some of its steps out, and `loop`
+    /// (`[thread, length]`) when a livelock's loop runs from it; texts by their number.
     public static func graph(_ space: StateSpace, _ program: Program) -> JSON {
         // Every text once: states refer to them by number.
         var strings: [String] = []
@@ -123,6 +124,16 @@ public struct LessonPage {
                     .array([number(failure.text), number(FindingExplainer.explanation(failure.kind, message: failure.text))])
                 } ?? .null
             var fields: [(String, JSON)] = [("threads", .array(threads)), ("shared", .array(shared)), ("failure", failure), ("steps", .array(edges))]
+            // A lane per actor, beside the threads': who holds it, who waits in its mailbox.
+            let actors: [JSON] = world.heap.indices.compactMap { id in
+                ActorLane.standing(world, id).map { actor in
+                    let names = world.threadNames
+                    return .array([
+                        number("actor " + world.heap[id].name), number(actor.holderText(names)), number(actor.mailbox.isEmpty ? "" : actor.mailboxText(names)),
+                    ])
+                }
+            }
+            if !actors.isEmpty { fields.append(("actors", .array(actors))) }
             // Past the budget: this state has steps the page does not hold.
             if space.cut[index] { fields.append(("cut", .bool(true))) }
             // A livelock from here: the thread that goes round the loop first, and its steps.

@@ -1,12 +1,13 @@
 import RaceLabEngine
 
 /// A run as an SVG timeline: one lane per thread (a column), one box per step in its
-/// thread's lane, one row per step from top to bottom. The picture grows downward
-/// (a 100-step run is 100 rows) and never scales its text. Lock holds are bars at a
-/// lane's edge, blocked and spinning time is shaded, the decisive pair of steps is
-/// joined by an arrow, the failing step is marked, and the final state and findings
-/// are written under the lanes. Text is real SVG text; colors follow the reader's
-/// light or dark scheme.
+/// thread's lane, one row per step from top to bottom, and right of the threads one
+/// lane per actor (who holds it, who waits in its mailbox: `SVGTimeline+Actors.swift`).
+/// The picture grows downward (a 100-step run is 100 rows) and never scales its text.
+/// Lock holds are bars at a lane's edge, blocked and spinning time is shaded, the
+/// decisive pair of steps is joined by an arrow, the failing step is marked, and the
+/// final state and findings are written under the lanes. Text is real SVG text;
+/// colors follow the reader's light or dark scheme.
 public struct SVGTimeline {
     public let replay: ReplayedRun
     public let title: String
@@ -28,7 +29,8 @@ public struct SVGTimeline {
         let steps = replay.threads.count
         let byStep = Dictionary(grouping: run.events, by: \.step)
         let failing = Set(run.findings.compactMap { $0.thread == nil ? nil : $0.step - 1 })
-        let width = Self.gutter + names.count * Self.laneWidth + Self.margin
+        let actors = ActorLane.lanes(replay)
+        let width = Self.gutter + names.count * Self.laneWidth + actors.count * Self.actorLaneWidth + Self.margin
         // Long lines wrap at the picture's width (7 pixels a character).
         let footer = footerLines().flatMap { line -> [String] in
             let indent = line.hasPrefix("  ") ? "  " : ""
@@ -39,7 +41,7 @@ public struct SVGTimeline {
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="Menlo, Consolas, monospace" font-size="12">
             <title>\(XML.escape(title))</title>
-            <desc>One lane per thread, one row per step, top to bottom: the picture grows downward and does not scale.</desc>
+            <desc>One lane per thread, one row per step, top to bottom\(actors.isEmpty ? "" : ", then one lane per actor (who holds it after each step, who waits in its mailbox)"): the picture grows downward and does not scale.</desc>
             <style>
             .bg { fill: #ffffff; } .ink { fill: #1b1f24; } .dim { fill: #57606a; }
             .lane { stroke: #d0d7de; } .box { fill: #ddf4ff; stroke: #54aeff; } .fail { fill: #ffebe9; stroke: #cf222e; stroke-width: 2; }
@@ -49,7 +51,7 @@ public struct SVGTimeline {
               .box { fill: #0c2d6b; stroke: #388bfd; } .fail { fill: #4b1113; stroke: #f85149; } .blocked { fill: #21262d; }
               .spinning { fill: #3b2e00; } .hold { fill: #a371f7; } .arrow { stroke: #f85149; }
             }
-            </style>
+            \(actors.isEmpty ? "" : Self.actorStyle)</style>
             <defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#cf222e"/></marker></defs>
             <rect class="bg" x="0" y="0" width="\(width)" height="\(height)"/>
             <text class="ink" x="\(Self.margin)" y="22" font-size="14" font-weight="bold">\(XML.escape(title))</text>
@@ -58,7 +60,10 @@ public struct SVGTimeline {
         for (lane, name) in names.enumerated() {
             let x = Self.gutter + lane * Self.laneWidth
             out += "<line class=\"lane\" x1=\"\(x)\" y1=\"\(Self.top - 24)\" x2=\"\(x)\" y2=\"\(Self.top + steps * Self.rowHeight)\"/>\n"
-            out += "<text class=\"ink\" x=\"\(x + 8)\" y=\"\(Self.top - 8)\" font-weight=\"bold\">\(XML.escape(name))</text>\n"
+            // Beside actor lanes, a thread's swatch gives the colour of its holds there.
+            let swatch = actors.isEmpty ? "" : Self.swatch(lane, x: x + 8)
+            out += swatch
+            out += "<text class=\"ink\" x=\"\(x + (swatch.isEmpty ? 8 : 22))\" y=\"\(Self.top - 8)\" font-weight=\"bold\">\(XML.escape(name))</text>\n"
         }
         for step in 0..<steps {
             let y = Self.top + step * Self.rowHeight
@@ -69,7 +74,7 @@ public struct SVGTimeline {
                 switch replay.lane(lane, before: step) {
                 case .blocked:
                     out +=
-                        "<rect class=\"blocked\" x=\"\(x + 1)\" y=\"\(y)\" width=\"\(Self.laneWidth - 2)\" height=\"\(Self.rowHeight)\"><title>\(XML.escape(names[lane])) is blocked</title></rect>\n"
+                        "<rect class=\"blocked\" x=\"\(x + 1)\" y=\"\(y)\" width=\"\(Self.laneWidth - 2)\" height=\"\(Self.rowHeight)\"><title>\(XML.escape(blockedText(lane, before: step)))</title></rect>\n"
                 case .spinning:
                     out +=
                         "<rect class=\"spinning\" x=\"\(x + 1)\" y=\"\(y)\" width=\"\(Self.laneWidth - 2)\" height=\"\(Self.rowHeight)\"><title>\(XML.escape(names[lane])) spins</title></rect>\n"
@@ -93,6 +98,7 @@ public struct SVGTimeline {
                 "<rect class=\"\(failing.contains(step) ? "fail" : "box")\" x=\"\(x)\" y=\"\(y + 2)\" width=\"\(Self.laneWidth - 22)\" height=\"\(Self.rowHeight - 4)\" rx=\"3\"/>"
             out += "<text class=\"ink\" x=\"\(x + 4)\" y=\"\(y + 15)\">\(XML.escape(Self.fit(label, Self.laneWidth - 30)))</text></g>\n"
         }
+        out += actorLanes(actors, left: Self.gutter + names.count * Self.laneWidth)
         if let decisive, decisive.first < steps, decisive.second < steps {
             let point = { (step: Int) -> (Int, Int) in
                 (Self.gutter + replay.threads[step] * Self.laneWidth + Self.laneWidth / 2, Self.top + step * Self.rowHeight + Self.rowHeight / 2)

@@ -110,11 +110,9 @@ public enum SharedState {
         var lines: [Line] = []
         for id in world.heap.indices where world.headers[id].isAlive {
             switch world.heap[id].kind {
-            case .actor(let mailbox):
-                var text = "actor \(world.heap[id].name): "
-                text += world.headers[id].owner.map { "held by \(world.threadNames[$0])" } ?? "free"
-                if !mailbox.isEmpty { text += "; mailbox: " + mailbox.map { world.threadNames[$0] }.joined(separator: ", ") }
-                lines.append(Line(text))
+            case .actor:
+                guard let actor = ActorLane.standing(world, id) else { continue }
+                lines.append(Line("actor \(world.heap[id].name): " + actor.text(world.threadNames)))
             case .task(let task):
                 lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task)))
             case .taskGroup(let group) where !group.children.isEmpty:

@@ -39,6 +39,8 @@ struct GoldenTests {
             ["export", "deadlock", "--format", "dot"], ["export", "singleton-race", "--counterexample", "--format", "svg"],
             ["export", "deadlock", "--fix", "mutex", "--format", "dot"], ["export", "deadlock", "--format", "png"],
             ["export", "deadlock", "--schedule", "A*6 B*6", "--format", "dot"], ["export", "deadlock", "--format", "html"],
+            // An actor program: a lane per actor, who holds it and who waits in its mailbox.
+            ["export", "actor-reentrancy", "--format", "svg"],
             // Exploration.
             ["help", "explore"], ["help", "verify"],
             ["explore", "singleton-race", "--reduction", "none"], ["explore", "singleton-race", "--fix", "mutex"],

@@ -62,6 +62,9 @@ struct StepGoldenTests {
         Session(
             name: "deadlock-mainsync-random", arguments: ["deadlock", "--fix", "mainSync", "--challenge", "--seed", "5"],
             input: ["x", "x", "q"]),
+        // Tasks and actors: who holds each actor, who waits in its mailbox, what each task
+        // does (enqueued, then handed the actor).
+        Session(name: "actor-reentrancy-mailbox", arguments: ["actor-reentrancy"], input: ["A", "A", "B", "B", "A", "q"]),
         // Wrong input on the command line.
         Session(name: "step-errors-schedule", arguments: ["singleton-race", "--schedule", "A A Q"], input: []),
         Session(name: "step-errors-blocked", arguments: ["deadlock", "--schedule", "A B B B"], input: []),

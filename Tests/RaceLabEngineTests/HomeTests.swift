@@ -103,7 +103,8 @@ struct HomeTests {
     /// and run nothing: no search, no run, no engine of their own.
     @Test func renderersRunNothing() {
         let renderers = [
-            "ExplorationRenderer", "VerifyTable", "LessonPage", "LessonPage+HTML", "ExplorationJSON", "Words", "SVGTimeline", "DOTGraph", "MermaidSequence",
+            "ExplorationRenderer", "VerifyTable", "LessonPage", "LessonPage+HTML", "ExplorationJSON", "Words", "SVGTimeline", "SVGTimeline+Actors", "DOTGraph",
+            "MermaidSequence", "ActorLane",
         ].map {
             "Sources/RaceLabPresentation/\($0).swift"
         }
@@ -113,6 +114,16 @@ struct HomeTests {
             }
         }
         #expect(Self.files.filter { renderers.contains($0.path) }.count == renderers.count)
+    }
+
+    /// Who holds an actor and who waits in its mailbox is read by `ActorLane.standing`
+    /// alone: the timeline's lanes, the lesson page's and step mode's shared state ask it.
+    @Test func actorsAreReadInOnePlace() {
+        let home = "Sources/RaceLabPresentation/ActorLane.swift"
+        for phrase in ["case .actor(let mailbox)", "case .actor(mailbox: let"] {
+            let readers = Self.strays(phrase, home: home).filter { $0.hasPrefix("Sources/RaceLabPresentation") || $0.hasPrefix("Sources/RaceLabCLI") }
+            #expect(readers == [], "\(phrase)")
+        }
     }
 
     /// The words catalogue keeps its entries sorted by name, so a newcomer finds one,

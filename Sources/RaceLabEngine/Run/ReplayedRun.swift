@@ -1,5 +1,6 @@
-/// A run replayed step by step, for its pictures: how each thread stood before each
-/// step, who held which lock, and, at the end, what each waiting thread waits for. The
+/// A run replayed step by step, for its pictures: each world along it, how each thread
+/// stood before each step, who held which lock, and, at the end, what each waiting
+/// thread waits for. The
 /// engine is deterministic, so replaying the run's schedule gives its worlds; the
 /// pictures that show more than a run's events (`SVGTimeline`, `DOTGraph`) read this
 /// and run nothing.
@@ -23,6 +24,9 @@ public struct ReplayedRun: Sendable {
     }
 
     public let run: Run
+    /// The world before each step and, last, after the last one (`threads.count + 1`
+    /// worlds): what a picture reads beyond the events, such as who holds each actor.
+    public let worlds: [World]
     /// Each step's thread, as far as the replay went.
     public let threads: [ThreadID]
     /// Before each step (and, last, at the end): each thread that existed then.
@@ -39,7 +43,9 @@ public struct ReplayedRun: Sendable {
         var threads: [ThreadID] = []
         var lanes: [[Lane]] = []
         var held: [[(lock: ObjectID, owner: ThreadID)]] = []
+        var worlds: [World] = []
         func record(_ world: World) {
+            worlds.append(world)
             lanes.append(
                 world.threads.indices.map { thread in
                     guard let wait = world.threads[thread].waiting else { return .ready }
@@ -56,6 +62,7 @@ public struct ReplayedRun: Sendable {
             threads.append(thread)
             record(world)
         }
+        self.worlds = worlds
         self.threads = threads
         self.lanes = lanes
         self.held = held
