@@ -1,9 +1,8 @@
 /// A run replayed step by step, for its pictures: each world along it, how each thread
 /// stood before each step, who held which lock, and, at the end, what each waiting
-/// thread waits for. The
-/// engine is deterministic, so replaying the run's schedule gives its worlds; the
-/// pictures that show more than a run's events (`SVGTimeline`, `DOTGraph`) read this
-/// and run nothing.
+/// thread waits for. The engine is deterministic, so replaying the run's schedule
+/// gives its worlds; the pictures that show more than a run's events (`SVGTimeline`,
+/// `DOTGraph`) read this and run nothing.
 public struct ReplayedRun: Sendable {
     /// How a thread stood before a step.
     public enum Lane: Sendable, Equatable {
