@@ -1,7 +1,8 @@
 /// Swift concurrency's statements: an actor with a method that awaits in the middle
 /// (its state re-read after the await: reentrancy), an async function, hops onto the
 /// actor from tasks and main, tasks started in code, awaited and cancelled,
-/// structured children (`async let`, task groups), errors and sleeps.
+/// structured children (`async let`, task groups), errors and sleeps, a `@MainActor`
+/// class and `MainActor.run`, a stream's `onTermination`.
 extension ProgramGenerator {
     /// `actor Acc` (`let acc = Acc()`) and `fetch(n)`, an async function off any actor.
     mutating func writeActor() {
@@ -18,6 +19,13 @@ extension ProgramGenerator {
         emit("    }")
         emit("}")
         emit("let acc = Acc()")
+        emit("@MainActor class Model {")
+        emit("    var m = 0")
+        emit("    func bump(n) {")
+        emit("        m += n")
+        emit("    }")
+        emit("}")
+        emit("let model = Model()")
         emit(
             "let (st, sc) = AsyncStream.makeStream(of: Int.self"
                 + choices.pick(["", ", bufferingPolicy: .bufferingNewest(1)", ", bufferingPolicy: .bufferingOldest(1)", ", bufferingPolicy: .unbounded"])
@@ -79,7 +87,10 @@ extension ProgramGenerator {
             emit("}")
             return
         case 1:
-            emit(choices.pick(["sc.yield(\(1 + choices.below(3)))", "sc.finish()", "if sc.yield(1) == \"dropped\" { x += 1 }"]))
+            emit(
+                choices.pick([
+                    "sc.yield(\(1 + choices.below(3)))", "sc.finish()", "if sc.yield(1) == \"dropped\" { x += 1 }", "sc.onTermination = { t in x += 1 }",
+                ]))
             return
         case 2 where canNest:
             block("for await v\(serial + 1) in st {", count: 1, locals: [Local(name: "v\(serial + 1)", kind: .int, mutable: false, level: level)])
@@ -90,7 +101,8 @@ extension ProgramGenerator {
         emit(oneOf: [
             "await acc.add(\(choices.below(3)))", "let NEW = await acc.v", "let NEW = await acc.slow(\(1 + choices.below(2)))",
             "let NEW = await fetch(\(choices.below(3)))", "await Task.yield()", "x = await acc.slow(1)",
-            "let NEW = await Task.detached { return 2 }.value",
+            "let NEW = await Task.detached { return 2 }.value", "await model.bump(\(choices.below(3)))", "let NEW = await model.m",
+            "let NEW = await MainActor.run { return x }",
         ])
     }
 

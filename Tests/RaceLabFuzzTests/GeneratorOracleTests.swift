@@ -80,6 +80,7 @@ struct GeneratorOracleTests {
             "continuation.resume(returning:", "AsyncStream.makeStream", "sc.yield(", "sc.finish()", "for await v", "async let al",
             "withTaskGroup(of:", ".addTask {", ".cancelAll()", "for await r in group", ".next() ?? 0", ".waitForAll()",
             "try? await Task.sleep(for: .milliseconds(", "try Task.checkCancellation()", "catch is CancellationError",
+            "@MainActor class Model", "await model.bump(", "await model.m", "await MainActor.run {", "sc.onTermination = {",
             "var x", "let k", "atomic var", "weak var", "class Box", "@mainThreadOnly", "deinit", "func twice", "return", "thread T",
             "main {", "thread main", "spawn w", "[weak b", "if ", "} else {", "while ", "for i", "for v", "for (key", "break",
             "continue", "xs.append", "xs.remove(at:", "xs.insert", "xs.removeFirst", "xs[0] =", "sum(xs)", "d[\"a\"] =",
