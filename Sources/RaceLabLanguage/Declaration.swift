@@ -127,6 +127,10 @@ public struct FunctionDeclaration: Hashable, Sendable {
         case mainActor
         /// `nonisolated func` in an actor or a `@MainActor` class: not on the actor.
         case nonisolated
+        /// `nonisolated(nonsending) func f() async` (SE-0461): on its caller's actor.
+        case nonsending
+        /// `@concurrent func f() async` (SE-0461): always off any actor.
+        case concurrent
     }
 
     public var name: String

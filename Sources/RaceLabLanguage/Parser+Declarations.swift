@@ -6,7 +6,7 @@ extension Parser {
     /// turns spurious wakeups off, and `memory "manual"`, manual reference counting.
     /// Each is `KEY "value"`, parsed as metadata. An exercise fixes its model, so
     /// `Template.exerciseStatement` refuses these in an editable region.
-    public static let modelKeys = ["scheduling", "wakeups", "memory", "mailbox", "pool"]
+    public static let modelKeys = ["scheduling", "wakeups", "memory", "mailbox", "pool", "upcoming"]
     /// Metadata of an exercise (see docs/TEACHING.md); `points` also takes a number.
     static let exerciseKeys = ["exercise", "kind", "level", "task", "hint", "points", "goal", "predict", "answer", "credit", "feedback"]
 
@@ -35,9 +35,17 @@ extension Parser {
         let start = current.range
         var mainThreadOnly = false
         var isolation = VariableIsolation.inferred
+        if let marked = try parseFunctionIsolation() {
+            var declaration = try parseFunction(start: start)
+            if case .function(var function) = declaration.kind {
+                function.isolation = marked
+                declaration.kind = .function(function)
+            }
+            return declaration
+        }
         if case .attribute(let attribute) = current.kind {
             guard attribute == "mainThreadOnly" || attribute == "MainActor" else {
-                throw error("unknown attribute '@\(attribute)'", note: Suggestion.note(for: attribute, in: ["mainThreadOnly", "MainActor"]))
+                throw error("unknown attribute '@\(attribute)'", note: Suggestion.note(for: attribute, in: ["mainThreadOnly", "MainActor", "concurrent"]))
             }
             _ = advance()
             skipNewlines()
@@ -264,8 +272,7 @@ extension Parser {
         }
         let isOverride = current.kind == .identifier("override")
         if isOverride { _ = advance() }
-        let nonisolated = !isOverride && current.kind == .identifier("nonisolated") && tokens[position + 1].kind == .keyword(.func)
-        if nonisolated { _ = advance() }
+        let marked = isOverride ? nil : try parseFunctionIsolation()
         if match(.func) {
             let nameToken = try consumeIdentifier("expected a method name after 'func'")
             let parameters = try parseParameters(after: "the method name")
@@ -275,7 +282,7 @@ extension Parser {
             var function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
             function.isAsync = isAsync
             function.isThrowing = isThrowing
-            if nonisolated { function.isolation = .nonisolated }
+            if let marked { function.isolation = marked }
             declaration.methods.append(.init(function: function, isOverride: isOverride, range: memberStart.joined(previous.range)))
             return
         }
@@ -339,6 +346,30 @@ extension Parser {
         }
         try consume(")", "expected ')' after the parameters")
         return parameters
+    }
+
+    /// `nonisolated`, `nonisolated(nonsending)` or `@concurrent` (SE-0461) before a
+    /// `func`, consumed: the isolation it gives; nil (nothing consumed) when none is
+    /// there.
+    mutating func parseFunctionIsolation() throws(Failure) -> FunctionDeclaration.Isolation? {
+        if current.kind == .attribute("concurrent") {
+            _ = advance()
+            skipNewlines()
+            guard check(.func) else { throw error("'@concurrent' must come before an async func, found \(current.quoted)") }
+            return .concurrent
+        }
+        guard current.kind == .identifier("nonisolated") else { return nil }
+        if tokens[position + 1].kind == .keyword(.func) {
+            _ = advance()
+            return .nonisolated
+        }
+        guard tokens[position + 1].kind == .symbol("("), tokens[position + 2].kind == .identifier("nonsending") else { return nil }
+        _ = advance()
+        _ = advance()
+        _ = advance()
+        try consume(")", "expected ')' after 'nonisolated(nonsending'")
+        guard check(.func) else { throw error("'nonisolated(nonsending)' must come before an async func, found \(current.quoted)") }
+        return .nonsending
     }
 
     mutating func parseFunction(start: SourceRange) throws(Failure) -> Declaration {

@@ -19,6 +19,7 @@ extension Compiler {
         let isOperation = c.superclass?.value == "Operation"
         for method in c.methods {
             let name = method.function.name
+            checkAsyncOnlyMark(method.function, at: method.range)
             if name == "init" {
                 guard info.initializer == nil else {
                     _ = error("a class has at most one init", at: method.range)
@@ -29,7 +30,7 @@ extension Compiler {
             }
             if c.isActor || c.isMainActor {
                 // An actor's methods run on it, a `@MainActor` class's on the main actor
-                // (`Compiler.isolation(of:in:)`).
+                // (`Compiler.isolation(of:in:nonsendingByDefault:)`).
                 guard !method.isOverride else {
                     _ = error("\(c.isActor ? "an actor" : "a @MainActor class") inherits nothing: '\(name)' overrides nothing", at: method.range)
                     continue
@@ -94,7 +95,8 @@ extension Compiler {
             builder.canThrow = method.function.isThrowing
             // An init runs before anyone else can reach its object: nowhere special (a
             // `@MainActor` class's as Swift's `nonisolated init`).
-            let isolation = (c.isActor || c.isMainActor) && name != "init" ? Compiler.isolation(of: method.function, in: c) : nil
+            let isolated = (c.isActor || c.isMainActor) && name != "init"
+            let isolation = isolated ? Compiler.isolation(of: method.function, in: c, nonsendingByDefault: program.nonsendingByDefault) : nil
             if c.isActor { builder.context = .actor(c.name) }
             if c.isMainActor { builder.context = isolation == .mainActor ? .mainActor : .function("\(c.name).\(name)") }
             _ = builder.declare("self", isLet: true)

@@ -6,18 +6,24 @@ import RaceLabLanguage
 /// that may suspend is marked `await`.
 extension Compiler {
     /// The executor a function declared so runs on: an async function outside any
-    /// actor leaves its caller's actor (SE-0338), a `@MainActor` one runs on the main
-    /// actor, an actor's method on its actor (slot 0, self), a `@MainActor` class's
-    /// method on the main actor, a `nonisolated` one as a function outside them; nil
-    /// when it runs where its caller does (a synchronous function).
-    static func isolation(of function: FunctionDeclaration, in owner: ClassDeclaration?) -> Isolation? {
+    /// actor leaves its caller's actor (SE-0338), or, under SE-0461's upcoming
+    /// `NonisolatedNonsendingByDefault` (`nonsendingByDefault`), stays on it; a
+    /// `nonisolated(nonsending)` one stays and a `@concurrent` one leaves either way.
+    /// A `@MainActor` one runs on the main actor, an actor's method on its actor (slot
+    /// 0, self), a `@MainActor` class's method on the main actor, a `nonisolated` one
+    /// as a function outside them. Nil: it runs where its caller does (a synchronous
+    /// function, a nonsending one).
+    static func isolation(of function: FunctionDeclaration, in owner: ClassDeclaration?, nonsendingByDefault: Bool) -> Isolation? {
+        let offActors: Isolation? = function.isAsync && !nonsendingByDefault ? .generic : nil
         switch function.isolation {
         case .mainActor: return .mainActor
-        case .nonisolated: return function.isAsync ? .generic : nil
+        case .nonsending: return nil
+        case .concurrent: return .generic
+        case .nonisolated: return offActors
         case .inferred:
             if owner?.isActor == true { return .slot(0) }
             if owner?.isMainActor == true { return .mainActor }
-            return function.isAsync ? .generic : nil
+            return offActors
         }
     }
 

@@ -2,7 +2,7 @@ import RaceLabLanguage
 
 /// The main actor beyond main's own code: calls into it from elsewhere (a
 /// `@MainActor` function, a `@MainActor` class's method or state) and
-/// `MainActor.run { }`. Where each runs is `Compiler.isolation(of:in:)`'s; what the
+/// `MainActor.run { }`. Where each runs is `Compiler.isolation(of:in:nonsendingByDefault:)`'s; what the
 /// machine refuses at run time, `Machine.refusesOutsideAccess`.
 extension Compiler {
     /// A use of the main actor's function, method or state: nothing to say in code on
@@ -40,5 +40,13 @@ extension Compiler {
         builder.currentRange = range
         emit(.restoreExecutor(saved))
         emit(.loadLocal(result))
+    }
+
+    /// `@concurrent` and `nonisolated(nonsending)` say where an async function runs:
+    /// on a synchronous one, Swift refuses them.
+    mutating func checkAsyncOnlyMark(_ function: FunctionDeclaration, at range: SourceRange) {
+        guard !function.isAsync, function.isolation == .concurrent || function.isolation == .nonsending else { return }
+        let mark = function.isolation == .concurrent ? "@concurrent" : "nonisolated(nonsending)"
+        _ = error("\(mark) says where an async function runs: '\(function.name)' is not async", at: range)
     }
 }

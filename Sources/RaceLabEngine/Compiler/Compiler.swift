@@ -130,6 +130,11 @@ public struct Compiler {
                     continue
                 }
                 program.poolWidth = width
+            case .metadata("upcoming", "NonisolatedNonsendingByDefault"): program.nonsendingByDefault = true
+            case .metadata("upcoming", _):
+                _ = error(
+                    "upcoming is \"NonisolatedNonsendingByDefault\" (SE-0461: a nonisolated async function runs on its caller's actor), or leave it out (SE-0338: it leaves)",
+                    at: declaration.range)
             case .metadata("mailbox", "any"): program.mailboxAnyOrder = true
             case .metadata("mailbox", "enqueue order"): program.mailboxAnyOrder = false
             case .metadata("mailbox", _):
@@ -170,7 +175,7 @@ public struct Compiler {
             case .function(let f):
                 // A name declared twice was reported; its second declaration has no slot.
                 guard let slot = functionIndex[f.name]?.code else { continue }
-                let isolation = Compiler.isolation(of: f, in: nil)
+                let isolation = Compiler.isolation(of: f, in: nil, nonsendingByDefault: program.nonsendingByDefault)
                 program.codes[slot] = compileBody(
                     name: f.name, parameters: f.parameters, body: f.body, range: declaration.range,
                     isAsync: f.isAsync, canThrow: f.isThrowing, isolation: isolation, context: isolation == .mainActor ? .mainActor : .function(f.name))
@@ -259,6 +264,7 @@ public struct Compiler {
                 functionIndex[f.name] = (add(Code(name: f.name)), f.parameters)
                 if f.isAsync { asyncFunctions.insert(f.name) }
                 if f.isolation == .mainActor { mainActorFunctions.insert(f.name) }
+                checkAsyncOnlyMark(f, at: declaration.range)
                 if f.isThrowing { throwingFunctions.insert(f.name) }
             case .class(let c):
                 var defaults: [Value] = []

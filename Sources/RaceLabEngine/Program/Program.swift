@@ -136,6 +136,10 @@ public struct Program: Sendable {
     /// mailbox, as SE-0306 promises no order; by default, to the first (the
     /// runtime's order among tasks of one priority). See `Machine+Concurrency`.
     public var mailboxAnyOrder = false
+    /// `upcoming "NonisolatedNonsendingByDefault"` (SE-0461): a nonisolated async
+    /// function runs on its caller's actor instead of leaving it (SE-0338), unless it
+    /// is `@concurrent` (`Compiler.isolation(of:in:nonsendingByDefault:)`).
+    public var nonsendingByDefault = false
     /// `pool N`: the cooperative pool's threads. A task running a job off the main
     /// actor holds one (blocked in a wait too); nil: as many as it takes (the
     /// default: the real pool has one a core, and RaceLab's has no limit).
