@@ -69,6 +69,8 @@ public struct TextRenderer: Sendable {
         for (index, global) in run.program.globals.enumerated() {
             out += "  \(global.name) = \(formatter.describe(run.world.globals[index]))\n"
         }
+        // An actor's (or a `@MainActor` class's) isolated state, as an outcome shows it.
+        for term in run.program.actorState(in: run.world) { out += "  \(term.name) = \(formatter.describe(term.value))\n" }
         let objects = formatter.objects
         if !objects.isEmpty { out += "  objects: " + objects.joined(separator: ", ") + "\n" }
         out += "  steps: " + stepsPerThread(run).joined(separator: ", ") + "\n"

@@ -41,6 +41,8 @@ struct GoldenTests {
             ["export", "deadlock", "--schedule", "A*6 B*6", "--format", "dot"], ["export", "deadlock", "--format", "html"],
             // An actor program: a lane per actor, who holds it and who waits in its mailbox.
             ["export", "actor-reentrancy", "--format", "svg"],
+            // A run's final state shows an actor's state beside the shared variables.
+            ["run", "cross-actor-update", "--schedule", "story"],
             // Exploration.
             ["help", "explore"], ["help", "verify"],
             ["explore", "singleton-race", "--reduction", "none"], ["explore", "singleton-race", "--fix", "mutex"],
