@@ -314,4 +314,44 @@ struct ConcurrencyTests {
     func swiftsRulesAreChecked(source: String, expected: String) throws {
         #expect(firstDiagnostic(source) == expected)
     }
+
+    /// `Task.isCancelled` is Swift's static property: synchronous code asks it too, and
+    /// reads the running task's flag (false outside any task).
+    @Test func synchronousCodeAsksTaskIsCancelled() throws {
+        let source = """
+            actor Acc {
+                var seen = 0
+                func check() {
+                    if Task.isCancelled {
+                        seen = 1
+                    }
+                }
+            }
+            let acc = Acc()
+            var plain = 0
+            func ask() {
+                if Task.isCancelled {
+                    plain = 1
+                }
+            }
+            thread T {
+                ask()
+            }
+            main {
+                let t = Task.detached {
+                    await acc.check()
+                }
+                t.cancel()
+            }
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: "T main main")
+        #expect(
+            lines(run) == [
+                "T reads Task.isCancelled: false (it is not a task)", "T finishes", "main starts task task", "main cancels task",
+                "main finishes its code and releases task", "task calls Acc.check: runs on acc", "task reads Task.isCancelled: true",
+                "task writes acc.seen = 1", "task returns from Acc.check: leaves acc; runs on the global concurrent executor", "task finishes",
+                "task releases the last reference to task, which is deallocated",
+            ])
+        try Self.agree(source, ["plain = 0, acc.seen = 0: 48", "plain = 0, acc.seen = 1: 72"])
+    }
 }
