@@ -208,22 +208,36 @@ extension Parser {
     mutating func parseOptionalType() throws(Failure) -> TypeAnnotation? {
         guard match(":") else { return nil }
         let start = current.range
-        var text = ""
+        let text = try parseTypeText("expected a type name")
+        return TypeAnnotation(text: text, range: start.joined(previous.range))
+    }
+
+    /// A type, as written: `Int`, `[Int]`, `[String: Int]`, `Set<Int>`, `Task<Int, Never>`,
+    /// `CheckedContinuation<Int, any Error>`, each perhaps optional (`?`). Only a
+    /// set's type changes what a value is (`Compiler.compileTyped`); the others are
+    /// Swift's business.
+    mutating func parseTypeText(_ expected: String) throws(Failure) -> String {
+        try nest()
+        defer { nesting -= 1 }
+        var text: String
         if match("[") {
-            text = "[" + name(of: try consumeIdentifier("expected a type name"))
-            if match(":") { text += ": " + name(of: try consumeIdentifier("expected the dictionary's value type")) }
+            text = "[" + (try parseTypeText("expected a type name"))
+            if match(":") { text += ": " + (try parseTypeText("expected the dictionary's value type")) }
             text += "]"
             try consume("]", "expected ']' to close the collection type")
         } else {
-            text = name(of: try consumeIdentifier("expected a type name"))
+            if current.kind == .identifier("any"), case .identifier = tokens[position + 1].kind { _ = advance() }
+            text = name(of: try consumeIdentifier(expected))
             if match("<") {
-                // A generic type: Set<Int>.
-                text += "<" + name(of: try consumeIdentifier("expected a type name")) + ">"
-                try consume(">", "expected '>' to close the type's parameter")
+                // A generic type: Set<Int>, Task<Int, Never>.
+                var parameters = [try parseTypeText("expected a type name")]
+                while match(",") { parameters.append(try parseTypeText("expected a type name")) }
+                text += "<" + parameters.joined(separator: ", ") + ">"
+                try consume(">", "expected '>' to close the type's parameters")
             }
         }
         if match("?") { text += "?" }
-        return TypeAnnotation(text: text, range: start.joined(previous.range))
+        return text
     }
 
     mutating func parseClass(mainThreadOnly: Bool, start: SourceRange, isActor: Bool = false) throws(Failure) -> Declaration {
@@ -277,7 +291,7 @@ extension Parser {
             let nameToken = try consumeIdentifier("expected a method name after 'func'")
             let parameters = try parseParameters(after: "the method name")
             let (isAsync, isThrowing) = parseEffects()
-            if match("->") { _ = try parseOptionalTypeName() }
+            if match("->") { _ = try parseTypeText("expected a return type after '->'") }
             let body = try parseBlock()
             var function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
             function.isAsync = isAsync
@@ -377,7 +391,7 @@ extension Parser {
         let nameToken = try consumeIdentifier("expected a function name after 'func'")
         let parameters = try parseParameters(after: "the function name")
         let (isAsync, isThrowing) = parseEffects()
-        if match("->") { _ = try parseOptionalTypeName() }
+        if match("->") { _ = try parseTypeText("expected a return type after '->'") }
         let body = try parseBlock()
         var function = FunctionDeclaration(name: name(of: nameToken), parameters: parameters, body: body)
         function.isAsync = isAsync
@@ -395,18 +409,6 @@ extension Parser {
         return (isAsync, isThrowing)
     }
 
-    private mutating func parseOptionalTypeName() throws(Failure) -> String {
-        if match("[") {
-            var inner = name(of: try consumeIdentifier("expected a type name"))
-            if match(":") { inner += ": " + name(of: try consumeIdentifier("expected the dictionary's value type")) }
-            try consume("]", "expected ']'")
-            _ = match("?")
-            return "[\(inner)]"
-        }
-        let result = name(of: try consumeIdentifier("expected a return type after '->'"))
-        _ = match("?")
-        return result
-    }
 
     /// `atomic` before `var` or `let`: consumed, with the storage it names. Anything
     /// else is left for the caller (`atomic` alone is then an unexpected word).

@@ -280,7 +280,7 @@ struct DiagnosticMessageTests {
         ),
         (
             "fix a {\n    title \"x\"\n}",
-            "2:5: a fix may set 'summary', 'fails', 'variant' or the model (scheduling, wakeups, memory, mailbox, pool), not 'title'"
+            "2:5: a fix may set 'summary', 'fails', 'variant' or the model (scheduling, wakeups, memory, mailbox, pool, upcoming), not 'title'"
         ),
         (
             "var x = 0\nfix a {\n    expect x == 0, \"m\"\n}",
