@@ -409,7 +409,6 @@ extension Parser {
         return (isAsync, isThrowing)
     }
 
-
     /// `atomic` before `var` or `let`: consumed, with the storage it names. Anything
     /// else is left for the caller (`atomic` alone is then an unexpected word).
     mutating func parseStorage() -> Storage {
