@@ -131,7 +131,7 @@ public struct SVGTimeline {
         if !objects.isEmpty { lines.append("  objects: " + objects.joined(separator: ", ")) }
         // Swift concurrency: the actors' state, and each actor, task and stream.
         for term in run.program.actorState(in: run.world) { lines.append("  \(term.name) = \(formatter.describe(term.value))") }
-        for line in SharedState.concurrencyLines(run.world) { lines.append("  " + line.text) }
+        for line in SharedState.concurrencyLines(run.world, run.program) { lines.append("  " + line.text) }
         lines.append(run.findings.isEmpty ? "No findings." : "Findings")
         for finding in run.findings { lines.append("  \(finding.kind.rawValue): \(finding.message)") }
         return lines

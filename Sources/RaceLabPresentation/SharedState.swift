@@ -74,7 +74,7 @@ public enum SharedState {
                 continue
             }
         }
-        lines += concurrencyLines(world)
+        lines += concurrencyLines(world, program)
         for queue in world.queues {
             guard case .queue(let state) = world.heap[queue].kind else { continue }
             let limit = state.maxConcurrent < 0 ? "no limit" : "max \(state.maxConcurrent) at a time"
@@ -106,7 +106,7 @@ public enum SharedState {
     /// group (its children, whose results wait) and stream (its buffer, whether it has
     /// finished, who waits): Swift concurrency's state, for step mode, the lesson page
     /// and the timeline's footer.
-    public static func concurrencyLines(_ world: World) -> [Line] {
+    public static func concurrencyLines(_ world: World, _ program: Program) -> [Line] {
         var lines: [Line] = []
         for id in world.heap.indices where world.headers[id].isAlive {
             switch world.heap[id].kind {
@@ -114,7 +114,7 @@ public enum SharedState {
                 guard let actor = ActorLane.standing(world, id) else { continue }
                 lines.append(Line("actor \(world.heap[id].name): " + actor.text(world.threadNames)))
             case .task(let task):
-                lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task)))
+                lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task, Engine(program: program))))
             case .taskGroup(let group) where !group.children.isEmpty:
                 var text = "task group \(world.heap[id].name): "
                 let children = group.children.map { child -> String in
@@ -139,12 +139,18 @@ public enum SharedState {
     }
 
     /// What a task is doing, as Instruments' task states say it: running, enqueued
-    /// (waiting for its actor), suspended (on what), finished (with its value).
-    static func taskText(_ world: World, _ task: TaskState) -> String {
+    /// (waiting for its actor), suspended (on what), ready (what it waited for is
+    /// there: its next step resumes it), finished (with its value).
+    static func taskText(_ world: World, _ task: TaskState, _ engine: Engine) -> String {
         let thread = world.threads[task.thread]
         var text: String
+        // An actor handed to it says so below; any other wait that is over, here.
+        var waitsForActor = false
+        if case .actor? = thread.waiting { waitsForActor = true }
         if task.isFinished {
             text = "finished" + (task.value == .none ? "" : ", value \(world.describe(task.value))")
+        } else if thread.waiting != nil, !waitsForActor, engine.isRunnable(world, task.thread) {
+            text = "ready: what it was suspended on is there, so its next step resumes it"
         } else {
             switch thread.waiting {
             case .actor(let actor) where world.headers[actor].owner == task.thread:

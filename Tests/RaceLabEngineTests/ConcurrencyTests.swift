@@ -310,6 +310,10 @@ struct ConcurrencyTests {
             "mailbox \"fifo\"\nmain {\n}\n",
             "1:1: mailbox is \"any\" (an actor runs its waiting jobs in any order, as SE-0306 allows) or \"enqueue order\" (the runtime's, and leaving it out)"
         ),
+        (
+            "main {\n    let t = Task(priority: .high) {\n        work()\n    }\n}\n",
+            "2:28: Task(priority:) is not modelled: every task here has one priority, so an actor runs its waiting jobs in the order they came (docs/LANGUAGE.md, what is simplified); leave the priority out"
+        ),
     ])
     func swiftsRulesAreChecked(source: String, expected: String) throws {
         #expect(firstDiagnostic(source) == expected)

@@ -70,7 +70,7 @@ struct ActorLaneTests {
     /// Step mode's shared state and the timeline's footer say the same as the lanes.
     @Test func theSharedStateSaysWhoHoldsAndWhoWaits() throws {
         let replay = try Self.story()
-        let lines = SharedState.concurrencyLines(replay.worlds[4]).map(\.text)
+        let lines = SharedState.concurrencyLines(replay.worlds[4], replay.run.program).map(\.text)
         #expect(lines.prefix(2) == ["actor server: held by A; mailbox: B", "actor images: free"])
         #expect(lines.contains("task B: enqueued on server"))
     }
@@ -95,5 +95,25 @@ struct ActorLaneTests {
         let counter = try Scenario.load(name: "counter", file: SourceFile(name: "counter.race", text: LessonPageTests.counter))
         let plain = LessonPage(lesson: Lesson.of(counter, maxStates: 100, config: .automatic), selected: nil)
         #expect(!plain.versions().compact().contains("\"actors\"") && !plain.render().contains("actor"))
+    }
+
+    /// A task whose wait is over (the task it awaits has finished) is ready, not
+    /// suspended: its next step resumes it.
+    @Test func aTaskWhoseWaitIsOverIsReady() throws {
+        let source = """
+            task A {
+                let t = Task.detached {
+                    return 1
+                }
+                let v = await t.value
+            }
+            """
+        let program = try Scenario.load(name: "ready", file: SourceFile(name: "ready.race", text: source)).versions[0].program
+        var scheduler = try FixedScheduler("A A task", limit: 10)
+        let replay = ReplayedRun(try Runner(program: program).run(&scheduler))
+        let lines = SharedState.concurrencyLines(replay.worlds[2], program).map(\.text)
+        #expect(lines.contains("task A: suspended, awaiting task"))
+        let after = SharedState.concurrencyLines(replay.worlds[3], program).map(\.text)
+        #expect(after.contains("task A: ready: what it was suspended on is there, so its next step resumes it"))
     }
 }

@@ -144,6 +144,11 @@ extension Compiler {
         }
         var name: Int?
         var rest = arguments
+        if let priority = rest.first(where: { $0.label == "priority" }) {
+            throw error(
+                "Task(priority:) is not modelled: every task here has one priority, so an actor runs its waiting jobs in the order they came (docs/LANGUAGE.md, what is simplified); leave the priority out",
+                at: priority.value.range)
+        }
         if let first = rest.first, first.label == "name" {
             guard case .string(let text) = first.value.kind, !text.isEmpty else {
                 throw error("a task's name is a string literal: Task(name: \"tap\") { … }", at: first.value.range)
