@@ -70,6 +70,6 @@ extension SVGTimeline {
         guard thread < world.threads.count, let handle = world.threads[thread].task, let task = world.heap[handle].taskState else {
             return "\(name) is blocked"
         }
-        return "task \(name): " + SharedState.taskText(world, task, Engine(program: run.program))
+        return "task \(name): " + SharedState.taskText(world, task, run.program)
     }
 }

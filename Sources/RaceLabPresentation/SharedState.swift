@@ -114,7 +114,7 @@ public enum SharedState {
                 guard let actor = ActorLane.standing(world, id) else { continue }
                 lines.append(Line("actor \(world.heap[id].name): " + actor.text(world.threadNames)))
             case .task(let task):
-                lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task, Engine(program: program))))
+                lines.append(Line("task \(world.heap[id].name): " + Self.taskText(world, task, program)))
             case .taskGroup(let group) where !group.children.isEmpty:
                 var text = "task group \(world.heap[id].name): "
                 let children = group.children.map { child -> String in
@@ -141,7 +141,7 @@ public enum SharedState {
     /// What a task is doing, as Instruments' task states say it: running, enqueued
     /// (waiting for its actor), suspended (on what), ready (what it waited for is
     /// there: its next step resumes it), finished (with its value).
-    static func taskText(_ world: World, _ task: TaskState, _ engine: Engine) -> String {
+    static func taskText(_ world: World, _ task: TaskState, _ program: Program) -> String {
         let thread = world.threads[task.thread]
         var text: String
         // An actor handed to it says so below; any other wait that is over, here.
@@ -149,7 +149,7 @@ public enum SharedState {
         if case .actor? = thread.waiting { waitsForActor = true }
         if task.isFinished {
             text = "finished" + (task.value == .none ? "" : ", value \(world.describe(task.value))")
-        } else if thread.waiting != nil, !waitsForActor, engine.isRunnable(world, task.thread) {
+        } else if thread.waiting != nil, !waitsForActor, Engine(program: program).isRunnable(world, task.thread) {
             text = "ready: what it was suspended on is there, so its next step resumes it"
         } else {
             switch thread.waiting {
