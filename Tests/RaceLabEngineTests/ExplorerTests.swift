@@ -77,6 +77,10 @@ struct ExplorerTests {
             "let L = Lock()\nvar x = 0\nthread A { L.lock(); x += 1; L.unlock(); L.lock(); x += 1; L.unlock() }\nthread B { L.lock(); x += 1; L.unlock() }",
             "let L = Lock()\nvar x = 0\nthread A { L.lock(); x += 1; L.unlock(); L.lock(); L.unlock() }\nthread B { L.lock(); L.unlock() }\nthread C { L.lock(); x = 7; L.unlock() }",
             "let l = Lock()\nvar n = 0\nthread A { synchronized(l) { synchronized(l) { n += 1 } }\n synchronized(l) { n += 2 } }\nthread B { synchronized(l) { n *= 3 } }",
+            // A task woken by the value it awaits (the other task's steps in between
+            // leave that alone) enters the actor behind the job that took it meanwhile.
+            "actor C {\n func get() async {\n let t = Task.detached { return 1 }\n await t.value\n }\n func poke() {}\n}\nlet c = C()\n"
+                + "task A { await c.get() }\ntask B { await c.poke() }",
             // Spawns: a spawned thread races with its creator's later steps and with others.
             "var x = 0\nthread A { spawn W { x += 1 }\n x += 2 }\nthread B { x = 5\n spawn V { x *= 3 } }",
             "let L = Lock()\nvar x = 0\nthread A { L.lock(); spawn W { L.lock(); x += 1; L.unlock() }\n x = 2; L.unlock() }\nthread B { L.lock(); x = 3; L.unlock() }",

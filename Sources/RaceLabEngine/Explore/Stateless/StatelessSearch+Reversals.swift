@@ -25,8 +25,12 @@ extension StatelessSearch {
             // A thread woken by the earlier step (it waited for a lock that step let
             // go of) cannot run before it: the steps in between leave the lock alone.
             // It could have run before the step that took the lock again, though.
+            // One woken by a step in between that does not depend on the earlier one
+            // (the task whose value it awaits ending) can: `stillWaits` tells them apart.
             let thread = trace.threads[index]
-            if let wait = stack[index].world.threads[thread].waiting, !engine.isSatisfied(stack[race].world, wait, for: thread) {
+            if let wait = stack[index].world.threads[thread].waiting,
+                stillWaits(thread, on: wait, after: sequence.dropLast(), from: stack[race].world, log: log)
+            {
                 if let taken = lastDisabling(of: thread, before: race, stack: stack) {
                     addReversal(of: taken, with: index, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &reversalSteps, log: log)
                 }
@@ -56,6 +60,27 @@ extension StatelessSearch {
         guard let last = replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) else { return }
         sequence[sequence.count - 1] = last
         insert(sequence, at: race, stack: &stack, sleeping: sleeping)
+    }
+
+    /// Whether `thread`, waiting on `wait` before its step in a reversal, still waits
+    /// at its turn: from `world` (where the race began), after the reversal's steps
+    /// before its own (`steps`, replayed only when the wait holds at `world`). Then
+    /// the earlier step of the race, or a step after it, woke the thread. A step in
+    /// between that does not depend on the earlier one may have woken it instead (a
+    /// task awaiting another's value, woken by its end while a third task holds the
+    /// actor): then the thread can run there, and the race is reversed as any other.
+    /// A step of the reversal that cannot run leaves the answer to the wait at `world`.
+    func stillWaits(
+        _ thread: ThreadID, on wait: Wait, after steps: some Collection<WakeupStep>, from world: World, log: EventLog
+    ) -> Bool {
+        if engine.isSatisfied(world, wait, for: thread) { return false }
+        guard !steps.isEmpty else { return true }
+        var world = world
+        for step in steps {
+            guard engine.isRunnable(world, step.thread) else { return true }
+            engine.quietStep(&world, thread: step.thread, log: log)
+        }
+        return !engine.isSatisfied(world, wait, for: thread)
     }
 
     /// The step that last kept waiting `thread` from running before node `race`,
