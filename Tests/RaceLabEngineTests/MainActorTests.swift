@@ -95,6 +95,29 @@ struct MainActorTests {
         try ConcurrencyTests.agree(source, ["shown = 6, got = 60: 3"])
     }
 
+    /// Reading a `@MainActor` class's state from a task is a hop, as calling its
+    /// method is: a step of its own, so another task may reach the mailbox first.
+    @Test func readingAMainActorClassesStateEnqueuesInAStepOfItsOwn() throws {
+        let source = """
+            @MainActor class Model {
+                var total = 0
+                func add() { total += 1 }
+            }
+            let model = Model()
+            var got = 0
+            task T {
+                got = await model.total
+            }
+            task U {
+                await model.add()
+            }
+            main {
+                model.add()
+            }
+            """
+        try ConcurrencyTests.agree(source, ["got = 1, model.total = 2: 441", "got = 2, model.total = 2: 150"])
+    }
+
     /// Swift's rules, as compile errors: the main actor's functions, methods and
     /// state are awaited off it, and refused where code cannot suspend; its closure
     /// for `MainActor.run` cannot await.

@@ -293,6 +293,8 @@ struct Machine {
             case .inherited: return true
             case .slot(let slot):
                 guard case .object(let id) = frame.slots[slot] else { return false }
+                // A `@MainActor` class's instance: its state is the main actor's.
+                if isMainActorObject(id) { return state.executor == world.mainActor && holdsExecutor }
                 return (state.executor == id || !isActor(id)) && holdsExecutor
             }
         case .restoreExecutor(let slot):
