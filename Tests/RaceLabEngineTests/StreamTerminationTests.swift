@@ -138,4 +138,56 @@ struct StreamTerminationTests {
                 "log = [\"terminated\", \"cancelled\", \"got\", \"end\"]: 7",
             ])
     }
+
+    /// The stream keeps the one handler it will run: a handler replaced, or set after
+    /// the end, is released there, and one that ran is released as it returns. What
+    /// they capture goes away with them.
+    @Test func aHandlerTheStreamDropsIsReleased() throws {
+        let source = """
+            class Box {
+                var v = 0
+                deinit { print("bye") }
+            }
+            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+            func install() {
+                let b = Box()
+                continuation.onTermination = { termination in
+                    b.v = 1
+                }
+            }
+            task producer {
+                install()
+                continuation.onTermination = { termination in
+                    print(termination)
+                }
+                continuation.finish()
+                install()
+            }
+            expect alive(Box) == 0, "every handler is gone, and what it captured"
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: String(repeating: "producer ", count: 15))
+        #expect(
+            lines(run) == [
+                "producer creates Box#1",
+                "producer sets stream's onTermination handler",
+                "producer returns from install and releases Box#1",
+                "producer sets stream's onTermination handler, replacing the one before",
+                "producer releases the last reference to Box#1, which is deallocated; its deinit runs on producer",
+                "producer prints \"bye\"",
+                "producer finishes the deinit of Box#1",
+                "producer finishes stream; its onTermination handler runs here",
+                "producer prints \"finished\"",
+                "producer returns from stream's onTermination handler",
+                "producer creates Box#2",
+                "producer sets stream's onTermination, but stream has ended: it will never run",
+                "producer returns from install and releases Box#2",
+                "producer releases the last reference to Box#2, which is deallocated; its deinit runs on producer",
+                "producer prints \"bye\"",
+                "producer finishes the deinit of Box#2",
+                "producer finishes",
+            ])
+        for (search, reduction) in ConcurrencyTests.searches {
+            #expect(try ConcurrencyTests.explore(source, search, reduction).verdict() == .proven, "\(search) \(reduction)")
+        }
+    }
 }

@@ -118,7 +118,9 @@ extension Machine {
         return text
     }
 
-    /// `continuation.onTermination = { termination in … }`.
+    /// `continuation.onTermination = { termination in … }`. The stream takes the
+    /// closure's count from the stack; one it drops (replaced, or set too late) is
+    /// released.
     mutating func setOnTermination(_ id: ObjectID, _ handler: Value) {
         guard case .stream(var stream) = world.heap[id].kind, case .closure(let closure) = handler else {
             fail(.type("onTermination takes a closure: continuation.onTermination = { termination in … }"))
@@ -127,16 +129,18 @@ extension Machine {
         let name = world.heap[id].name
         let old = stream.onTermination
         let text: String
+        var dropped: Value?
         if stream.isFinished {
             text = "sets \(name)'s onTermination, but \(name) has ended: it will never run"
+            dropped = handler
         } else {
-            retain(handler)
             stream.onTermination = closure
             text = "sets \(name)'s onTermination handler" + (old == nil ? "" : ", replacing the one before")
+            dropped = old.map { .closure($0) }
         }
         world.heap[id].kind = .stream(stream)
-        if let old { release(.closure(old)) }
         returnFromMethod(argc: 1, text, [Access(.operation(id), .write)])
+        if let dropped { release(dropped) }
     }
 
     /// `for await`'s next element (`Instruction.task(.streamNext)`).
