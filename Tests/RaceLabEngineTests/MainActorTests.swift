@@ -146,6 +146,10 @@ struct MainActorTests {
             "task A {\n    await MainActor.run {\n        await Task.yield()\n    }\n}",
             "3:9: 'await' in MainActor.run's closure, which is synchronous: it runs on the main actor in one go; await before it or after it"
         ),
+        (
+            "@MainActor func bump() {\n}\nlet (s, c) = AsyncStream.makeStream(of: Int.self)\nmain {\n    c.onTermination = { t in\n        bump()\n    }\n}",
+            "6:9: function 'bump' is the main actor's, and the onTermination handler (a @Sendable closure, off the main actor) is not on it and cannot suspend (Swift 6: main actor-isolated function 'bump' in a synchronous nonisolated context); hand the work to the main thread: DispatchQueue.main.async { … }"
+        ),
         ("@MainActor thread T {\n}", "1:12: '@MainActor' must come before a func, a class or a top-level var, found 'thread'"),
         ("nonisolated(safe) var x = 0", "1:13: a top-level variable may be 'nonisolated(unsafe)', found 'safe'"),
     ])

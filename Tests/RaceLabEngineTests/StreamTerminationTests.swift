@@ -190,4 +190,26 @@ struct StreamTerminationTests {
             #expect(try ConcurrencyTests.explore(source, search, reduction).verdict() == .proven, "\(search) \(reduction)")
         }
     }
+
+    /// The handler is Swift's `@Sendable` closure: off the main actor even when main
+    /// sets it, so Swift 6 rejects its use of main's variables (and the race shows).
+    @Test func aHandlerIsOffTheMainActorWhereverItIsSet() throws {
+        let source = """
+            var log: [String] = []
+            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+            task producer {
+                continuation.finish()
+            }
+            main {
+                continuation.onTermination = { termination in
+                    log.append(termination)
+                }
+                log.append("main")
+            }
+            """
+        #expect(
+            try compile(source).swift6Rejections == [
+                "var 'log' is the main actor's, and the onTermination handler (a @Sendable closure, off the main actor) uses it (line 8)"
+            ])
+    }
 }

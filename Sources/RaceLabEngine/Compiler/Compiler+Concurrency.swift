@@ -322,7 +322,7 @@ extension Compiler {
         guard let operation, let handler, operation.parameters.isEmpty, handler.parameters.isEmpty else { throw error(usage, at: range) }
         try requireAwait("withTaskCancellationHandler", at: range)
         guard builder.isAsync else { throw error(usage, at: range) }
-        try compileClosure(handler, name: "onCancel", allowedParameters: 0, context: builder.context)
+        try compileClosure(handler, name: "onCancel", allowedParameters: 0, context: .handler("onCancel"))
         builder.currentRange = range
         emit(.task(.pushCancellationHandler))
         let result = builder.newSlot("result", temp: true)

@@ -267,7 +267,7 @@ extension Compiler {
                 throw error("write continuation.onTermination = { termination in … }", at: range)
             }
             try compileExpression(base)
-            try compileClosure(closure, name: "onTermination", allowedParameters: 1, context: builder.context)
+            try compileClosure(closure, name: "onTermination", allowedParameters: 1, context: .handler("onTermination"))
             builder.currentRange = range
             emit(.method(name: program.name("onTermination"), argc: 1, orderings: 0))
             emit(.pop)

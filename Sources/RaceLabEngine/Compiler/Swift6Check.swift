@@ -23,6 +23,9 @@ struct Swift6Check {
         case task(String)
         case function(String)
         case thread(String)
+        /// A handler another thread runs (`onTermination`, `onCancel`): Swift's closure
+        /// is `@Sendable` and nonisolated, whoever sets it.
+        case handler(String)
 
         var words: String {
             switch self {
@@ -31,6 +34,7 @@ struct Swift6Check {
             case .task(let name): return "task \(name) (off the main actor)"
             case .function(let name): return "function \(name) (not @MainActor)"
             case .thread(let name): return "\(name) (a thread of its own)"
+            case .handler(let name): return "the \(name) handler (a @Sendable closure, off the main actor)"
             }
         }
     }
