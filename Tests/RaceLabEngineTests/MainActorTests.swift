@@ -118,6 +118,39 @@ struct MainActorTests {
         try ConcurrencyTests.agree(source, ["got = 1, model.total = 2: 441", "got = 2, model.total = 2: 150"])
     }
 
+    /// A `nonisolated` method of a `@MainActor` class is called as a function is:
+    /// from a thread, from a task (awaited when async), from main, and on self.
+    @Test func aNonisolatedMethodIsCalledFromAnywhere() throws {
+        let source = """
+            @MainActor class Model {
+                var total = 0
+                nonisolated func label() -> String {
+                    return "model"
+                }
+                nonisolated func fetch() async -> Int {
+                    return 7
+                }
+                func both() -> String {
+                    return label() + self.label()
+                }
+            }
+            let model = Model()
+            var a = ""
+            var b = 0
+            var c = ""
+            thread T {
+                a = model.label()
+            }
+            task U {
+                b = await model.fetch()
+            }
+            main {
+                c = model.both()
+            }
+            """
+        try ConcurrencyTests.agree(source, ["a = \"model\", b = 7, c = \"modelmodel\", model.total = 0: 30"])
+    }
+
     /// Swift's rules, as compile errors: the main actor's functions, methods and
     /// state are awaited off it, and refused where code cannot suspend; its closure
     /// for `MainActor.run` cannot await.

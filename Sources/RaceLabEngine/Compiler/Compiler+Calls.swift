@@ -288,14 +288,16 @@ extension Compiler {
             try compileExpression(base)
             return
         }
-        if actorMethodNames.contains(method) || mainActorMethods[method] != nil {
+        let isolated = mainActorMethods[method]
+        if actorMethodNames.contains(method) || isolated != nil || nonisolatedMethods[method] != nil {
             // An actor's method: from outside it, awaited (a hop); a `@MainActor` class's,
-            // awaited off the main actor. A built-in method's name too (`cancel`) may
-            // be the built-in's: the object decides (`Machine.executeMethod`).
+            // awaited off the main actor; its `nonisolated` one, as a function. A
+            // built-in method's name too (`cancel`) may be the built-in's: the object
+            // decides (`Machine.executeMethod`).
             if base.kind != .self && !Compiler.methods.contains(method) {
-                if actorMethodNames.contains(method) || mainActorMethods[method] == true {
+                if actorMethodNames.contains(method) || isolated == true || (isolated == nil && nonisolatedMethods[method] == true) {
                     try requireAwait("a call to \(actorMethodNames.contains(method) ? "an actor's" : "an async") method '\(method)'", at: range)
-                } else {
+                } else if isolated == false {
                     try requireMainActor("method '\(method)'", at: range)
                 }
             }

@@ -31,6 +31,9 @@ public struct Compiler {
     var mainActorFunctions: Set<String> = []
     var mainActorFieldNames: Set<String> = []
     var mainActorMethods: [String: Bool] = [:]
+    /// The `nonisolated` methods of `@MainActor` classes (each: whether it is async):
+    /// called as any function is, wherever the caller runs.
+    var nonisolatedMethods: [String: Bool] = [:]
     /// Each method's parameter count, by its code's name (`Island.store`).
     var methodParameterCounts: [String: Int] = [:]
     /// What Swift 6 would reject, gathered as code is compiled.
@@ -299,6 +302,9 @@ public struct Compiler {
                     for field in c.fields { mainActorFieldNames.insert(field.name) }
                     for method in c.methods where method.function.isolation != .nonisolated {
                         mainActorMethods[method.function.name, default: false] = mainActorMethods[method.function.name] == true || method.function.isAsync
+                    }
+                    for method in c.methods where method.function.isolation == .nonisolated {
+                        nonisolatedMethods[method.function.name, default: false] = nonisolatedMethods[method.function.name] == true || method.function.isAsync
                     }
                 }
                 if c.isActor || c.isMainActor {
