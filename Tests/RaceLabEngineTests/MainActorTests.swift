@@ -183,6 +183,14 @@ struct MainActorTests {
             "@MainActor func bump() {\n}\nlet (s, c) = AsyncStream.makeStream(of: Int.self)\nmain {\n    c.onTermination = { t in\n        bump()\n    }\n}",
             "6:9: function 'bump' is the main actor's, and the onTermination handler (a @Sendable closure, off the main actor) is not on it and cannot suspend (Swift 6: main actor-isolated function 'bump' in a synchronous nonisolated context); hand the work to the main thread: DispatchQueue.main.async { … }"
         ),
+        (
+            "@MainActor class M {\n    func add() {\n    }\n    nonisolated func kick() {\n        add()\n    }\n}",
+            "5:9: method 'add' is the main actor's, and function M.kick (not @MainActor) is not on it and cannot suspend (Swift 6: main actor-isolated method 'add' in a synchronous nonisolated context); mark the function @MainActor, or make it async and 'await' it"
+        ),
+        (
+            "actor A {\n    func load() async {\n    }\n    func kick() {\n        load()\n    }\n}",
+            "5:9: a call to async method 'load' may suspend: write 'await' before it (Swift: expression is 'async' but is not marked with 'await')"
+        ),
         ("@MainActor thread T {\n}", "1:12: '@MainActor' must come before a func, a class or a top-level var, found 'thread'"),
         ("nonisolated(safe) var x = 0", "1:13: a top-level variable may be 'nonisolated(unsafe)', found 'safe'"),
     ])

@@ -41,6 +41,8 @@ extension Compiler {
                 }
                 info.methods[name] = add(Code(name: "\(c.name).\(name)"))
                 methodParameterCounts["\(c.name).\(name)"] = method.function.parameters.count
+                if method.function.isAsync { asyncMethodCodes.insert("\(c.name).\(name)") }
+                if Compiler.isolation(of: method.function, in: c) == .mainActor { mainActorMethodCodes.insert("\(c.name).\(name)") }
                 continue
             }
             guard isOperation, name == "main" || name == "start" else {
@@ -134,6 +136,13 @@ extension Compiler {
                 // The method may be compiled later: its declaration gives the count.
                 let parameters = methodParameterCounts[program.codes[code].name] ?? 0
                 try expectArguments(arguments, parameters...parameters, name, range: range)
+                // Awaited as a call on another object is: an async one always, a
+                // main-actor one where the caller is not on the main actor.
+                if asyncMethodCodes.contains(program.codes[code].name) {
+                    try requireAwait("a call to async method '\(name)'", at: range)
+                } else if mainActorMethodCodes.contains(program.codes[code].name) {
+                    try requireMainActor("method '\(name)'", at: range)
+                }
                 try compileExpression(Expression(.self, calleeRange))
                 for argument in arguments { try compileExpression(argument.value) }
                 builder.currentRange = range

@@ -36,6 +36,10 @@ public struct Compiler {
     var nonisolatedMethods: [String: Bool] = [:]
     /// Each method's parameter count, by its code's name (`Island.store`).
     var methodParameterCounts: [String: Int] = [:]
+    /// By code name, the async methods of actors and `@MainActor` classes, and the
+    /// `@MainActor` classes' methods that run on the main actor.
+    var asyncMethodCodes: Set<String> = []
+    var mainActorMethodCodes: Set<String> = []
     /// What Swift 6 would reject, gathered as code is compiled.
     var swift6 = Swift6Check()
     /// Globals visible while compiling setup: only those declared above.
