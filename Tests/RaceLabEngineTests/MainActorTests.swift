@@ -220,6 +220,31 @@ struct MainActorTests {
             ])
     }
 
+    /// A method named as a built-in one (`cancel`) is told apart only at run time:
+    /// a thread cannot wait for the main actor (or any actor) to run it.
+    @Test func aThreadCannotWaitForTheMainActor() throws {
+        let source = """
+            @MainActor class Model {
+                var total = 0
+                func cancel() {
+                    total += 1
+                }
+            }
+            let model = Model()
+            thread T {
+                model.cancel()
+            }
+            main {
+                model.cancel()
+            }
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: "T")
+        #expect(
+            lines(run) == [
+                "T stops with a runtime error: T is a thread, not a task, so it cannot wait for MainActor to run Model.cancel (Swift 6: main actor-isolated method in a synchronous nonisolated context)"
+            ])
+    }
+
     /// Swift 6's static line: an unmarked or `@MainActor` top-level `var` used off the
     /// main actor is rejected, a `nonisolated(unsafe)` one is not checked (and still
     /// races); a `@MainActor` class's instance is Sendable, a plain class's is not.

@@ -165,6 +165,16 @@ extension Machine {
     /// `isolate`: the function's first instruction.
     mutating func isolate(_ isolation: Isolation, save: Int) {
         guard let target = executor(for: isolation) else { return }
+        if let target, target != state.executor || !holdsExecutor, state.task == nil, !state.isMain {
+            // Only a task waits for an actor: a thread gets here by a method name the
+            // compiler could not tell from a built-in one (`cancel`).
+            let actor = world.heap[target].name
+            fail(
+                .type(
+                    "\(threadName) is a thread, not a task, so it cannot wait for \(actor) to run \(code.name) (Swift 6: \(target == world.mainActor ? "main actor" : "actor")-isolated method in a synchronous nonisolated context)"
+                ))
+            return
+        }
         // A function's first instruction, `MainActor.run` (the only other isolation to
         // the main actor by name), or a read of an actor's state from outside.
         var why = "hops to \(target.map { world.heap[$0].name } ?? "the global executor") to read its state"
