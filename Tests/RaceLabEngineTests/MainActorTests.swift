@@ -220,6 +220,33 @@ struct MainActorTests {
             ])
     }
 
+    /// Main's thread is off the main actor while it runs a nonisolated async
+    /// function: the state is refused there too, as anywhere off the main actor.
+    @Test func mainsThreadOffTheMainActorIsRefusedTheState() throws {
+        let source = """
+            class Box {
+                var total = 0
+            }
+            @MainActor class Model {
+                var total = 0
+            }
+            func peek(m: Model) async -> Int {
+                return m.total
+            }
+            let model = Model()
+            var got = 0
+            main {
+                got = await peek(m: model)
+            }
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: "main main")
+        #expect(
+            lines(run) == [
+                "main calls peek: leaves MainActor; runs on the global concurrent executor",
+                "main stops with a runtime error: model.total is the main actor's (its class is @MainActor), and main is off the main actor: read it with 'await model.total' or change it in one of its methods",
+            ])
+    }
+
     /// A method named as a built-in one (`cancel`) is told apart only at run time:
     /// a thread cannot wait for the main actor (or any actor) to run it.
     @Test func aThreadCannotWaitForTheMainActor() throws {

@@ -49,7 +49,10 @@ extension Machine {
             fail(.type("\(name).\(field) is \(name)'s own state: outside the actor, read it with 'await \(name).\(field)' or change it in one of its methods"))
             return true
         }
-        guard isMainActorObject(id), !onMainThread, frame.kind != .deinitializer(id), !(code.isInitializer && frame.slots.first == .object(id)) else {
+        // On the main actor, not merely on the main thread: main's code that called a
+        // nonisolated async function runs off it.
+        let onMainActor = state.executor != nil && state.executor == world.mainActor && holdsExecutor
+        guard isMainActorObject(id), !onMainActor, frame.kind != .deinitializer(id), !(code.isInitializer && frame.slots.first == .object(id)) else {
             return false
         }
         fail(
