@@ -81,6 +81,7 @@ extension Parser {
             guard current.kind == .identifier("unsafe") else { throw error("a top-level variable may be 'nonisolated(unsafe)', found \(current.quoted)") }
             _ = advance()
             try consume(")", "expected ')' after 'nonisolated(unsafe'")
+            skipNewlines()
             guard check(.var) || check(.let) else { throw error("'nonisolated(unsafe)' must come before a top-level var, found \(current.quoted)") }
             isolation = .nonisolatedUnsafe
         }

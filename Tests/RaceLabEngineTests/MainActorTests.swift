@@ -308,5 +308,10 @@ struct MainActorTests {
             ])
         let races = try ConcurrencyTests.explore(source, .stateless, .dpor).dataRaces.map(\.target)
         #expect(Set(races) == ["unchecked"])
+        // Its mark may stand on a line of its own, as `@MainActor` may.
+        #expect(
+            try compile("nonisolated(unsafe)\nvar x = 0\n@MainActor\nvar y = 0\ntask A {\n    x += 1\n    y += 1\n}").swift6Rejections == [
+                "var 'y' is the main actor's, and task A (off the main actor) uses it (line 7)"
+            ])
     }
 }
