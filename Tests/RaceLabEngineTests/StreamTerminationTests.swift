@@ -212,4 +212,30 @@ struct StreamTerminationTests {
                 "var 'log' is the main actor's, and the onTermination handler (a @Sendable closure, off the main actor) uses it (line 8)"
             ])
     }
+
+    /// A cancel reads whether the stream its task awaits has ended, so every search
+    /// orders it with `finish()`: who ends the stream (and so which word the handler
+    /// gets) is counted alike. A stream `finish()` ended is not ended again.
+    @Test func aCancelIsOrderedWithTheFinishItComesAfter() throws {
+        let source = """
+            var kind = ""
+            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+            let t = Task {
+                for await v in stream { }
+            }
+            task P {
+                continuation.onTermination = { x in
+                    kind = x
+                }
+                continuation.finish()
+            }
+            task C {
+                t.cancel()
+            }
+            """
+        try ConcurrencyTests.agree(source, ["kind = \"\": 84", "kind = \"cancelled\": 276", "kind = \"finished\": 486"])
+        // While finish()'s handler runs, the consumer still waits: the cancel ends nothing.
+        let run = try RaceLabEngineTests.run(source, schedule: "task P P P C")
+        #expect(lines(run)[3..<5] == ["P writes kind = \"finished\"", "C cancels task"])
+    }
 }

@@ -82,17 +82,23 @@ extension Machine {
             return
         }
         let end = endStream(id, cancelledBy: nil)
-        returnFromMethod(argc: 0, "finishes \(world.heap[id].name)" + end.note, [Access(.operation(id), .write)])
-        runHandlers(end.handler.map { [$0] } ?? [])
+        returnFromMethod(argc: 0, "finishes \(world.heap[id].name)" + (end?.note ?? ""), [Access(.operation(id), .write)])
+        runHandlers(end?.handler.map { [$0] } ?? [])
     }
 
     /// Ends a stream that has not ended: finished by `finish()` (`cancelledBy` nil), or
     /// cancelled by a task's cancellation in its `for await`: a later `for await` finds
     /// it ended at once. Its handler, taken from the stream, runs first, and a consumer
     /// suspended sees the end when it returns (`handEnd`), as in Swift's runtime. The
-    /// handler to run, and the words that follow those of what ended the stream.
-    mutating func endStream(_ id: ObjectID, cancelledBy task: ObjectID?) -> (note: String, handler: HandlerCall?) {
-        guard case .stream(var stream) = world.heap[id].kind, !stream.isFinished else { return ("", nil) }
+    /// handler to run, and the words that follow those of what ended the stream; nil
+    /// when it had ended already, which is read all the same (a cancel and a finish()
+    /// are ordered by it).
+    mutating func endStream(_ id: ObjectID, cancelledBy task: ObjectID?) -> (note: String, handler: HandlerCall?)? {
+        guard case .stream(var stream) = world.heap[id].kind else { return nil }
+        guard !stream.isFinished else {
+            touch(.operation(id), .read)
+            return nil
+        }
         touch(.operation(id), .write)
         stream.isFinished = true
         let handler = stream.onTermination.map {
@@ -156,8 +162,9 @@ extension Machine {
         var cancelled: (note: String?, handler: HandlerCall?) = (nil, nil)
         // What it does depends on its task's flag: a read of it, ordered with `cancel()`.
         if let task = state.task { touch(.operation(task), .read) }
-        if let task = state.task, taskState(task)?.isCancelled == true, !stream.isFinished, !stream.handed.contains(where: { $0.consumer == thread }) {
+        if let task = state.task, taskState(task)?.isCancelled == true, !stream.isFinished, !stream.handed.contains(where: { $0.consumer == thread }),
             let end = endStream(id, cancelledBy: task)
+        {
             cancelled = ("is cancelled: its for await ends \(name)" + end.note + "; it ", end.handler)
             guard case .stream(let ended) = world.heap[id].kind else { return }
             stream = ended

@@ -229,8 +229,7 @@ extension Machine {
         world.heap[id].kind = .task(task)
         var cancellation = Cancellation()
         cancellation.handlers = task.handlers.reversed().map { HandlerCall(closure: $0, kind: .cancellationHandler(id), parameter: nil, isKept: true) }
-        if case .stream(let stream)? = world.threads[task.thread].waiting {
-            let end = endStream(stream, cancelledBy: id)
+        if case .stream(let stream)? = world.threads[task.thread].waiting, let end = endStream(stream, cancelledBy: id) {
             cancellation.notes.append("ends \(world.heap[stream].name), which \(world.heap[id].name) awaits in for await" + end.note)
             cancellation.handlers += end.handler.map { [$0] } ?? []
         }
