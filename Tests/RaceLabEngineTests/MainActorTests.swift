@@ -188,6 +188,14 @@ struct MainActorTests {
             "5:9: method 'add' is the main actor's, and function M.kick (not @MainActor) is not on it and cannot suspend (Swift 6: main actor-isolated method 'add' in a synchronous nonisolated context); mark the function @MainActor, or make it async and 'await' it"
         ),
         (
+            "@MainActor class M {\n    func add() {\n    }\n    nonisolated func kick() {\n        self.add()\n    }\n}",
+            "5:9: method 'add' is the main actor's, and function M.kick (not @MainActor) is not on it and cannot suspend (Swift 6: main actor-isolated method 'add' in a synchronous nonisolated context); mark the function @MainActor, or make it async and 'await' it"
+        ),
+        (
+            "@MainActor class M {\n    func add() {\n    }\n    deinit {\n        self.add()\n    }\n}",
+            "5:9: method 'add' is the main actor's, and function M.deinit (not @MainActor) is not on it and cannot suspend (Swift 6: main actor-isolated method 'add' in a synchronous nonisolated context); a deinit runs where the last reference goes and cannot wait: do the work before"
+        ),
+        (
             "actor A {\n    func load() async {\n    }\n    func kick() {\n        load()\n    }\n}",
             "5:9: a call to async method 'load' may suspend: write 'await' before it (Swift: expression is 'async' but is not marked with 'await')"
         ),
@@ -308,6 +316,11 @@ struct MainActorTests {
             ])
         let races = try ConcurrencyTests.explore(source, .stateless, .dpor).dataRaces.map(\.target)
         #expect(Set(races) == ["unchecked"])
+        // A `@MainActor` class's deinit is nonisolated, as Swift's.
+        #expect(
+            try compile("var log = 0\n@MainActor class M {\n    deinit {\n        log += 1\n    }\n}\ntask A {\n    let m = M()\n}").swift6Rejections == [
+                "var 'log' is the main actor's, and function M.deinit (not @MainActor) uses it (line 4)"
+            ])
         // Its mark may stand on a line of its own, as `@MainActor` may.
         #expect(
             try compile("nonisolated(unsafe)\nvar x = 0\n@MainActor\nvar y = 0\ntask A {\n    x += 1\n    y += 1\n}").swift6Rejections == [

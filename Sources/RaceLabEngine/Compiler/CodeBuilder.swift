@@ -69,6 +69,9 @@ struct CodeBuilder {
     /// In a method (an `init`, `main()` or `start()`): the class, whose fields (and, in
     /// an Operation subclass, the operation's properties) a bare name may be.
     var selfClass: Int?
+    /// In a deinit: the class (a bare name is not its field there, but `self.f()` is
+    /// its method).
+    var deinitClass: Int?
     /// In an `init`: it may set the object's `let` fields.
     var isInitializer: Bool { code.isInitializer }
     var currentRange: SourceRange?

@@ -300,6 +300,10 @@ extension Compiler {
                 } else if isolated == false {
                     try requireMainActor("method '\(method)'", at: range)
                 }
+            } else if base.kind == .self, let classIndex = enclosingClass ?? builders.last(where: { $0.deinitClass != nil })?.deinitClass,
+                let code = program.classes[classIndex].methods[method]
+            {
+                try checkOwnMethodCall(code, method, at: range)
             }
             try compileExpression(base)
             for argument in arguments { try compileExpression(argument.value) }

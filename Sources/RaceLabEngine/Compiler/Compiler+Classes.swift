@@ -121,6 +121,17 @@ extension Compiler {
         return Expression(.member(Expression(.self, range), name), range)
     }
 
+    /// A method's call to its own class's method (`add()`, `self.add()`): awaited as a
+    /// call on another object is, an async one always, a main-actor one where the
+    /// caller is not on the main actor (a nonisolated method, an init, a deinit).
+    mutating func checkOwnMethodCall(_ code: Int, _ name: String, at range: SourceRange) throws(Failure) {
+        if asyncMethodCodes.contains(program.codes[code].name) {
+            try requireAwait("a call to async method '\(name)'", at: range)
+        } else if mainActorMethodCodes.contains(program.codes[code].name) {
+            try requireMainActor("method '\(name)'", at: range)
+        }
+    }
+
     /// A call by a bare name that a class answers: in a method, the class's own
     /// method (`main()` from `start()`) or the operation's (`finish()`, `cancel()`) on
     /// self; elsewhere, making an instance with its init, or field by field. False
@@ -136,13 +147,7 @@ extension Compiler {
                 // The method may be compiled later: its declaration gives the count.
                 let parameters = methodParameterCounts[program.codes[code].name] ?? 0
                 try expectArguments(arguments, parameters...parameters, name, range: range)
-                // Awaited as a call on another object is: an async one always, a
-                // main-actor one where the caller is not on the main actor.
-                if asyncMethodCodes.contains(program.codes[code].name) {
-                    try requireAwait("a call to async method '\(name)'", at: range)
-                } else if mainActorMethodCodes.contains(program.codes[code].name) {
-                    try requireMainActor("method '\(name)'", at: range)
-                }
+                try checkOwnMethodCall(code, name, at: range)
                 try compileExpression(Expression(.self, calleeRange))
                 for argument in arguments { try compileExpression(argument.value) }
                 builder.currentRange = range

@@ -207,6 +207,10 @@ public struct Compiler {
                 guard let index = program.classIndex(named: c.name) else { continue }
                 if let body = c.deinitBody {
                     var builder = CodeBuilder(name: "\(c.name).deinit", isDeinit: true)
+                    // A `@MainActor` class's deinit runs where the last release is, off
+                    // the main actor as Swift's (nonisolated) deinit.
+                    if c.isMainActor { builder.context = .function("\(c.name).deinit") }
+                    builder.deinitClass = index
                     _ = builder.declare("self", isLet: true)
                     builder.code.parameterCount = 1
                     let code = compile(builder, body: body, range: declaration.range)
