@@ -95,6 +95,23 @@ struct MainActorTests {
         try ConcurrencyTests.agree(source, ["shown = 6, got = 60: 3"])
     }
 
+    /// `MainActor.run`'s closure runs in the task, so it may ask the task's flag.
+    @Test func mainActorRunsClosureAsksItsTasksFlag() throws {
+        let source = """
+            var seen = false
+            task A {
+                let t = Task {
+                    await Task.yield()
+                    seen = await MainActor.run {
+                        return Task.isCancelled
+                    }
+                }
+                t.cancel()
+            }
+            """
+        try ConcurrencyTests.agree(source, ["seen = false: 10", "seen = true: 18"])
+    }
+
     /// Reading a `@MainActor` class's state from a task is a hop, as calling its
     /// method is: a step of its own, so another task may reach the mailbox first.
     @Test func readingAMainActorClassesStateEnqueuesInAStepOfItsOwn() throws {
