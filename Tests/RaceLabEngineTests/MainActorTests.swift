@@ -216,6 +216,14 @@ struct MainActorTests {
             "actor A {\n    func load() async {\n    }\n    func kick() {\n        load()\n    }\n}",
             "5:9: a call to async method 'load' may suspend: write 'await' before it (Swift: expression is 'async' but is not marked with 'await')"
         ),
+        (
+            "func f() async {\n}\ntask A {\n    await MainActor.run {\n        f()\n    }\n}",
+            "5:9: a call to async function 'f' may suspend, and MainActor.run's closure is synchronous: it runs on the main actor in one go; await before it or after it"
+        ),
+        (
+            "let (s, c) = AsyncStream.makeStream(of: Int.self)\ntask A {\n    await MainActor.run {\n        for await v in s {\n        }\n    }\n}",
+            "4:9: 'for await' in MainActor.run's closure, which is synchronous: it runs on the main actor in one go; do it before or after"
+        ),
         ("@MainActor thread T {\n}", "1:12: '@MainActor' must come before a func, a class or a top-level var, found 'thread'"),
         ("nonisolated(safe) var x = 0", "1:13: a top-level variable may be 'nonisolated(unsafe)', found 'safe'"),
     ])

@@ -78,6 +78,10 @@ extension Compiler {
     /// An error unless the expression is inside `await`, as Swift requires.
     mutating func requireAwait(_ what: String, at range: SourceRange) throws(Failure) {
         guard builder.awaiting else {
+            if let body = builder.synchronousBody {
+                throw error(
+                    "\(what) may suspend, and \(body)'s closure is synchronous: it runs on the main actor in one go; await before it or after it", at: range)
+            }
             throw error("\(what) may suspend: write 'await' before it (Swift: expression is 'async' but is not marked with 'await')", at: range)
         }
     }
@@ -369,7 +373,7 @@ extension Compiler {
     /// `for await x in stream { … }`: each element, until the stream finishes.
     mutating func compileForAwait(variable: String, sequence: Expression, body: [Statement], range: SourceRange) throws(Failure) {
         guard builder.isAsync else {
-            throw error("'for await' in code that cannot suspend: a thread, a synchronous function or a queue's block is not async", at: range)
+            throw error(cannotSuspend("'for await'"), at: range)
         }
         builder.scopes.append([:])
         defer { builder.scopes.removeLast() }

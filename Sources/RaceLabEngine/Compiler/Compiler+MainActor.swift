@@ -21,6 +21,14 @@ extension Compiler {
         try requireAwait(what, at: range)
     }
 
+    /// Why a statement that suspends (`for await`, `async let`) is refused here.
+    func cannotSuspend(_ what: String) -> String {
+        if let body = builder.synchronousBody {
+            return "\(what) in \(body)'s closure, which is synchronous: it runs on the main actor in one go; do it before or after"
+        }
+        return "\(what) in code that cannot suspend: a thread, a synchronous function or a queue's block is not async"
+    }
+
     /// `await MainActor.run { … }`: a hop to the main actor, the closure's body there
     /// (in place, in this task, in one go: it is synchronous), its value, and back.
     mutating func compileMainActorRun(_ arguments: [Argument], _ trailing: Closure?, range: SourceRange) throws(Failure) {

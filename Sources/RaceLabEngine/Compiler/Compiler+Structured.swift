@@ -41,7 +41,7 @@ extension Compiler {
     /// as an awaited expression; `name` holds its handle until the block ends.
     mutating func compileAsyncLet(_ name: String, _ value: Expression, range: SourceRange) throws(Failure) {
         guard builder.isAsync else {
-            throw error("'async let' in code that cannot suspend: a thread, a synchronous function or a queue's block is not async", at: range)
+            throw error(cannotSuspend("'async let'"), at: range)
         }
         let body = Closure(parameters: [], body: [Statement(.return(Expression(.await(value), value.range)), value.range)], range: value.range)
         try compileClosure(body, name: name, allowedParameters: 0, isAsync: true, context: .task(name), canThrow: true)
