@@ -288,23 +288,8 @@ extension Compiler {
             try compileExpression(base)
             return
         }
-        let isolated = mainActorMethods[method]
-        if actorMethodNames.contains(method) || isolated != nil || nonisolatedMethods[method] != nil {
-            // An actor's method: from outside it, awaited (a hop); a `@MainActor` class's,
-            // awaited off the main actor; its `nonisolated` one, as a function. A
-            // built-in method's name too (`cancel`) may be the built-in's: the object
-            // decides (`Machine.executeMethod`).
-            if base.kind != .self && !Compiler.methods.contains(method) {
-                if actorMethodNames.contains(method) || isolated == true || (isolated == nil && nonisolatedMethods[method] == true) {
-                    try requireAwait("a call to \(actorMethodNames.contains(method) ? "an actor's" : "an async") method '\(method)'", at: range)
-                } else if isolated == false {
-                    try requireMainActor("method '\(method)'", at: range)
-                }
-            } else if base.kind == .self, let classIndex = enclosingClass ?? builders.last(where: { $0.deinitClass != nil })?.deinitClass,
-                let code = program.classes[classIndex].methods[method]
-            {
-                try checkOwnMethodCall(code, method, at: range)
-            }
+        if actorMethodNames.contains(method) || mainActorMethods[method] != nil || nonisolatedMethods[method] != nil {
+            try checkScriptMethodCall(base, method, at: range)
             try compileExpression(base)
             for argument in arguments { try compileExpression(argument.value) }
             if trailing != nil { throw error("a method of the script's takes no closure", at: range) }

@@ -9,6 +9,28 @@ extension Compiler {
         builders.last { $0.selfClass != nil }?.selfClass
     }
 
+    /// The names an actor's or a `@MainActor` class's fields and methods give, by which
+    /// a call or a read elsewhere is awaited or refused (`compileMethodCall`).
+    mutating func declareIsolatedNames(_ c: ClassDeclaration) {
+        if c.isMainActor {
+            for field in c.fields { mainActorFieldNames.insert(field.name) }
+            for method in c.methods where method.function.isolation != .nonisolated {
+                mainActorMethods[method.function.name, default: false] = mainActorMethods[method.function.name] == true || method.function.isAsync
+            }
+            for method in c.methods where method.function.isolation == .nonisolated {
+                nonisolatedMethods[method.function.name, default: false] = nonisolatedMethods[method.function.name] == true || method.function.isAsync
+            }
+        }
+        if c.isActor || c.isMainActor {
+            for method in c.methods where method.function.isThrowing { throwingMethods.insert(method.function.name) }
+        }
+        if c.isActor {
+            for field in c.fields where field.isLet { actorLetFieldNames.insert(field.name) }
+            for field in c.fields where !field.isLet { actorFieldNames.insert(field.name) }
+            for method in c.methods where method.function.name != "init" { actorMethodNames.insert(method.function.name) }
+        }
+    }
+
     /// A class's init and methods, each given a code to be compiled later, after the
     /// rules: only an Operation subclass has methods, and they are the overrides a
     /// queue calls (`main()`, or `start()` for one that starts its own work).
@@ -119,6 +141,26 @@ extension Compiler {
         let info = program.classes[classIndex]
         guard info.fieldNames.contains(name) || (info.operation != nil && Compiler.operationProperties.contains(name)) else { return nil }
         return Expression(.member(Expression(.self, range), name), range)
+    }
+
+    /// A call to a method of an actor or a `@MainActor` class: from outside an actor,
+    /// awaited (a hop); a `@MainActor` class's, awaited off the main actor; its
+    /// `nonisolated` one, as a function; on self, as `checkOwnMethodCall` says. A
+    /// built-in method's name too (`cancel`) may be the built-in's: the object decides
+    /// (`Machine.executeMethod`).
+    mutating func checkScriptMethodCall(_ base: Expression, _ method: String, at range: SourceRange) throws(Failure) {
+        let isolated = mainActorMethods[method]
+        if base.kind != .self && !Compiler.methods.contains(method) {
+            if actorMethodNames.contains(method) || isolated == true || (isolated == nil && nonisolatedMethods[method] == true) {
+                try requireAwait("a call to \(actorMethodNames.contains(method) ? "an actor's" : "an async") method '\(method)'", at: range)
+            } else if isolated == false {
+                try requireMainActor("method '\(method)'", at: range)
+            }
+        } else if base.kind == .self, let classIndex = enclosingClass ?? builders.last(where: { $0.deinitClass != nil })?.deinitClass,
+            let code = program.classes[classIndex].methods[method]
+        {
+            try checkOwnMethodCall(code, method, at: range)
+        }
     }
 
     /// A method's call to its own class's method (`add()`, `self.add()`): awaited as a

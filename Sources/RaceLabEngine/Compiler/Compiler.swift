@@ -306,23 +306,7 @@ public struct Compiler {
                     fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil)
                 info.isActor = c.isActor
                 info.isMainActor = c.isMainActor
-                if c.isMainActor {
-                    for field in c.fields { mainActorFieldNames.insert(field.name) }
-                    for method in c.methods where method.function.isolation != .nonisolated {
-                        mainActorMethods[method.function.name, default: false] = mainActorMethods[method.function.name] == true || method.function.isAsync
-                    }
-                    for method in c.methods where method.function.isolation == .nonisolated {
-                        nonisolatedMethods[method.function.name, default: false] = nonisolatedMethods[method.function.name] == true || method.function.isAsync
-                    }
-                }
-                if c.isActor || c.isMainActor {
-                    for method in c.methods where method.function.isThrowing { throwingMethods.insert(method.function.name) }
-                }
-                if c.isActor {
-                    for field in c.fields where field.isLet { actorLetFieldNames.insert(field.name) }
-                    for field in c.fields where !field.isLet { actorFieldNames.insert(field.name) }
-                    for method in c.methods where method.function.name != "init" { actorMethodNames.insert(method.function.name) }
-                }
+                declareIsolatedNames(c)
                 declareMethods(c, into: &info)
                 program.classes.append(info)
             default:
