@@ -64,7 +64,10 @@ extension Compiler {
                 info.methods[name] = add(Code(name: "\(c.name).\(name)"))
                 methodParameterCounts["\(c.name).\(name)"] = method.function.parameters.count
                 if method.function.isAsync { asyncMethodCodes.insert("\(c.name).\(name)") }
-                if Compiler.isolation(of: method.function, in: c) == .mainActor { mainActorMethodCodes.insert("\(c.name).\(name)") }
+                // Whether it runs on the main actor does not depend on the upcoming switch.
+                if Compiler.isolation(of: method.function, in: c, nonsendingByDefault: false) == .mainActor {
+                    mainActorMethodCodes.insert("\(c.name).\(name)")
+                }
                 continue
             }
             guard isOperation, name == "main" || name == "start" else {

@@ -31,8 +31,7 @@ public struct Compiler {
     var mainActorFunctions: Set<String> = []
     var mainActorFieldNames: Set<String> = []
     var mainActorMethods: [String: Bool] = [:]
-    /// The `nonisolated` methods of `@MainActor` classes (each: whether it is async):
-    /// called as any function is, wherever the caller runs.
+    /// `@MainActor` classes' `nonisolated` methods (each: is it async?), called as functions.
     var nonisolatedMethods: [String: Bool] = [:]
     /// Each method's parameter count, by its code's name (`Island.store`).
     var methodParameterCounts: [String: Int] = [:]
