@@ -227,6 +227,14 @@ struct DiagnosticMessageTests {
             "2:9: 'count' is reserved for arrays and dictionaries and cannot name a field"
         ),
         (
+            "actor Box {\n    var items: [Int] = []\n    func append(v) {\n        items.append(v)\n    }\n}",
+            "3:5: 'append' is an array's, a set's or a dictionary's method and cannot name a method of Box: call it, say, 'appendItem'"
+        ),
+        (
+            "@MainActor class Model {\n    var n = 0\n    func contains(v) -> Bool {\n        return n == v\n    }\n}",
+            "3:5: 'contains' is an array's, a set's or a dictionary's method and cannot name a method of Model: call it, say, 'containsItem'"
+        ),
+        (
             "var y = 1\nclass C {\n    var v = y\n}",
             "3:13: a field's default must be a literal; pass other values when creating: C(v: …)"
         ),

@@ -9,6 +9,9 @@ extension Compiler {
             "start", "finish", "addExecutionBlock", "removeDependency", "addObserver", "contains", "resume", "yield",
             "append", "removeLast", "removeFirst", "removeAll", "remove", "insert",
         ] + memoryMethods
+    /// What `x.name(…)` means whatever `x` holds: an array's, a set's or a dictionary's
+    /// method, or a copy. A script's method may not take these names.
+    static let collectionMethodNames = Set(ArrayMutation.allCases.map(\.methodName) + ["contains", "copy"])
     /// Manual reference counting's methods, on any object (`memory "manual"`).
     static let memoryMethods = ["retain", "release", "autorelease"]
 

@@ -13,7 +13,7 @@ extension Compiler {
     /// a call or a read elsewhere is awaited or refused (`compileMethodCall`).
     mutating func declareIsolatedNames(_ c: ClassDeclaration) {
         if c.isMainActor {
-            for field in c.fields { mainActorFieldNames.insert(field.name) }
+            for field in c.fields where !field.isLet { mainActorFieldNames.insert(field.name) }
             for method in c.methods where method.function.isolation != .nonisolated {
                 mainActorMethods[method.function.name, default: false] = mainActorMethods[method.function.name] == true || method.function.isAsync
             }
@@ -59,6 +59,12 @@ extension Compiler {
                 }
                 guard info.methods[name] == nil else {
                     _ = error("'\(name)' is declared twice in \(c.name)", at: method.range)
+                    continue
+                }
+                guard !Compiler.collectionMethodNames.contains(name) else {
+                    // `x.append(v)` is read as an array's, whatever `x` holds.
+                    let why = "is an array's, a set's or a dictionary's method and cannot name a method of \(c.name)"
+                    _ = error("'\(name)' \(why): call it, say, '\(name)Item'", at: method.range)
                     continue
                 }
                 info.methods[name] = add(Code(name: "\(c.name).\(name)"))

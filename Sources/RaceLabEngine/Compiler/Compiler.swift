@@ -25,9 +25,9 @@ public struct Compiler {
     var actorFieldNames: Set<String> = []
     var actorLetFieldNames: Set<String> = []
     var actorMethodNames: Set<String> = []
-    /// The main actor's functions, and the fields and methods of `@MainActor`
-    /// classes (each method: whether it is async): from code off the main actor, each
-    /// is awaited (`requireMainActor`).
+    /// The main actor's functions, and the fields (`let` ones apart: anyone reads
+    /// those) and methods of `@MainActor` classes (each method: whether it is async):
+    /// from code off the main actor, each is awaited (`requireMainActor`).
     var mainActorFunctions: Set<String> = []
     var mainActorFieldNames: Set<String> = []
     var mainActorMethods: [String: Bool] = [:]

@@ -41,9 +41,13 @@ extension Machine {
     /// An actor's own state touched from outside it, or a `@MainActor` class's off
     /// the main actor (by a name another class's field has too, so the compiler could
     /// not tell): refused, as Swift refuses it. Its own init and deinit may touch it
-    /// anywhere. True when refused.
+    /// anywhere, and anyone may read a `let` field (nobody changes it after the
+    /// init), as Swift lets code in the same module. True when refused.
     mutating func refusesOutsideAccess(_ id: ObjectID, _ field: String) -> Bool {
         guard !checking else { return false }
+        if let info = world.heap[id].classIndex.map({ program.classes[$0] }), let index = info.fieldNames.firstIndex(of: field), info.fieldIsLet[index] {
+            return false
+        }
         let name = world.heap[id].name
         if isActor(id), world.headers[id].owner != thread {
             fail(.type("\(name).\(field) is \(name)'s own state: outside the actor, read it with 'await \(name).\(field)' or change it in one of its methods"))
