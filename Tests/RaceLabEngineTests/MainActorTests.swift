@@ -379,4 +379,11 @@ struct MainActorTests {
                 "A reads box.id: 7", "A reads model.name: 3", "A finishes", "T reads box.id: 7", "T reads model.name: 3", "T finishes",
             ])
     }
+
+    /// An outcome shows a `@MainActor` instance's fields in a program of threads too.
+    @Test func outcomesShowMainActorStateWithoutTasks() throws {
+        let source = "@MainActor class Model {\n    var hits = 0\n}\nlet m = Model()\nvar z = 0\nthread A {\n    z = 1\n}\nmain {\n    m.hits = 2\n}"
+        let exploration = try ConcurrencyTests.explore(source, .stateless, .dpor)
+        #expect(exploration.outcomes.map(\.outcome.state) == ["z = 1, m.hits = 2"])
+    }
 }

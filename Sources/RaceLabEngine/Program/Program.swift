@@ -223,7 +223,7 @@ extension Program {
     /// outcome shows beside the shared variables (for the explorer's outcomes and the
     /// grader's behaviours alike).
     public func actorState(in world: World) -> [(name: String, value: Value)] {
-        guard usesConcurrency else { return [] }
+        guard classes.contains(where: { $0.isActor || $0.isMainActor }) else { return [] }
         var terms: [(name: String, value: Value)] = []
         for g in world.globals.indices where globals[g].isLet {
             guard case .object(let id) = world.globals[g], let index = world.heap[id].classIndex,
