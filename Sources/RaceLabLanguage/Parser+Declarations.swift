@@ -66,7 +66,7 @@ extension Parser {
                     }
                     return declaration
                 }
-                guard check(.var) || check(.let) else {
+                guard startsVariable else {
                     throw error("'@MainActor' must come before a func, a class or a top-level var, found \(current.quoted)")
                 }
                 isolation = .mainActor
@@ -82,7 +82,7 @@ extension Parser {
             _ = advance()
             try consume(")", "expected ')' after 'nonisolated(unsafe'")
             skipNewlines()
-            guard check(.var) || check(.let) else { throw error("'nonisolated(unsafe)' must come before a top-level var, found \(current.quoted)") }
+            guard startsVariable else { throw error("'nonisolated(unsafe)' must come before a top-level var, found \(current.quoted)") }
             isolation = .nonisolatedUnsafe
         }
         if current.kind == .identifier("actor"), case .identifier = tokens[position + 1].kind {
@@ -410,12 +410,24 @@ extension Parser {
         return (isAsync, isThrowing)
     }
 
+    /// Whether a variable's declaration starts here: `var`, `let`, or either after
+    /// `atomic` or `weak`.
+    var startsVariable: Bool {
+        check(.var) || check(.let) || storageWord != nil
+    }
+
+    /// `atomic` or `weak` before `var` or `let`.
+    private var storageWord: String? {
+        guard case .identifier(let word) = current.kind, word == "atomic" || word == "weak",
+            [.keyword(.var), .keyword(.let)].contains(tokens[position + 1].kind)
+        else { return nil }
+        return word
+    }
+
     /// `atomic` before `var` or `let`: consumed, with the storage it names. Anything
     /// else is left for the caller (`atomic` alone is then an unexpected word).
     mutating func parseStorage() -> Storage {
-        guard case .identifier(let word) = current.kind, word == "atomic" || word == "weak",
-            [.keyword(.var), .keyword(.let)].contains(tokens[position + 1].kind)
-        else { return .plain }
+        guard let word = storageWord else { return .plain }
         _ = advance()
         return word == "atomic" ? .atomic : .weak
     }

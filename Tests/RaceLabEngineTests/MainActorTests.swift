@@ -351,6 +351,9 @@ struct MainActorTests {
             try compile("nonisolated(unsafe)\nvar x = 0\n@MainActor\nvar y = 0\ntask A {\n    x += 1\n    y += 1\n}").swift6Rejections == [
                 "var 'y' is the main actor's, and task A (off the main actor) uses it (line 7)"
             ])
+        // So may it stand before a weak variable.
+        let weak = "class B {\n    var v = 0\n}\n@MainActor weak var c: B? = nil\nnonisolated(unsafe) weak var d: B? = nil\ntask A {\n    c = nil\n    d = nil\n}"
+        #expect(try compile(weak).swift6Rejections == ["var 'c' is the main actor's, and task A (off the main actor) uses it (line 7)"])
     }
 
     /// Nobody changes a `let` field after its init: code anywhere reads an actor's or
