@@ -352,7 +352,8 @@ struct MainActorTests {
                 "var 'y' is the main actor's, and task A (off the main actor) uses it (line 7)"
             ])
         // So may it stand before a weak variable.
-        let weak = "class B {\n    var v = 0\n}\n@MainActor weak var c: B? = nil\nnonisolated(unsafe) weak var d: B? = nil\ntask A {\n    c = nil\n    d = nil\n}"
+        let weak =
+            "class B {\n    var v = 0\n}\n@MainActor weak var c: B? = nil\nnonisolated(unsafe) weak var d: B? = nil\ntask A {\n    c = nil\n    d = nil\n}"
         #expect(try compile(weak).swift6Rejections == ["var 'c' is the main actor's, and task A (off the main actor) uses it (line 7)"])
     }
 
