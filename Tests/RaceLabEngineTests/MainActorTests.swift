@@ -357,33 +357,6 @@ struct MainActorTests {
         #expect(try compile(weak).swift6Rejections == ["var 'c' is the main actor's, and task A (off the main actor) uses it (line 7)"])
     }
 
-    /// Nobody changes a `let` field after its init: code anywhere reads an actor's or
-    /// a `@MainActor` class's without a hop, as Swift lets code in the same module.
-    @Test func anyoneReadsALetField() throws {
-        let source = """
-            actor Box {
-                let id = 7
-            }
-            @MainActor class Model {
-                let name = 3
-            }
-            let box = Box()
-            let model = Model()
-            var seen = 0
-            task A {
-                let k = box.id + model.name
-            }
-            thread T {
-                let k = box.id + model.name
-            }
-            """
-        let run = try RaceLabEngineTests.run(source, schedule: "A A A T T")
-        #expect(
-            lines(run) == [
-                "A reads box.id: 7", "A reads model.name: 3", "A finishes", "T reads box.id: 7", "T reads model.name: 3", "T finishes",
-            ])
-    }
-
     /// An outcome shows a `@MainActor` instance's fields in a program of threads too.
     @Test func outcomesShowMainActorStateWithoutTasks() throws {
         let source = "@MainActor class Model {\n    var hits = 0\n}\nlet m = Model()\nvar z = 0\nthread A {\n    z = 1\n}\nmain {\n    m.hits = 2\n}"

@@ -214,6 +214,13 @@ extension Compiler {
             emit(.restoreExecutor(saved))
             return true
         }
+        return try compileIsolatedRead(base, member, optional: false, range: range)
+    }
+
+    /// An actor's state read from outside it, or a `@MainActor` class's off the main
+    /// actor: a hop there and back (`optional`: `await w?.total`, nil when `w` is).
+    /// False when the member is not such state.
+    mutating func compileIsolatedRead(_ base: Expression, _ member: String, optional: Bool, range: SourceRange) throws(Failure) -> Bool {
         let offMainActor = builder.context != nil && builder.context != .mainActor
         let isActorField = actorFieldNames.contains(member)
         guard isActorField || (offMainActor && mainActorFieldNames.contains(member)), !builder.isCheck else { return false }
@@ -235,12 +242,25 @@ extension Compiler {
         try compileExpression(base)
         let actor = builder.newSlot("actor", temp: true)
         emit(.storeTemp(actor))
+        var toNil: Int?
+        if optional {
+            emit(.loadLocal(actor))
+            emit(constant: .none)
+            emit(.binary(try operatorNamed("!=", at: range)))
+            toNil = emit(.jumpIfFalse(-1))
+        }
         let saved = builder.newSlot("executor", temp: true)
         builder.currentRange = range
         emit(.isolate(.slot(actor), save: saved))
         emit(.loadLocal(actor))
         emit(.load(.field(name: program.name(member))))
         emit(.restoreExecutor(saved))
+        if let toNil {
+            let toEnd = emit(.jump(-1))
+            patch(toNil)
+            emit(constant: .none)
+            patch(toEnd)
+        }
         return true
     }
 

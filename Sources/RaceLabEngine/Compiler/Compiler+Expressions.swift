@@ -238,6 +238,7 @@ extension Compiler {
         case .optionalMember(let base, let member):
             // nil stays nil; an object gives its member.
             try checkProperty(member, at: expression.range)
+            if try compileIsolatedRead(base, member, optional: true, range: expression.range) { return }
             let load = try compileObject(base)
             emit(.duplicate)
             emit(constant: .none)
