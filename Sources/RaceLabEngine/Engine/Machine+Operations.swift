@@ -114,7 +114,7 @@ extension Machine {
     mutating func executeMethod(_ name: String, argc: Int, orderings: Int = 0) {
         let arguments = Array(frame.slots.suffix(argc))
         let receiver = frame.slots[frame.slots.count - 1 - argc]
-        guard let id = object(receiver, "calling \(name)()") else { return }
+        guard let id = object(receiver, name == "onTermination" ? "setting onTermination" : "calling \(name)()") else { return }
         if let classIndex = world.heap[id].classIndex, program.classes[classIndex].isActor || program.classes[classIndex].isMainActor,
             let method = program.classes[classIndex].methods[name]
         {
