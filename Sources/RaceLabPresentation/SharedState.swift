@@ -171,7 +171,8 @@ public enum SharedState {
             default: text = "blocked"
             }
         }
-        return text + (task.isCancelled ? ", cancelled" : "")
+        let priority = program.usesTaskPriorities && !task.isFinished ? ", priority \(task.priority.name)" : ""
+        return text + priority + (task.isCancelled ? ", cancelled" : "")
     }
 
     static func isLock(_ world: World, _ id: ObjectID) -> Bool {

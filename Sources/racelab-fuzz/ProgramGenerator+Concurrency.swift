@@ -68,7 +68,9 @@ extension ProgramGenerator {
             emit("await withTaskGroup(of: Int.self) { \(group) in")
             indent += 1
             for _ in 0..<(1 + choices.below(2)) {
-                block("\(group).addTask {", count: 1, closure: true, async: true, after: ["return \(1 + choices.below(2))"])
+                block(
+                    "\(group).addTask\(choices.pick(["", "(priority: .high)"])) {", count: 1, closure: true, async: true,
+                    after: ["return \(1 + choices.below(2))"])
             }
             if choices.chance(30) { emit("\(group).cancelAll()") }
             emit(
@@ -106,11 +108,14 @@ extension ProgramGenerator {
         ])
     }
 
-    /// A task started in code: implicitly isolated, on the main actor, or detached;
-    /// perhaps awaited, perhaps cancelled.
+    /// A task started in code: implicitly isolated, on the main actor, or detached,
+    /// perhaps with a priority; perhaps awaited (an escalation), perhaps cancelled.
     mutating func taskStatement() {
         let name = fresh("task")
-        let header = choices.pick(["let \(name) = Task {", "let \(name) = Task { @MainActor in", "let \(name) = Task.detached {"])
+        let priority = choices.pick(["", "", "(priority: .high)", "(priority: .low)", "(priority: .background)"])
+        let header = choices.pick([
+            "let \(name) = Task\(priority) {", "let \(name) = Task\(priority) { @MainActor in", "let \(name) = Task.detached\(priority) {",
+        ])
         block(header, count: 1 + choices.below(2), closure: true, async: true)
         switch choices.below(4) {
         case 0: emit("let \(newLocal(.int)) = await \(name).value")

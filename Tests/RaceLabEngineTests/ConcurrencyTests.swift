@@ -341,8 +341,8 @@ struct ConcurrencyTests {
             "1:1: mailbox is \"any\" (an actor runs its waiting jobs in any order, as SE-0306 allows) or \"enqueue order\" (the runtime's, and leaving it out)"
         ),
         (
-            "main {\n    let t = Task(priority: .high) {\n        work()\n    }\n}\n",
-            "2:28: Task(priority:) is not modelled: every task here has one priority, so an actor runs its waiting jobs in the order they came (docs/LANGUAGE.md, what is simplified); leave the priority out"
+            "main {\n    let t = Task(priority: .urgent) {\n        work()\n    }\n}\n",
+            "2:28: a task's priority is one of Swift's: Task(priority: .high) { … }, or .high, .medium, .low, .background, .userInitiated or .utility"
         ),
     ])
     func swiftsRulesAreChecked(source: String, expected: String) throws {

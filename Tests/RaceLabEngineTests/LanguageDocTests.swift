@@ -53,7 +53,7 @@ struct LanguageDocTests {
 
     @Test func everyExampleRunsAsDocumented() throws {
         let examples = Self.examples()
-        #expect(examples.count == 34)
+        #expect(examples.count == 35)
         for (code, fails) in examples {
             for seed in UInt64(0)..<50 {
                 let program = try compile(code)

@@ -148,11 +148,6 @@ extension Compiler {
         }
         var name: Int?
         var rest = arguments
-        if let priority = rest.first(where: { $0.label == "priority" }) {
-            throw error(
-                "Task(priority:) is not modelled: every task here has one priority, so an actor runs its waiting jobs in the order they came (docs/LANGUAGE.md, what is simplified); leave the priority out",
-                at: priority.value.range)
-        }
         if let first = rest.first, first.label == "name" {
             guard case .string(let text) = first.value.kind, !text.isEmpty else {
                 throw error("a task's name is a string literal: Task(name: \"tap\") { … }", at: first.value.range)
@@ -161,6 +156,8 @@ extension Compiler {
             rest.removeFirst()
         }
         let what = detached ? "Task.detached" : "Task"
+        // A detached task inherits nothing: medium unless given.
+        let priority = try taskPriority(&rest, what) ?? (detached ? JobPriority.medium : nil)
         let closure = try onlyClosure(rest, trailing, range: range, what: what)
         let isolation: Isolation = closure.isMainActor ? .mainActor : detached ? .generic : .inherited
         let taskName = name.map { program.names[$0] } ?? "task"
@@ -172,8 +169,24 @@ extension Compiler {
             }
         try compileClosure(closure, name: taskName, allowedParameters: 0, isAsync: true, context: context, canThrow: true)
         builder.currentRange = range
-        emit(.task(.start(isolation, name: name)))
+        emit(.task(.start(isolation, name: name, priority: priority)))
         return true
+    }
+
+    /// `priority: .high`, the argument after a task's name: taken out of `arguments`.
+    mutating func taskPriority(_ arguments: inout [Argument], _ what: String) throws(Failure) -> JobPriority? {
+        guard let first = arguments.first, first.label == "priority" else { return nil }
+        let names = JobPriority.names.map(\.name)
+        guard case .implicitMember(let word) = first.value.kind, let priority = JobPriority.named(word) else {
+            var note: String?
+            if case .implicitMember(let word) = first.value.kind { note = Suggestion.note(for: word, in: names) }
+            throw error(
+                "a task's priority is one of Swift's: \(what)(priority: .high) { … }, or \(names.dropLast().map { "." + $0 }.joined(separator: ", ")) or .\(names.last!)",
+                at: first.value.range, note: note)
+        }
+        arguments.removeFirst()
+        program.usesTaskPriorities = true
+        return priority
     }
 
     /// A member read that Swift concurrency answers: `Task.isCancelled`, a task's
@@ -366,8 +379,8 @@ extension Compiler {
         for (index, code) in program.codes.enumerated() {
             for instruction in code.instructions {
                 switch instruction {
-                case .isolate(.mainActor, _), .task(.start(.mainActor, _)): return true
-                case .task(.start(.inherited, _)), .isolate, .task(.value), .task(.yield): if index == program.mainCode { return true }
+                case .isolate(.mainActor, _), .task(.start(.mainActor, _, _)): return true
+                case .task(.start(.inherited, _, _)), .isolate, .task(.value), .task(.yield): if index == program.mainCode { return true }
                 default: continue
                 }
             }

@@ -119,6 +119,7 @@ extension Compiler {
                 name = program.name(text)
                 rest.removeFirst()
             }
+            let priority = try taskPriority(&rest, "group.addTask")
             let closure = try onlyClosure(rest, trailing, range: range, what: "addTask")
             let childName = name.map { program.names[$0] } ?? "child"
             // A throwing group's children may throw; another's may not (Swift's types).
@@ -128,7 +129,7 @@ extension Compiler {
             }
             try compileClosure(closure, name: childName, allowedParameters: 0, isAsync: true, context: .task(childName), canThrow: throwing)
             builder.currentRange = range
-            emit(.task(.addChild(name: name)))
+            emit(.task(.addChild(name: name, priority: priority)))
         case "next":
             try expectArguments(arguments, 0...0, "next", range: range)
             try requireAwait("a task group's next()", at: range)

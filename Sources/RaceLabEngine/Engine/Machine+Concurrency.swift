@@ -130,14 +130,25 @@ extension Machine {
             state.waiting = nil
             return (handedOver ? "runs on \(name): its turn" : "runs on \(name)", Access(.queue(actor), .write))
         }
-        if !queue.contains(thread) { queue.append(thread) }
+        var ahead = ""
+        if !queue.contains(thread) {
+            let position = mailboxPosition(of: thread, in: queue, on: actor)
+            queue.insert(thread, at: position)
+            if position < queue.count - 1 {
+                ahead =
+                    "; its priority, \(currentPriority.name), puts it ahead of "
+                    + queue[(position + 1)...].map { world.threadNames[$0] }.joined(separator: ", ")
+            }
+        }
+        // Where it joins depends on its priority, which an awaiter may raise.
+        if program.usesTaskPriorities, let handle = state.task { touch(.operation(handle), .read) }
         world.heap[actor].kind = .actor(mailbox: queue)
         state.waiting = .actor(actor)
         // Waiting in a mailbox is no job: the pool thread goes back.
         leavePool()
         let holder = owner.map { "\(world.threadNames[$0]) holds" } ?? "is free, but others are first"
         let place = queue.count == 1 ? "" : " (\(queue.count) waiting)"
-        return ("enqueues on \(name), which \(holder): waits in its mailbox\(place)", Access(.queue(actor), .write))
+        return ("enqueues on \(name), which \(holder): waits in its mailbox\(place)\(ahead)", Access(.queue(actor), .write))
     }
 
     /// Moves the running task to `target` (an actor, or nil: the global executor),
@@ -281,7 +292,8 @@ extension Machine {
 
     mutating func taskOperation(_ operation: TaskOperation) {
         switch operation {
-        case .start(let isolation, let name): startTask(isolation, name: name.map { program.names[$0] } ?? "task")
+        case .start(let isolation, let name, let priority):
+            startTask(isolation, name: name.map { program.names[$0] } ?? "task", priority: priority ?? currentPriority)
         case .value:
             guard case .object(let id) = peek(), let task = taskState(id) else {
                 // A field named `value` (of a class or actor of the script's).
@@ -310,7 +322,10 @@ extension Machine {
                 emit("gets \(name)'s value: \(describe(task.value))", Access(.operation(id), .read))
                 return
             }
-            suspend(on: .task(id), "awaits \(name)'s value: \(name) has not finished, so it suspends", Access(.operation(id), .read))
+            let escalation = escalate(id, to: currentPriority)
+            suspend(
+                on: .task(id), "awaits \(name)'s value: \(name) has not finished, so it suspends\(escalation.words)",
+                [Access(.operation(id), .read)] + escalation.accesses)
         case .cancel:
             guard case .object(let id) = pop(), let task = taskState(id) else {
                 fail(.type("cancel() here is a Task's"))
@@ -339,7 +354,7 @@ extension Machine {
         case .checkCancellation: checkCancellation()
         case .sleep: sleep()
         case .makeGroup: makeGroup()
-        case .addChild(let name): addChild(name: name.map { program.names[$0] } ?? "child")
+        case .addChild(let name, let priority): addChild(name: name.map { program.names[$0] } ?? "child", priority: priority)
         case .startChild(let name): startAsyncLet(name: program.names[name])
         case .groupNext: groupNext(loop: false)
         case .cancelAll: cancelAll()

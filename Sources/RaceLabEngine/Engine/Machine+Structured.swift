@@ -43,10 +43,11 @@ extension Machine {
         emit("makes task group \(world.heap[id].name)", Access(.operation(id), .write))
     }
 
-    /// A new child of the running task (if it is one) on the global executor: created
-    /// cancelled when its parent (or its group) is cancelled already, as Swift's are.
-    mutating func startChild(_ closure: ClosureValue, name: String, group: ObjectID?) -> ObjectID {
-        let handle = createTask(closure, on: nil, name: name)
+    /// A new child of the running task (if it is one) on the global executor, at
+    /// `priority` or its parent's: created cancelled when its parent (or its group)
+    /// is cancelled already, as Swift's are.
+    mutating func startChild(_ closure: ClosureValue, name: String, group: ObjectID?, priority: JobPriority? = nil) -> ObjectID {
+        let handle = createTask(closure, on: nil, name: name, priority: priority ?? currentPriority)
         var child = taskState(handle)!
         child.group = group
         if let parent = state.task, var task = taskState(parent) {
@@ -69,17 +70,17 @@ extension Machine {
     }
 
     /// `group.addTask { }`.
-    mutating func addChild(name: String) {
+    mutating func addChild(name: String, priority: JobPriority?) {
         guard case .closure(let closure) = peek(), let group = usableGroup(1, "addTask { }")?.id else { return }
         frame.slots.removeLast(2)
-        let handle = startChild(closure, name: name, group: group)
+        let handle = startChild(closure, name: name, group: group, priority: priority)
         push(.none)
         advance()
         let cancelled =
             !taskState(handle)!.isCancelled
             ? "" : groupState(group)!.isCancelled ? "; the group is cancelled, so it starts cancelled" : "; this task is cancelled, so it starts cancelled"
         emit(
-            "adds child task \(world.heap[handle].name) to \(world.heap[group].name)\(cancelled)",
+            "adds child task \(world.heap[handle].name)\(priorityWords(handle).map { " (\($0))" } ?? "") to \(world.heap[group].name)\(cancelled)",
             [Access(.operation(group), .write), Access(.operation(handle), .write)])
     }
 
@@ -90,7 +91,9 @@ extension Machine {
         push(.object(handle))
         advance()
         let cancelled = taskState(handle)!.isCancelled ? "; this task is cancelled, so it starts cancelled" : ""
-        emit("starts child task \(world.heap[handle].name) (async let)\(cancelled)", Access(.operation(handle), .write))
+        emit(
+            "starts child task \(world.heap[handle].name) (async let\(priorityWords(handle).map { ", " + $0 } ?? ""))\(cancelled)",
+            Access(.operation(handle), .write))
     }
 
     /// `await group.next()`, and `for await` over a group (`loop`: it pushes whether

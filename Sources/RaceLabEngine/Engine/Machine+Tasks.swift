@@ -2,24 +2,24 @@
 /// error, which awaiting tasks then get.
 extension Machine {
     /// `Task { }`: a new task running the closure on the stack; its handle replaces it.
-    mutating func startTask(_ isolation: Isolation, name: String) {
+    mutating func startTask(_ isolation: Isolation, name: String, priority: JobPriority) {
         guard case .closure(let closure) = peek() else {
             fail(.type("Task { } takes a closure"))
             return
         }
         guard let target = executor(for: isolation) else { return }
         _ = pop()
-        let handle = createTask(closure, on: target, name: name)
+        let handle = createTask(closure, on: target, name: name, priority: priority)
         let taskName = world.heap[handle].name
         let id = taskState(handle)!.thread
-        var note = ""
+        var note = priorityWords(handle).map { " (\($0))" } ?? ""
         if let target {
             if isolation == .inherited {
-                note = " for \(world.heap[target].name) (it enqueues there when it first runs)"
+                note += " for \(world.heap[target].name) (it enqueues there when it first runs)"
             } else {
                 // Explicitly isolated: enqueued now, in creation order (SE-0431).
                 let (text, access) = runThreadReturning(id) { $0.enterActor(target) }
-                note = "; it " + text
+                note += "; it " + text
                 touch(access.target, access.kind)
             }
         }
@@ -29,10 +29,13 @@ extension Machine {
     }
 
     /// A new task, a thread of the world running `closure` on `target` (an actor, or
-    /// nil: the global executor); its handle, which the runtime keeps while it runs.
-    mutating func createTask(_ closure: ClosureValue, on target: ObjectID?, name: String) -> ObjectID {
+    /// nil: the global executor) at `priority`; its handle, which the runtime keeps
+    /// while it runs.
+    mutating func createTask(_ closure: ClosureValue, on target: ObjectID?, name: String, priority: JobPriority) -> ObjectID {
         let taskName = uniqueThreadName(name)
-        let handle = newObject(.task(TaskState(thread: world.threads.count)), classIndex: nil, typeName: "Task", name: taskName)
+        var task = TaskState(thread: world.threads.count)
+        task.priority = priority
+        let handle = newObject(.task(task), classIndex: nil, typeName: "Task", name: taskName)
         retain(.object(handle))
         let frame = closureFrame(closure, kind: .task(handle), parameter: nil)
         let id = world.addThread(name: taskName, frames: [frame])

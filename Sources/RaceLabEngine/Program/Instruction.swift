@@ -156,7 +156,9 @@ public enum TaskOperation: Hashable, Sendable {
     /// pushes the new task's handle. An explicit isolation (`@MainActor in`)
     /// enqueues the task at once, in creation order; an inherited one lets it
     /// enqueue at its first step (SE-0431: no order among them is promised).
-    case start(Isolation, name: Int?)
+    /// `priority`: `Task(priority: .high)`'s; nil: the maker's (a detached task's:
+    /// medium).
+    case start(Isolation, name: Int?, priority: JobPriority?)
     /// `await t.value`: pops the handle; suspends until the task finishes.
     case value
     case cancel
@@ -189,7 +191,7 @@ public enum TaskOperation: Hashable, Sendable {
     case makeGroup
     /// `group.addTask { }`: pops the closure and the group; starts a child of the
     /// group (and of the running task) on the global executor.
-    case addChild(name: Int?)
+    case addChild(name: Int?, priority: JobPriority?)
     /// `async let x = …`: pops the closure; starts a child of the running task on
     /// the global executor, and pushes its handle.
     case startChild(name: Int)

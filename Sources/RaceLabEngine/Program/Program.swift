@@ -152,6 +152,10 @@ public struct Program: Sendable {
     /// suspends: only then is the main actor a thing main holds and leaves. Set once
     /// compiled.
     public internal(set) var usesMainActor = false
+    /// Whether some task is made with a priority (`Task(priority: .high)`): only then
+    /// can tasks' priorities differ, order an actor's mailbox or escalate, and only
+    /// then does enqueuing read the task's priority (one more access for DPOR).
+    public internal(set) var usesTaskPriorities = false
     /// What the Swift 6 compiler would reject in it, one sentence each (`Swift6Check`).
     public internal(set) var swift6Rejections: [String] = []
     /// Manual reference counting (`memory "manual"`), as Objective-C before ARC: an

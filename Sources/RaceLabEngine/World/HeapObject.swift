@@ -111,6 +111,9 @@ public struct TaskState: Hashable, Sendable {
     public var isAwaited = false
     /// Whether it ended by throwing: `value` is the error.
     public var didThrow = false
+    /// Its priority: given when it was made, else its maker's; raised when a task of
+    /// a higher one awaits it (escalation).
+    public var priority = JobPriority.medium
 
     public init(thread: ThreadID) {
         self.thread = thread

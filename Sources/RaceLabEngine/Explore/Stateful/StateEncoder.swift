@@ -283,6 +283,7 @@ struct StateEncoder {
             put(state.children.count)
             for child in state.children { put(child) }
             put(optional: state.group)
+            put(Int(state.priority.rawValue))
         case .stream(let state):
             put(13)
             switch state.policy {
