@@ -197,6 +197,10 @@ struct MainActorTests {
             "3:9: 'await' in MainActor.run's closure, which is synchronous: it runs on the main actor in one go; await before it or after it"
         ),
         (
+            "func risky() throws -> Int {\n    throw CancellationError()\n}\ntask A {\n    let v = try await MainActor.run {\n        return try risky()\n    }\n}",
+            "6:16: an error that 'try' passes on in MainActor.run's closure is not handled: catch it inside the closure with do { … } catch { … } (here an error may not leave MainActor.run's closure)"
+        ),
+        (
             "@MainActor func bump() {\n}\nlet (s, c) = AsyncStream.makeStream(of: Int.self)\nmain {\n    c.onTermination = { t in\n        bump()\n    }\n}",
             "6:9: function 'bump' is the main actor's, and the onTermination handler (a @Sendable closure, off the main actor) is not on it and cannot suspend (Swift 6: main actor-isolated function 'bump' in a synchronous nonisolated context); hand the work to the main thread: DispatchQueue.main.async { … }"
         ),

@@ -15,7 +15,13 @@ extension Compiler {
 
     /// The words Swift says when nothing handles an error thrown here.
     func unhandled(_ what: String) -> String {
-        "\(what) here is not handled: catch it with do { … } catch { … }, or mark the function 'throws' (a task's closure and main's code may throw)"
+        if let body = builder.synchronousBody {
+            // Swift's MainActor.run rethrows; RaceLab's closure is compiled in place,
+            // on the main actor, and an error may not leave it.
+            let fix = "catch it inside the closure with do { … } catch { … } (here an error may not leave \(body)'s closure)"
+            return "\(what) in \(body)'s closure is not handled: \(fix)"
+        }
+        return "\(what) here is not handled: catch it with do { … } catch { … }, or mark the function 'throws' (a task's closure and main's code may throw)"
     }
 
     /// Sends the error on top of the stack where it goes: to the innermost handler of
