@@ -250,4 +250,35 @@ struct ContinuationTests {
                 "every thread left is blocked: b awaits the next element of stream, which has finished: nothing will resume it (swiftlang/swift #71412)"
             ])
     }
+
+    /// The value a continuation was resumed with is the waiting task's: the resumer
+    /// may drop the continuation before the task goes on, and the object lives.
+    @Test func aResumedObjectOutlivesItsContinuation() throws {
+        let source = """
+            class Box {
+                var v = 0
+            }
+            var got = 0
+            func load() async -> Box {
+                return await withCheckedContinuation { continuation in
+                    spawn network {
+                        continuation.resume(returning: Box(v: 7))
+                    }
+                }
+            }
+            task A {
+                let b = await load()
+                got = b.v
+            }
+            """
+        let run = try RaceLabEngineTests.run(source, schedule: "A A network network network A A A")
+        #expect(
+            lines(run) == [
+                "A makes continuation Continuation#1 in load", "A starts thread network", "network creates Box#1",
+                "network resumes Continuation#1 with Box#1", "network finishes and releases Continuation#1",
+                "network releases the last reference to Continuation#1, which is deallocated", "A goes on: Continuation#1 was resumed with Box#1",
+                "A reads Box#1.v: 7", "A writes got = 7", "A finishes and releases Box#1", "A releases the last reference to Box#1, which is deallocated",
+            ])
+        try ConcurrencyTests.agree(source, ["got = 7: 15"])
+    }
 }

@@ -109,10 +109,12 @@ extension Machine {
         pendingReleases.append(contentsOf: held.reversed())
         let saved = protected
         if !handed.isEmpty {
-            // A task's value, or a continuation's, already handed to code that awaited it
-            // and holds it on its stack (uncounted, as a fresh object is), lives on.
+            // A task's value, or a continuation's, lives on (uncounted, as a fresh object
+            // is) when code holds it on its stack, handed over already, or will take it:
+            // a task suspended on the continuation holds the continuation itself there,
+            // and the runtime moved the value into that task when it was resumed.
             let held = heldInFrames
-            protected += handed.filter(held.contains)
+            protected += held.contains(id) ? handed : handed.filter(held.contains)
         }
         guard !drainingReleases else { return }
         drainingReleases = true
