@@ -238,4 +238,27 @@ struct StreamTerminationTests {
         let run = try RaceLabEngineTests.run(source, schedule: "task P P P C")
         #expect(lines(run)[3..<5] == ["P writes kind = \"finished\"", "C cancels task"])
     }
+
+    /// A stream made in a task's code, its elements objects: each is the consumer's
+    /// once taken, whoever drops the stream.
+    @Test func aStreamMadeInCodeCarriesObjects() throws {
+        let source = """
+            class Box {
+                var v = 0
+            }
+            var got = 0
+            task A {
+                let (s, c) = AsyncStream.makeStream(of: Box.self)
+                spawn producer {
+                    c.yield(Box(v: 7))
+                    c.finish()
+                }
+                for await b in s {
+                    got = got + b.v
+                }
+            }
+            """
+        try ConcurrencyTests.agree(source, ["got = 7: 84"])
+        #expect(firstDiagnostic("task A {\n    let (s, c) = makeStream()\n}") == "2:18: only AsyncStream.makeStream(…) gives two values here")
+    }
 }
