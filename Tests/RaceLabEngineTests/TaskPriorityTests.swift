@@ -131,6 +131,9 @@ struct TaskPriorityTests {
             firstDiagnostic("main {\n    Task(priority: .hgih) { }\n}")
                 == "2:20: a task's priority is one of Swift's: Task(priority: .high) { … }, or .high, .medium, .low, .background, .userInitiated or .utility")
         #expect(
+            firstDiagnostic("main {\n    Task(priority: .high, name: \"x\") { }\n}")
+                == "2:33: the name comes before the priority, as in Swift: Task(name: \"tap\", priority: .high) { … }")
+        #expect(
             firstDiagnostic("main {\n    Task.detached(priority: 3) { }\n}")?.hasPrefix("2:29: a task's priority is one of Swift's: Task.detached(priority:")
                 == true)
     }

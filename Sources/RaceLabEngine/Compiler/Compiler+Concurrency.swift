@@ -176,6 +176,9 @@ extension Compiler {
     /// `priority: .high`, the argument after a task's name: taken out of `arguments`.
     mutating func taskPriority(_ arguments: inout [Argument], _ what: String) throws(Failure) -> JobPriority? {
         guard let first = arguments.first, first.label == "priority" else { return nil }
+        if arguments.count > 1, arguments[1].label == "name" {
+            throw error("the name comes before the priority, as in Swift: \(what)(name: \"tap\", priority: .high) { … }", at: arguments[1].value.range)
+        }
         let names = JobPriority.names.map(\.name)
         guard case .implicitMember(let word) = first.value.kind, let priority = JobPriority.named(word) else {
             var note: String?
