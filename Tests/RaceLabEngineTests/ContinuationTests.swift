@@ -281,4 +281,26 @@ struct ContinuationTests {
             ])
         try ConcurrencyTests.agree(source, ["got = 7: 15"])
     }
+
+    /// A closure's parameters may stand in parentheses, typed as Swift writes them;
+    /// an expression in parentheses is still one.
+    @Test func aClosuresParametersMayBeTyped() throws {
+        let source = """
+            var got = 0
+            func load() async -> Int {
+                return await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+                    continuation.resume(returning: (1 + 2))
+                }
+            }
+            task A {
+                got = await load()
+                await withTaskGroup(of: Int.self) { (group) in
+                    group.addTask { (got) }
+                }
+            }
+            """
+        let run = try RaceLabEngineTests.run(source)
+        #expect(run.world.describe(run.world.globals[0]) == "3")
+        #expect(firstDiagnostic("task A {\n    await withTaskGroup(of: Int.self) { (group: ) in\n    }\n}") == "2:49: expected a type name, found ')'")
+    }
 }
