@@ -22,8 +22,6 @@ extension Parser {
         while !check("}") && current.kind != .end {
             do throws(Failure) {
                 statements.append(try parseStatement())
-                statements += pendingStatements
-                pendingStatements = []
                 try endOfStatement()
             } catch {
                 synchronize()
@@ -36,12 +34,6 @@ extension Parser {
     mutating func parseStatement() throws(Failure) -> Statement {
         let start = current.range
         switch current.kind {
-        case .keyword(.let) where tokens[position + 1].kind == .symbol("("):
-            let (first, second, value) = try parseStreamPair()
-            let range = start.joined(previous.range)
-            pendingStatements.append(
-                Statement(.variable(isLet: true, name: name(of: second), type: nil, value: Expression(.name(name(of: first)), second.range)), range))
-            return Statement(.variable(isLet: true, name: name(of: first), type: nil, value: value), range)
         case .keyword(.var), .keyword(.let):
             let isLet = advance().kind == .keyword(.let)
             let nameToken = try consumeIdentifier("expected a variable name")

@@ -16,8 +16,6 @@ public struct Parser {
     /// Declarations one declaration adds after itself (the continuation's name of
     /// `let (stream, continuation) = …`).
     var pendingDeclarations: [Declaration] = []
-    /// Statements one statement adds after itself (the same, in code).
-    var pendingStatements: [Statement] = []
     /// How deep the parser is in nested constructs now (see `maxNesting`).
     var nesting = 0
 

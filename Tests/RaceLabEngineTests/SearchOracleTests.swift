@@ -206,4 +206,33 @@ struct SearchOracleTests {
         }
         #expect(found.stateful.verdict == found.dpor?.verdict && found.stateful.outcomes == found.dpor?.outcomes)
     }
+
+    /// Main, with a block in its queue, waits for the main actor as a thread waits for
+    /// a lock: a task made on the main actor took it first in one order, and main's
+    /// block runs first in the other. DPOR reverses the two takings (before, it saw
+    /// only the first order, in 2 executions of 32 interleavings, labelled exact).
+    @Test func mainsBlockAndAMainActorTaskTakeTheActorInEitherOrder() throws {
+        let program = try compile(
+            """
+            var x = 0
+            var d = 0
+            task T1 {
+                main.async {
+                    if x == 0 {
+                        d = 1
+                    }
+                }
+                let t = Task { @MainActor in
+                    x += 1
+                }
+            }
+            """)
+        let found = Self.answers(program, role: .fix)
+        #expect(found.skip == nil)
+        for answer in [found.dpor, found.none, found.stateful] {
+            #expect(answer?.outcomes.map(\.state).sorted() == ["x = 1, d = 0", "x = 1, d = 1"])
+        }
+        let dpor = Self.explore(program, .stateless)
+        #expect(dpor.executions == 6 && dpor.interleavings == InterleavingCount(32))
+    }
 }

@@ -28,8 +28,8 @@ extension StatelessSearch {
             // One woken by a step in between that does not depend on the earlier one
             // (the task whose value it awaits ending) can: `stillWaits` tells them apart.
             let thread = trace.threads[index]
-            if let wait = stack[index].world.threads[thread].waiting,
-                stillWaits(thread, on: wait, after: sequence.dropLast(), from: stack[race].world, log: log)
+            if let blocker = Blocker(of: thread, in: stack[index].world),
+                stillWaits(thread, on: blocker, after: sequence.dropLast(), from: stack[race].world, log: log)
             {
                 if let taken = lastDisabling(of: thread, before: race, stack: stack) {
                     addReversal(of: taken, with: index, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &reversalSteps, log: log)
@@ -71,16 +71,46 @@ extension StatelessSearch {
     /// actor): then the thread can run there, and the race is reversed as any other.
     /// A step of the reversal that cannot run leaves the answer to the wait at `world`.
     func stillWaits(
-        _ thread: ThreadID, on wait: Wait, after steps: some Collection<WakeupStep>, from world: World, log: EventLog
+        _ thread: ThreadID, on blocker: Blocker, after steps: some Collection<WakeupStep>, from world: World, log: EventLog
     ) -> Bool {
-        if engine.isSatisfied(world, wait, for: thread) { return false }
+        if blocker.isOver(in: world, for: thread, engine) { return false }
         guard !steps.isEmpty else { return true }
         var world = world
         for step in steps {
             guard engine.isRunnable(world, step.thread) else { return true }
             engine.quietStep(&world, thread: step.thread, log: log)
         }
-        return !engine.isSatisfied(world, wait, for: thread)
+        return !blocker.isOver(in: world, for: thread, engine)
+    }
+
+    /// What a thread that cannot run at once waits for: its `Wait`, or, for main with
+    /// none of its code left, the main actor that its next main-queue block needs
+    /// (`Engine.isRunnable`: a task holding the main actor keeps main from taking the
+    /// block, as a lock's holder keeps a thread out). Nil for a thread that waits for
+    /// nothing.
+    enum Blocker: Equatable {
+        case wait(Wait)
+        case mainActorForBlock
+
+        init?(of thread: ThreadID, in world: World) {
+            guard thread < world.threads.count else { return nil }
+            let state = world.threads[thread]
+            if let wait = state.waiting {
+                self = .wait(wait)
+            } else if state.isMain, state.frames.isEmpty, !state.isFinished {
+                self = .mainActorForBlock
+            } else {
+                return nil
+            }
+        }
+
+        /// Whether it no longer keeps `thread` from running in `world`.
+        func isOver(in world: World, for thread: ThreadID, _ engine: Engine) -> Bool {
+            switch self {
+            case .wait(let wait): return engine.isSatisfied(world, wait, for: thread)
+            case .mainActorForBlock: return engine.isRunnable(world, thread)
+            }
+        }
     }
 
     /// The step that last kept waiting `thread` from running before node `race`,
@@ -96,13 +126,13 @@ extension StatelessSearch {
     /// for the lock, only after a step of its own (its blocked attempt), so where it
     /// waited for something else nothing took the lock from it.
     func lastDisabling(of thread: ThreadID, before race: Int, stack: [Node]) -> Int? {
-        let wait = stack[race].world.threads[thread].waiting
+        guard let blocker = Blocker(of: thread, in: stack[race].world) else { return nil }
         var node = race
         while node > 0 {
             node -= 1
             let world = stack[node].world
             // A task enqueued on an actor as it is made waits from its first state.
-            guard thread < world.threads.count, world.threads[thread].waiting != nil, world.threads[thread].waiting == wait else { return nil }
+            guard Blocker(of: thread, in: world) == blocker else { return nil }
             if engine.isRunnable(world, thread) { return node }
         }
         return nil
