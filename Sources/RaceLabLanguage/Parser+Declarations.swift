@@ -99,20 +99,8 @@ extension Parser {
         case .keyword(.class):
             return try parseClass(mainThreadOnly: mainThreadOnly, start: start)
         case .keyword(.let) where tokens[position + 1].kind == .symbol("("):
-            // `let (stream, continuation) = AsyncStream.makeStream(…)`: two names for
-            // the one stream (the second is its continuation).
-            _ = advance()
-            _ = advance()
-            let first = try consumeIdentifier("expected a name, as in let (stream, continuation) = AsyncStream.makeStream(of: Int.self)")
-            try consume(",", "expected ',' between the two names")
-            let second = try consumeIdentifier("expected the continuation's name")
-            try consume(")", "expected ')' after the two names")
-            try consume("=", "expected '=' and AsyncStream.makeStream(…)")
-            let value = try parseExpression()
+            let (first, second, value) = try parseStreamPair()
             try endOfStatement()
-            guard case .call(let callee, _, _) = value.kind, case .member(let base, "makeStream") = callee.kind, base.kind == .name("AsyncStream") else {
-                throw error("only AsyncStream.makeStream(…) gives two values here", at: value.range)
-            }
             pendingDeclarations.append(
                 Declaration(
                     .global(isLet: true, name: name(of: second), type: nil, value: Expression(.name(name(of: first)), second.range), storage: .plain),
@@ -414,6 +402,23 @@ extension Parser {
     /// `atomic` or `weak`.
     var startsVariable: Bool {
         check(.var) || check(.let) || storageWord != nil
+    }
+
+    /// `let (stream, continuation) = AsyncStream.makeStream(…)`, at the top or in code:
+    /// two names for the one stream (the second is its continuation).
+    mutating func parseStreamPair() throws(Failure) -> (first: Token, second: Token, value: Expression) {
+        _ = advance()
+        _ = advance()
+        let first = try consumeIdentifier("expected a name, as in let (stream, continuation) = AsyncStream.makeStream(of: Int.self)")
+        try consume(",", "expected ',' between the two names")
+        let second = try consumeIdentifier("expected the continuation's name")
+        try consume(")", "expected ')' after the two names")
+        try consume("=", "expected '=' and AsyncStream.makeStream(…)")
+        let value = try parseExpression()
+        guard case .call(let callee, _, _) = value.kind, case .member(let base, "makeStream") = callee.kind, base.kind == .name("AsyncStream") else {
+            throw error("only AsyncStream.makeStream(…) gives two values here", at: value.range)
+        }
+        return (first, second, value)
     }
 
     /// `atomic` or `weak` before `var` or `let`.

@@ -210,7 +210,18 @@ extension Parser {
             probe += 1
             if tokens[probe].kind == .symbol(",") { probe += 1 } else { break }
         }
-        if !names.isEmpty && tokens[probe].kind == .keyword(.in) {
+        if isParenthesizedParameterList() {
+            // `{ (continuation: CheckedContinuation<Int, Never>) in … }`: the types are
+            // Swift's business.
+            _ = advance()
+            repeat {
+                parameters.append(name(of: try consumeIdentifier("expected a parameter name")))
+                _ = try parseOptionalType()
+            } while match(",")
+            try consume(")", "expected ')' after the closure's parameters")
+            guard check(.in) else { throw error("expected 'in' after the closure's parameters, found \(current.quoted)") }
+            _ = advance()
+        } else if !names.isEmpty && tokens[probe].kind == .keyword(.in) {
             parameters = names
             position = probe + 1
         } else if listed || isMainActor {
@@ -225,6 +236,27 @@ extension Parser {
         var closure = Closure(parameters: parameters, body: body, range: start.joined(previous.range), weakCaptures: weakCaptures)
         closure.isMainActor = isMainActor
         return closure
+    }
+
+    /// Whether a closure's body starts with its parameters in parentheses, perhaps
+    /// typed (`(group) in`, `(k: Int, v: Int) in`), not an expression in parentheses.
+    func isParenthesizedParameterList() -> Bool {
+        guard check("("), case .identifier = tokens[position + 1].kind else { return false }
+        var probe = position + 1
+        var depth = 0
+        while probe < tokens.count {
+            switch tokens[probe].kind {
+            case .symbol("("), .symbol("["), .symbol("<"): depth += 1
+            case .symbol("]"), .symbol(">"): depth -= 1
+            case .symbol(")"):
+                if depth == 0 { return probe + 1 < tokens.count && tokens[probe + 1].kind == .keyword(.in) }
+                depth -= 1
+            case .newline, .end, .symbol("{"), .symbol("}"): return false
+            default: break
+            }
+            probe += 1
+        }
+        return false
     }
 
     /// Whether a closure's body starts with a capture list: `[weak a, b] in`, not an

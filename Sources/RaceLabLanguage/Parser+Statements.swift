@@ -21,7 +21,11 @@ extension Parser {
         skipNewlines()
         while !check("}") && current.kind != .end {
             do throws(Failure) {
-                statements.append(try parseStatement())
+                if check(.let) && tokens[position + 1].kind == .symbol("(") {
+                    statements += try parseStreamPairStatements()
+                } else {
+                    statements.append(try parseStatement())
+                }
                 try endOfStatement()
             } catch {
                 synchronize()
@@ -29,6 +33,19 @@ extension Parser {
             skipNewlines()
         }
         return statements
+    }
+
+    /// `let (s, c) = AsyncStream.makeStream(…)` in code: two local lets. (Read here,
+    /// not in `parseStatement`, which recurses once per nested block: the parser's
+    /// frames are what bounds `Parser.maxNesting`, and a debug build's are large.)
+    mutating func parseStreamPairStatements() throws(Failure) -> [Statement] {
+        let start = current.range
+        let (first, second, value) = try parseStreamPair()
+        let range = start.joined(previous.range)
+        return [
+            Statement(.variable(isLet: true, name: name(of: first), type: nil, value: value), range),
+            Statement(.variable(isLet: true, name: name(of: second), type: nil, value: Expression(.name(name(of: first)), second.range)), range),
+        ]
     }
 
     mutating func parseStatement() throws(Failure) -> Statement {

@@ -12,7 +12,20 @@ if isatty(STDERR_FILENO) == 1 {
 racelab.workerExecutable = RaceLab.currentExecutable
 // Step mode takes keys from a terminal, or lines from anything else.
 racelab.terminal = Terminal.standard()
-let output = racelab.main(Array(CommandLine.arguments.dropFirst()))
+// The parser, the compiler and every walk over a script's syntax recurse once per
+// level of nesting, up to `Parser.maxNesting`; a debug build's frames are large, so
+// the command runs on a thread with room to spare, whatever the platform's default.
+nonisolated(unsafe) let command = racelab
+nonisolated(unsafe) var result: CommandOutput?
+let finished = DispatchSemaphore(value: 0)
+let worker = Thread {
+    result = command.main(Array(CommandLine.arguments.dropFirst()))
+    finished.signal()
+}
+worker.stackSize = 64 << 20
+worker.start()
+finished.wait()
+let output = result!
 // A failed write (a full disk, a closed output) is an I/O error, not a silent success.
 if let failure = RaceLab.write(output.stdout, to: STDOUT_FILENO) {
     _ = RaceLab.write(output.stderr + "error: cannot write to standard output: \(failure)\n", to: STDERR_FILENO)
