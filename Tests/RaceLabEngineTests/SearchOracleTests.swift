@@ -235,4 +235,37 @@ struct SearchOracleTests {
         let dpor = Self.explore(program, .stateless)
         #expect(dpor.executions == 6 && dpor.interleavings == InterleavingCount(32))
     }
+
+    /// An execution may end with main still waiting to run a block: a task on the main
+    /// actor waits for main itself (`DispatchQueue.main.sync`), a deadlock. Main's step
+    /// never ran, but had the other thread's block come before the task took the
+    /// actor, main would have run it: DPOR races the step main would take against the
+    /// trace (before, 2 executions saw only `s = 0`).
+    @Test func mainsBlockCanComeBeforeTheTaskThatDeadlocksIt() throws {
+        let program = try compile(
+            """
+            var x = 0
+            var s = 0
+            task T1 {
+                let t = Task { @MainActor in
+                    x += 1
+                    DispatchQueue.main.sync {
+                        s = 1
+                    }
+                }
+            }
+            task T2 {
+                main.sync {
+                    s = 2
+                }
+            }
+            """)
+        let found = Self.answers(program, role: .broken)
+        #expect(found.skip == nil)
+        for answer in [found.dpor, found.none, found.stateful] {
+            #expect(answer?.outcomes.map(\.state).sorted() == ["x = 1, s = 0", "x = 1, s = 2"])
+        }
+        let dpor = Self.explore(program, .stateless)
+        #expect(dpor.executions == 6 && dpor.interleavings == InterleavingCount(363))
+    }
 }

@@ -125,6 +125,10 @@ extension StatelessSearch {
     /// Only the same wait counts: a thread woken from a condition wait waits again,
     /// for the lock, only after a step of its own (its blocked attempt), so where it
     /// waited for something else nothing took the lock from it.
+    ///
+    /// Main waiting to run a queued block may never have been able to: the block came
+    /// while another held the main actor. Then the step that took the actor is the
+    /// one: had main's block come first, main could have taken the actor instead.
     func lastDisabling(of thread: ThreadID, before race: Int, stack: [Node]) -> Int? {
         guard let blocker = Blocker(of: thread, in: stack[race].world) else { return nil }
         var node = race
@@ -134,8 +138,32 @@ extension StatelessSearch {
             // A task enqueued on an actor as it is made waits from its first state.
             guard Blocker(of: thread, in: world) == blocker else { return nil }
             if engine.isRunnable(world, thread) { return node }
+            if blocker == .mainActorForBlock, let actor = world.mainActor, world.headers[actor].owner == nil,
+                stack[node + 1].world.headers[actor].owner != nil
+            {
+                return node
+            }
         }
         return nil
+    }
+
+    /// An execution that ends with main waiting to run a queued block (a task holds
+    /// the main actor, and perhaps never lets go): main's step never ran, so no race
+    /// of it was seen. It is raced against the trace as if it ran next (taking the
+    /// block: the main queue and the main actor), so the search tries the orders in
+    /// which main's block comes before the actor was taken.
+    func addReversalsOfWaitingMain(
+        _ world: World, trace: inout Trace, stack: inout [Node], sleeping: SleepSets, reversalSteps: inout Int, log: EventLog
+    ) {
+        guard let main = world.threads.firstIndex(where: \.isMain), Blocker(of: main, in: world) == .mainActorForBlock,
+            !world.mainQueue.isEmpty, let actor = world.mainActor, world.headers[actor].owner != nil
+        else { return }
+        let depth = stack.count - 1
+        stack.append(Node(world: world, enabled: 0))
+        trace.append(thread: main, accesses: [Access(.mainQueue, .write), Access(.queue(actor), .write)], halts: false)
+        addReversals(for: depth + 1, trace: trace, stack: &stack, sleeping: sleeping, reversalSteps: &reversalSteps, log: log)
+        trace.truncate(to: depth + 1)
+        stack.removeLast()
     }
 
     /// Adds the reversal of the race of step `race` with step `index`, whose thread

@@ -172,6 +172,10 @@ struct StatelessSearch: Search {
                             reversalSteps: &result.reversalSteps, log: log)
                     }
                 }
+                if config.reduction == .dpor && !world.halted {
+                    addReversalsOfWaitingMain(
+                        world, trace: &trace, stack: &stack, sleeping: sleeping, reversalSteps: &result.reversalSteps, log: log)
+                }
                 if world.halted && config.detectRaces {
                     explorer.recordRacesOfHalt(at: depth, trace: trace, from: stack[depth], log: log, seen: &seenRaces, into: &result)
                 }
