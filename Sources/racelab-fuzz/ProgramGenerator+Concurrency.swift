@@ -49,9 +49,14 @@ extension ProgramGenerator {
                 indent += 1
                 emit("try Task.checkCancellation()")
                 indent -= 1
+                // A closure that may not throw (a group's child) needs every error caught.
                 emit("} catch is CancellationError {")
                 indent += 1
                 emit("x += 1")
+                indent -= 1
+                emit("} catch {")
+                indent += 1
+                emit("y += 1")
                 indent -= 1
                 emit("}")
             }
