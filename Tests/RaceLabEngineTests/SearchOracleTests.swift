@@ -268,4 +268,32 @@ struct SearchOracleTests {
         let dpor = Self.explore(program, .stateless)
         #expect(dpor.executions == 6 && dpor.interleavings == InterleavingCount(363))
     }
+
+    /// The same wait, in an execution that a crash ends: the task on the main actor
+    /// fails an assertion, and a block the other thread sent waits for the actor.
+    /// Sent before the task took the actor, main would have run it first (`x = 1`);
+    /// before, DPOR ran 4 executions and saw only `x = 0`.
+    @Test func mainsBlockCanComeBeforeTheTaskThatCrashes() throws {
+        let program = try compile(
+            """
+            var x = 0
+            task T1 {
+                let t = Task { @MainActor in
+                    assert(false, "boom")
+                }
+            }
+            task T2 {
+                main.sync {
+                    x += 1
+                }
+            }
+            """)
+        let found = Self.answers(program, role: .broken)
+        #expect(found.skip == nil)
+        for answer in [found.dpor, found.none, found.stateful] {
+            #expect(answer?.outcomes.map(\.state).sorted() == ["x = 0", "x = 1"])
+        }
+        let dpor = Self.explore(program, .stateless)
+        #expect(dpor.executions == 16 && dpor.interleavings == InterleavingCount(137))
+    }
 }

@@ -38,7 +38,7 @@ extension StatelessSearch {
             }
             // A thread that takes a lock another thread holds there blocks: no replay.
             if let blocked = blockingStep(at: index, race: race, trace: trace, stack: stack) {
-                assert(replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) == blocked)
+                assert(replay(sequence.lazy.map({ $0.thread }), from: stack[race].world, log: log) == blocked)
                 sequence[sequence.count - 1] = blocked
                 insert(sequence, at: race, stack: &stack, sleeping: sleeping)
                 continue
@@ -57,7 +57,7 @@ extension StatelessSearch {
         sequence[sequence.count - 1] = .pending(sequence[sequence.count - 1].thread)
         if isCovered(sequence, at: race, stack: stack, sleeping: sleeping) { return }
         reversalSteps += sequence.count
-        guard let last = replay(sequence.lazy.map(\.thread), from: stack[race].world, log: log) else { return }
+        guard let last = replay(sequence.lazy.map({ $0.thread }), from: stack[race].world, log: log) else { return }
         sequence[sequence.count - 1] = last
         insert(sequence, at: race, stack: &stack, sleeping: sleeping)
     }
@@ -148,14 +148,15 @@ extension StatelessSearch {
     }
 
     /// An execution that ends with main waiting to run a queued block (a task holds
-    /// the main actor, and perhaps never lets go): main's step never ran, so no race
+    /// the main actor, and perhaps never lets go, or a crash ended the program while it
+    /// held it): main's step never ran, so no race
     /// of it was seen. It is raced against the trace as if it ran next (taking the
     /// block: the main queue and the main actor), so the search tries the orders in
     /// which main's block comes before the actor was taken.
     func addReversalsOfWaitingMain(
         _ world: World, trace: inout Trace, stack: inout [Node], sleeping: SleepSets, reversalSteps: inout Int, log: EventLog
     ) {
-        guard let main = world.threads.firstIndex(where: \.isMain), Blocker(of: main, in: world) == .mainActorForBlock,
+        guard let main = world.threads.firstIndex(where: { $0.isMain }), Blocker(of: main, in: world) == .mainActorForBlock,
             !world.mainQueue.isEmpty, let actor = world.mainActor, world.headers[actor].owner != nil
         else { return }
         let depth = stack.count - 1

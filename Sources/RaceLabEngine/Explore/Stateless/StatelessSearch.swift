@@ -172,7 +172,7 @@ struct StatelessSearch: Search {
                             reversalSteps: &result.reversalSteps, log: log)
                     }
                 }
-                if config.reduction == .dpor && !world.halted {
+                if config.reduction == .dpor {
                     addReversalsOfWaitingMain(
                         world, trace: &trace, stack: &stack, sleeping: sleeping, reversalSteps: &result.reversalSteps, log: log)
                 }
@@ -213,7 +213,7 @@ struct StatelessSearch: Search {
                 if progress != nil {
                     var guess = 1.0
                     for node in stack { guess *= Double(max(1, node.explored + node.pending.branches.count)) }
-                    result.estimate = guess > 1e15 ? Int(1e15) : Int(guess)
+                    result.estimate = Int(min(guess, min(1e15, Double(Int.max))))
                 }
                 if let progress, !progress(result) {
                     result.cut = .stopped
