@@ -67,8 +67,8 @@ public struct Behaviour: Hashable, Sendable {
         /// a few times the largest, so padding fits and a large program costs little.
         public static func room(for sizes: [Size]) -> Size {
             Size(
-                executions: 4 * (sizes.map(\.executions).max() ?? 0) + 100, states: 4 * (sizes.map(\.states).max() ?? 0) + 100,
-                steps: 2 * (sizes.map(\.steps).max() ?? 0) + 50)
+                executions: 4 * (sizes.map({ $0.executions }).max() ?? 0) + 100, states: 4 * (sizes.map({ $0.states }).max() ?? 0) + 100,
+                steps: 2 * (sizes.map({ $0.steps }).max() ?? 0) + 50)
         }
     }
 
@@ -108,7 +108,7 @@ public struct Behaviour: Hashable, Sendable {
             guard let run = try? Runner(program: program, maxSteps: config.maxSteps).run(&scheduler) else { return nil }
             let names = anonymous(program, threads: run.world.threadNames)
             // The shared variables, then the actors' state (by position: names are forgotten).
-            let state = shared.map { run.world.globals[$0] } + program.actorState(in: run.world).map(\.value)
+            let state = shared.map { run.world.globals[$0] } + program.actorState(in: run.world).map({ $0.value })
             let values = state.map { plain(rename(run.world.describe($0, elided: false), names)) }
             // Under DPOR, how many Mazurkiewicz traces reach the outcome: no rename,
             // reordering, dead statement, unused variable or thread that touches
@@ -123,7 +123,7 @@ public struct Behaviour: Hashable, Sendable {
         let outcomes = Set(rows.map { row in row.head + varying.map { row.values[$0] }.sorted() })
         let size = Size(
             executions: exploration.executions, states: exploration.states,
-            steps: exploration.outcomes.map(\.schedule.count).max() ?? 0)
+            steps: exploration.outcomes.map({ $0.schedule.count }).max() ?? 0)
         return Behaviour(outcomes: outcomes.sorted { $0.lexicographicallyPrecedes($1) }, size: size)
     }
 

@@ -111,7 +111,7 @@ public struct Exercise: Sendable {
             throw GradingError("not an exercise: the file has no 'exercise \"ID\"' line")
         }
         guard let kindName = values["kind"], let kind = Kind(rawValue: kindName) else {
-            let names = Kind.allCases.map(\.rawValue)
+            let names = Kind.allCases.map({ $0.rawValue })
             throw GradingError("exercise '\(id)': 'kind' must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         // Bounded, so that a class's totals (a sum over every row) cannot overflow.
@@ -163,7 +163,7 @@ public struct Exercise: Sendable {
             }
             // Each credit is at most `points` (≤ 1,000,000), and a file of at most 4 MiB
             // has fewer than 400,000 credit lines: the sum cannot overflow.
-            let total = credits.map(\.points).reduce(0, +)
+            let total = credits.map({ $0.points }).reduce(0, +)
             guard total == points else {
                 throw GradingError("exercise '\(id)': its credits add up to \(total) points, but it is worth \(points)")
             }

@@ -18,7 +18,7 @@ public struct GradeReport: Sendable {
         self.grades = grades
     }
 
-    public var allPassed: Bool { grades.allSatisfy(\.passed) }
+    public var allPassed: Bool { grades.allSatisfy({ $0.passed }) }
 
     public func render(_ format: Format) -> String {
         switch format {
@@ -44,7 +44,7 @@ public struct GradeReport: Sendable {
     /// values were wrong, and students compare notes), every other row at once.
     /// Fields as Gradescope's autograder specification documents them.
     func gradescope() -> JSON {
-        let score = grades.map(\.points).reduce(0, +)
+        let score = grades.map({ $0.points }).reduce(0, +)
         return .object([
             ("score", .int(score)),
             ("output", .string(summary)),
@@ -85,7 +85,7 @@ public struct GradeReport: Sendable {
         return .object([
             ("version", .int(1)),
             ("status", .string(allPassed ? "pass" : grades.contains { status($0) == "error" } ? "error" : "fail")),
-            ("max_score", .int(grades.map(\.maxPoints).reduce(0, +))),
+            ("max_score", .int(grades.map({ $0.maxPoints }).reduce(0, +))),
             (
                 "tests",
                 .array(
@@ -109,8 +109,8 @@ public struct GradeReport: Sendable {
     static let statuses: [Grade.Status] = [.passed, .failed, .invalid, .missing, .error]
 
     var summary: String {
-        let points = grades.map(\.points).reduce(0, +)
-        let total = grades.map(\.maxPoints).reduce(0, +)
+        let points = grades.map({ $0.points }).reduce(0, +)
+        let total = grades.map({ $0.maxPoints }).reduce(0, +)
         var parts: [String] = []
         for status in Self.statuses {
             let count = grades.filter { $0.status == status }.count
@@ -145,12 +145,12 @@ public struct GradeReport: Sendable {
     }
 
     func json() -> JSON {
-        let passed = grades.filter(\.passed).count
+        let passed = grades.filter({ $0.passed }).count
         return .object([
             ("files", .int(grades.count)),
             ("passed", .int(passed)),
-            ("points", .int(grades.map(\.points).reduce(0, +))),
-            ("maxPoints", .int(grades.map(\.maxPoints).reduce(0, +))),
+            ("points", .int(grades.map({ $0.points }).reduce(0, +))),
+            ("maxPoints", .int(grades.map({ $0.maxPoints }).reduce(0, +))),
             (
                 "grades",
                 .array(

@@ -11,7 +11,7 @@ extension Grader {
         for declaration in scenario.declarations {
             if case .metadata("answer", let value) = declaration.kind { answer = value }
         }
-        if answer.allSatisfy(\.isWhitespace) {
+        if answer.allSatisfy({ $0.isWhitespace }) {
             return (false, "no answer: write it in 'answer \"…\"'", "")
         }
         // Every outcome, even past a failure: the answer is the whole set.
@@ -40,14 +40,14 @@ extension Grader {
             let said = Self.split(answer)
             // "2 10 11" is several values without their commas: say how to write them
             // (the form of an answer, not whether it is right).
-            if said.contains(where: { item in item.contains(where: \.isWhitespace) && !item.contains(where: { "[(\"".contains($0) }) }) {
+            if said.contains(where: { item in item.contains(where: { $0.isWhitespace }) && !item.contains(where: { "[(\"".contains($0) }) }) {
                 return (false, "write the values separated by commas, like answer \"1, 5\"", "")
             }
             let known = Set(reachable.map { Self.normalized($0.value) })
             let missing = reachable.filter { !said.map(Self.normalized).contains(Self.normalized($0.value)) }
             let wrong = said.filter { !known.contains(Self.normalized($0)) }
             if missing.isEmpty && wrong.isEmpty {
-                return (true, "right: \(variable) can end as \(reachable.map(\.value).joined(separator: ", ")), and only those", "")
+                return (true, "right: \(variable) can end as \(reachable.map({ $0.value }).joined(separator: ", ")), and only those", "")
             }
             // By default a wrong answer is told no more: a count per try would let a
             // student find the answer by grading candidates.

@@ -53,14 +53,14 @@ public struct Grader: Sendable {
             grade.details = details
             return grade
         }
-        if file.text.allSatisfy(\.isWhitespace) {
+        if file.text.allSatisfy({ $0.isWhitespace }) {
             return finish("the file is empty")
         }
         guard let id = Exercise.declaredID(in: file) else {
             return finish("not an exercise: the file has no 'exercise \"ID\"' line (start from the exercise file)")
         }
         guard let exercise = exercise(id) else {
-            let hint = Suggestion.closest(to: id, in: exercises.map(\.id)).map { "; did you mean '\($0)'?" } ?? ""
+            let hint = Suggestion.closest(to: id, in: exercises.map({ $0.id })).map { "; did you mean '\($0)'?" } ?? ""
             return finish("unknown exercise '\(id)'\(hint)")
         }
         if let expected, expected != id {
@@ -153,7 +153,7 @@ public struct Grader: Sendable {
         config.countInterleavings = false
         let result = Analysis.of(program, config: config, needs: .init(counterexample: false)).exploration
         guard result.cut == nil else { return [] }
-        let ended = result.outcomes.filter(\.outcome.end.ranToTheEnd)
+        let ended = result.outcomes.filter({ $0.outcome.end.ranToTheEnd })
         guard !ended.isEmpty else { return nil }
         var lines: Set<Int> = []
         for (index, expectation) in program.expectations.enumerated() {
@@ -175,7 +175,7 @@ public struct Grader: Sendable {
         if result.verdict() == .fails && !result.failsByRacesAlone {
             let ways = Words.failingShare(result)
             guard let example = analysis.counterexample, let run = analysis.counterexampleRun else {
-                if let first = result.outcomes.first(where: \.outcome.isFailure) {
+                if let first = result.outcomes.first(where: { $0.outcome.isFailure }) {
                     return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule))\n", result)
                 }
                 // The only failure is a livelock: no run ends, so none is a counterexample.
@@ -254,7 +254,7 @@ public struct Grader: Sendable {
     func gradeBreak(_ exercise: Exercise, _ scenario: Scenario, _ file: SourceFile) -> (Bool, String, String) {
         let program = exercise.program
         guard let steps = scenario.schedules(fix: nil).first(where: { $0.name == Exercise.answerSchedule })?.steps,
-            !steps.allSatisfy(\.isWhitespace)
+            !steps.allSatisfy({ $0.isWhitespace })
         else {
             return (false, "no answer: write your schedule in 'schedule \(Exercise.answerSchedule) \"…\"'", "")
         }

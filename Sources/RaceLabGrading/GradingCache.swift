@@ -1,6 +1,9 @@
-import Foundation
 import RaceLabEngine
 import RaceLabLanguage
+
+#if canImport(Foundation)
+    import Foundation
+#endif
 
 /// What a grader has already explored, so that a class's identical submissions and
 /// shared programs are explored once: a fix by its program (the file's tokens, at
@@ -8,10 +11,15 @@ import RaceLabLanguage
 /// exercise's own program and a fix-it's required lines by its ID. Grading stays deterministic: an entry is the
 /// exploration that the same program would give again.
 final class GradingCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fixes: [String: Analysis] = [:]
-    private var predictions: [String: Exploration] = [:]
-    private var required: [String: Set<Int>] = [:]
+    /// One table of entries by key (a class: the cache's lock guards it).
+    private final class Table<Value> {
+        var entries: [String: Value] = [:]
+    }
+
+    private let lock = CacheLock()
+    private let fixes = Table<Analysis>()
+    private let predictions = Table<Exploration>()
+    private let required = Table<Set<Int>>()
     /// How many explorations were made, not found (for the tests).
     private(set) var explored = 0
 
@@ -27,20 +35,30 @@ final class GradingCache: @unchecked Sendable {
         return key
     }
 
-    func fix(_ key: String, _ make: () -> Analysis) -> Analysis { remembered(\.fixes, key, make) }
+    func fix(_ key: String, _ make: () -> Analysis) -> Analysis { remembered(fixes, key, make) }
 
-    func prediction(_ exercise: String, _ make: () -> Exploration) -> Exploration { remembered(\.predictions, exercise, make) }
+    func prediction(_ exercise: String, _ make: () -> Exploration) -> Exploration { remembered(predictions, exercise, make) }
 
-    func requiredLines(_ exercise: String, _ make: () -> Set<Int>) -> Set<Int> { remembered(\.required, exercise, make) }
+    func requiredLines(_ exercise: String, _ make: () -> Set<Int>) -> Set<Int> { remembered(required, exercise, make) }
 
     /// The entry of `table` for `key`, made (and counted) the first time.
-    private func remembered<Value>(_ table: ReferenceWritableKeyPath<GradingCache, [String: Value]>, _ key: String, _ make: () -> Value) -> Value {
-        if let known = lock.withLock({ self[keyPath: table][key] }) { return known }
+    private func remembered<Value>(_ table: Table<Value>, _ key: String, _ make: () -> Value) -> Value {
+        if let known = lock.withLock({ table.entries[key] }) { return known }
         let made = make()
         lock.withLock {
-            self[keyPath: table][key] = made
+            table.entries[key] = made
             explored += 1
         }
         return made
     }
 }
+
+#if canImport(Foundation)
+    /// The grader's workers share the cache across threads.
+    private typealias CacheLock = NSLock
+#else
+    /// The browser build runs on one thread: there is nothing to lock.
+    private struct CacheLock {
+        func withLock<Result>(_ body: () -> Result) -> Result { body() }
+    }
+#endif

@@ -59,7 +59,7 @@ public struct Template: Sendable {
 
     /// The lines of `file` that hold locked code (a token outside every region).
     public func lockedLines(of file: SourceFile) -> Set<Int> {
-        Set(lockedParts(of: file).joined().map(\.range.start.line))
+        Set(lockedParts(of: file).joined().map({ $0.range.start.line }))
     }
 
     /// The lines of locked statements a fix may not skip: each statement at the top of

@@ -40,10 +40,10 @@ public struct Expression: Hashable, Sendable {
         self.range = range
         switch kind {
         case .int, .bool, .string, .nil, .name, .self, .closure, .implicitMember: height = 1
-        case .array(let items), .dictionary(let items): height = 1 + (items.map(\.height).max() ?? 0)
+        case .array(let items), .dictionary(let items): height = 1 + (items.map { $0.height }.max() ?? 0)
         case .member(let e, _), .optionalMember(let e, _), .unary(_, let e), .forceUnwrap(let e), .await(let e), .try(let e, _): height = 1 + e.height
         case .subscript(let a, let b), .binary(_, let a, let b): height = 1 + max(a.height, b.height)
-        case .call(let callee, let arguments, _): height = 1 + max(callee.height, arguments.map(\.value.height).max() ?? 0)
+        case .call(let callee, let arguments, _): height = 1 + max(callee.height, arguments.map({ $0.value.height }).max() ?? 0)
         }
     }
 }

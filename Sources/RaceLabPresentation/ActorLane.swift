@@ -45,7 +45,7 @@ public struct ActorLane: Sendable, Equatable {
     /// Whether some world of `program` can have an actor: it declares one, or its code
     /// runs on the main actor.
     public static func mayHaveActors(_ program: Program) -> Bool {
-        program.usesMainActor || program.classes.contains(where: \.isActor)
+        program.usesMainActor || program.classes.contains(where: { $0.isActor })
     }
 
     /// One lane for each actor the run made (the main actor among them, when the

@@ -1,4 +1,3 @@
-import Foundation
 import RaceLabEngine
 
 /// The report of `racelab explore`: counts, the outcome histogram, the verdict per
@@ -61,11 +60,11 @@ public struct ExplorationRenderer: Sendable {
         let order = result.outcomes.indices.sorted {
             (result.outcomes[$0].interleavings, $1) > (result.outcomes[$1].interleavings, $0)
         }
-        let shownFacts = Self.distinguishingFacts(result.outcomes.map(\.outcome))
+        let shownFacts = Self.distinguishingFacts(result.outcomes.map({ $0.outcome }))
         for (entry, facts) in order.map({ (result.outcomes[$0], shownFacts[$0]) }) {
             // Past Int.max the shares of two saturated counts are unknown.
             let percent = entry.interleavings.percent(of: result.interleavings)
-            var share = result.interleavings.isSaturated ? "   n/a" : percent < 0.05 ? " <0.1%" : String(format: "%5.1f%%", percent)
+            var share = result.interleavings.isSaturated ? "   n/a" : percent < 0.05 ? " <0.1%" : (String(tenths: percent) + "%").padded(6, right: true)
             // Shares of lower bounds are estimates.
             if !result.interleavings.isExact && !result.interleavings.isSaturated { share = "~" + share.drop { $0 == " " } }
             let mark = entry.outcome.isFailure ? "FAIL" : entry.outcome.end == .stepLimit ? "cut " : "ok  "
@@ -150,7 +149,7 @@ public struct ExplorationRenderer: Sendable {
 
     /// `1.2 MB`, `340 KB`.
     static func megabytes(_ bytes: Int) -> String {
-        bytes >= 1_000_000 ? String(format: "%.1f MB", Double(bytes) / 1_000_000) : "\(max(1, bytes / 1_000)) KB"
+        bytes >= 1_000_000 ? String(tenths: Double(bytes) / 1_000_000) + " MB" : "\(max(1, bytes / 1_000)) KB"
     }
 
     /// For each outcome, the facts that tell it apart from the others that print the
@@ -170,7 +169,7 @@ public struct ExplorationRenderer: Sendable {
         if text.isEmpty { text = "(no shared variables)" }
         var notes: [String] = []
         if outcome.end != .completed { notes.append(outcome.end.rawValue) }
-        let kinds = outcome.findings.filter { $0 != .expectation }.map(\.rawValue)
+        let kinds = outcome.findings.filter { $0 != .expectation }.map({ $0.rawValue })
         if !kinds.isEmpty { notes.append(kinds.joined(separator: ", ")) }
         if !outcome.failedChecks.isEmpty {
             notes.append("breaks: " + outcome.failedChecks.map { program.expectations[$0].message }.joined(separator: "; "))
@@ -207,7 +206,7 @@ public struct ColumnTrace: Sendable {
         let threads = run.world.threads.indices.filter { id in run.events.contains { $0.thread == id } }
         var trace = self
         // As wide as the longest sentence, within about 100 columns in all.
-        trace.columnWidth = min(run.events.map(\.text.count).max() ?? 10, max(24, 92 / max(1, threads.count) - 1))
+        trace.columnWidth = min(run.events.map({ $0.text.count }).max() ?? 10, max(24, 92 / max(1, threads.count) - 1))
         return trace.rows(threads, highlight)
     }
 

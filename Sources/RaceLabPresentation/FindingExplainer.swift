@@ -8,20 +8,20 @@ public enum FindingExplainer {
 
     /// A finding's kind explained, in the words its message calls for.
     public static func explanation(_ kind: Finding.Kind, message: String) -> String {
-        if kind == .deadlock && message.contains(" spins ") {
+        if kind == .deadlock && message.includes(" spins ") {
             return
                 "A thread that spins waits for another thread to change what it reads; here no thread left can ever change it, so it would spin forever."
         }
-        if message.contains(Finding.continuationMisuse) {
+        if message.includes(Finding.continuationMisuse) {
             return kind == .leak
                 ? "A continuation must be resumed exactly once on every path (SE-0300). This one was dropped without a resume: the task that awaits it is suspended for ever, and the runtime only logs a warning."
                 : "A continuation must be resumed exactly once on every path (SE-0300). Resuming it a second time is a trap: the runtime stops the app."
         }
-        if kind == .deadlock && message.contains("continuation") {
+        if kind == .deadlock && message.includes("continuation") {
             return
                 "A task is suspended on a continuation that nothing left can resume: it waits for ever, and no one reports it (the runtime only warns when a continuation is destroyed unresumed)."
         }
-        if kind == .expectation && message.contains(Finding.workNotDone) {
+        if kind == .expectation && message.includes(Finding.workNotDone) {
             return
                 "The exercise requires this work in every run, on the thread and under the locks it names: skipping it, moving it to another thread or doing it with fewer locks is not a fix."
         }

@@ -1,4 +1,5 @@
 import RaceLabEngine
+import RaceLabLanguage
 
 /// The machine-readable form of a run. Keys come in a fixed order.
 public struct JSONRenderer: Sendable {

@@ -6,7 +6,7 @@ import RaceLabEngine
 extension LessonPage {
     public func render() -> String {
         let versions = self.versions()
-        let spaces = lesson.versions.compactMap(\.analysis.space)
+        let spaces = lesson.versions.compactMap({ $0.analysis.space })
         let start = lesson.versions.firstIndex { $0.version.fix == selected } ?? 0
         let header = JSON.object([
             ("run", .string(ReplayCommand(argument).text)), ("step", .string(ReplayCommand(argument, verb: "step").text)),
@@ -14,11 +14,11 @@ extension LessonPage {
             ("start", .int(start)), ("versions", versions),
         ])
         // Nothing in the embedded data can close the script element.
-        let data = header.compact().replacingOccurrences(of: "</", with: "<\\/")
+        let data = header.compact().replacingAll("</", with: "<\\/")
         let note =
-            spaces.allSatisfy(\.isComplete)
-            ? "The page holds every state of every version (\(spaces.map(\.worlds.count).reduce(0, +)) in all): every move is here."
-            : "Some versions have more states than the page's budget (\(spaces.map(\.maxStates).max() ?? 0) a version): for them it holds the states nearest the start and those of the runs you can watch, and past them the moves stop. 'racelab explore' sees the rest."
+            spaces.allSatisfy({ $0.isComplete })
+            ? "The page holds every state of every version (\(spaces.map({ $0.worlds.count }).reduce(0, +)) in all): every move is here."
+            : "Some versions have more states than the page's budget (\(spaces.map({ $0.maxStates }).max() ?? 0) a version): for them it holds the states nearest the start and those of the runs you can watch, and past them the moves stop. 'racelab explore' sees the rest."
         var story = scenario.story.isEmpty ? "" : "<h2>The story</h2>\n<pre class=\"story\">\(XML.escape(scenario.story))</pre>\n"
         if !scenario.source.isEmpty { story += "<p class=\"source\">Source: \(XML.escape(scenario.source))</p>\n" }
         // Actor lanes, only where there can be actors: a page without them is as it was.

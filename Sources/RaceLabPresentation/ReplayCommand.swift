@@ -39,6 +39,6 @@ public struct ReplayCommand: Sendable, Equatable {
             && word.unicodeScalars.allSatisfy {
                 $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._/-+:@,=".unicodeScalars.contains($0))
             }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain ? word : "'" + word.replacingAll("'", with: "'\\''") + "'"
     }
 }

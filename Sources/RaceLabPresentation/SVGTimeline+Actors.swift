@@ -40,7 +40,7 @@ extension SVGTimeline {
                 out +=
                     "<rect class=\"h\(hold.holder % Self.holderColours)\" x=\"\(x + 6)\" y=\"\(y + 1)\" width=\"8\" height=\"\(hold.steps.count * Self.rowHeight - 2)\" rx=\"2\"><title>\(XML.escape("\(names[hold.holder]) holds \(lane.name) after \(steps)"))</title></rect>\n"
             }
-            let starts = Set(holds.map(\.steps.lowerBound))
+            let starts = Set(holds.map({ $0.steps.lowerBound }))
             for (step, row) in lane.rows.enumerated() {
                 guard let row else { continue }
                 let y = Self.top + step * Self.rowHeight

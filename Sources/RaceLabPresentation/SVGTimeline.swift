@@ -1,4 +1,5 @@
 import RaceLabEngine
+import RaceLabLanguage
 
 /// A run as an SVG timeline: one lane per thread (a column), one box per step in its
 /// thread's lane, one row per step from top to bottom, and right of the threads one
@@ -27,7 +28,7 @@ public struct SVGTimeline {
     public func render() -> String {
         let names = run.world.threadNames
         let steps = replay.threads.count
-        let byStep = Dictionary(grouping: run.events, by: \.step)
+        let byStep = Dictionary(grouping: run.events, by: { $0.step })
         let failing = Set(run.findings.compactMap { $0.thread == nil ? nil : $0.step - 1 })
         let actors = ActorLane.lanes(replay)
         let width = Self.gutter + names.count * Self.laneWidth + actors.count * Self.actorLaneWidth + Self.margin
@@ -88,7 +89,7 @@ public struct SVGTimeline {
             }
             let thread = replay.threads[step]
             let events = byStep[step + 1] ?? []
-            let text = events.map(\.text).joined(separator: "; ")
+            let text = events.map({ $0.text }).joined(separator: "; ")
             let line = events.first?.range?.start.line
             let source = line.map { run.program.file.line($0).trimmingCharacters(in: " \t") } ?? ""
             let x = Self.gutter + thread * Self.laneWidth + 6

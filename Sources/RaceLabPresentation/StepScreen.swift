@@ -36,7 +36,7 @@ public struct StepScreen: Sendable {
         let stacked = column < StepScreen.minimumColumn
         let blocks = session.world.threads.indices.map { threadBlock(session, $0, width: stacked ? width : column) }
         if !stacked {
-            let height = blocks.map(\.count).max() ?? 0
+            let height = blocks.map({ $0.count }).max() ?? 0
             for row in 0..<height {
                 var line = ""
                 for (index, block) in blocks.enumerated() {
@@ -167,9 +167,9 @@ public struct StepScreen: Sendable {
         for index in first..<session.steps.count {
             let events = session.steps[index]
             let thread = names[session.schedule[index]]
-            let text = events.isEmpty ? "takes a step" : events.map(\.text).joined(separator: "; ")
+            let text = events.isEmpty ? "takes a step" : events.map({ $0.text }).joined(separator: "; ")
             let line = events.first?.range.map { "line \($0.start.line)" } ?? ""
-            let nameWidth = names.map(\.count).max() ?? 0
+            let nameWidth = names.map({ $0.count }).max() ?? 0
             // Numbers right-aligned, as wide as the last one shown (10,000 has five digits).
             let numberWidth = max(4, String(session.steps.count).count)
             lines.append("  \(String(index + 1).padded(numberWidth, right: true))  \(thread.padded(nameWidth))  \(line.padded(8))  \(text)")

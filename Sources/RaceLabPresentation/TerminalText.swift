@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// Text that is safe to print to a terminal: control characters a script put in a
 /// string (ESC, a lone CR, BEL, backspace…) are shown as `\u{1B}` instead of acting on
 /// the terminal, so a student's file cannot erase or rewrite the lines of a teacher's

@@ -14,12 +14,12 @@ public struct TextRenderer: Sendable {
 
     public func render(_ run: Run) -> String {
         let names = run.world.threadNames
-        let nameWidth = max(6, names.map(\.count).max() ?? 6)
+        let nameWidth = max(6, names.map({ $0.count }).max() ?? 6)
         var out = title + "\n\n"
         out += "step  " + "thread".padded(nameWidth) + "  line  what happened\n"
         let sentences = run.events.map { "\(names[$0.thread]) \($0.text)" }
         // The source column lines up after the longest sentence, up to a limit.
-        let sentenceWidth = min(sentences.map(\.count).max() ?? 0, 44)
+        let sentenceWidth = min(sentences.map({ $0.count }).max() ?? 0, 44)
         var lastStep = -1
         for (event, sentence) in zip(run.events, sentences) {
             let stepText = event.step == lastStep ? "" : String(event.step)

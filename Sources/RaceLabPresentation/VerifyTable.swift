@@ -32,7 +32,7 @@ public struct VerifyTable {
         var statesCounted = false
         for version in versions {
             let result = version.result
-            let kinds = result.findingKinds.map(\.rawValue)
+            let kinds = result.findingKinds.map({ $0.rawValue })
             // Where runs go on forever the stateful search counts final states.
             let unit = result.countsInterleavings ? "" : " states"
             statesCounted = statesCounted || !result.countsInterleavings

@@ -165,6 +165,6 @@ struct CodeBuilder {
 
     /// Every local name visible here, sorted, for suggestions.
     var visibleNames: [String] {
-        Array(Set(scopes.flatMap(\.keys))).sorted()
+        Array(Set(scopes.flatMap({ $0.keys }))).sorted()
     }
 }

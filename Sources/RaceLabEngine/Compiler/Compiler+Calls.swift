@@ -11,7 +11,7 @@ extension Compiler {
         ] + memoryMethods
     /// What `x.name(…)` means whatever `x` holds: an array's, a set's or a dictionary's
     /// method, or a copy. A script's method may not take these names.
-    static let collectionMethodNames = Set(ArrayMutation.allCases.map(\.methodName) + ["contains", "copy"])
+    static let collectionMethodNames = Set(ArrayMutation.allCases.map({ $0.methodName }) + ["contains", "copy"])
     /// Manual reference counting's methods, on any object (`memory "manual"`).
     static let memoryMethods = ["retain", "release", "autorelease"]
 
@@ -156,7 +156,7 @@ extension Compiler {
             guard case .name(let className) = arguments[0].value.kind, let index = program.classIndex(named: className) else {
                 throw error(
                     "'\(name)' takes a class name, like \(name)(MySingle)", at: arguments[0].value.range,
-                    note: Suggestion.note(for: "\(arguments[0].value.kind)", in: program.classes.map(\.name)))
+                    note: Suggestion.note(for: "\(arguments[0].value.kind)", in: program.classes.map({ $0.name })))
             }
             emit(.builtin(name == "created" ? .created : .alive, argc: 0, className: index))
         case "isMainThread":
@@ -313,7 +313,7 @@ extension Compiler {
         var arguments = arguments
         let orderings = try takeOrderings(method, &arguments, range: range)
         // A method's argument labels are part of its name, as in Swift: `async(group:)`.
-        let labels = arguments.compactMap(\.label)
+        let labels = arguments.compactMap({ $0.label })
         let spelled = labels.isEmpty ? method : method + "(" + labels.map { $0 + ":" }.joined() + ")"
         let unlabelled = arguments.contains { argument in
             if case .closure = argument.value.kind { return false }

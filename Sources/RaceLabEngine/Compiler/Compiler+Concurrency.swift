@@ -63,14 +63,14 @@ extension Compiler {
     /// Off the main actor, so is a `@MainActor` class's.
     mutating func refuseActorChange(_ base: Expression, _ field: String, owners: [Program.ClassInfo], at range: SourceRange) throws(Failure) {
         guard base.kind != .self, !builder.isCheck, !owners.isEmpty else { return }
-        if owners.allSatisfy(\.isActor) {
+        if owners.allSatisfy({ $0.isActor }) {
             throw error(
-                "cannot change '\(field)' from outside \(owners.map(\.name).joined(separator: ", ")): an actor's state changes only in its own methods; call one with 'await'",
+                "cannot change '\(field)' from outside \(owners.map({ $0.name }).joined(separator: ", ")): an actor's state changes only in its own methods; call one with 'await'",
                 at: range)
         }
-        if owners.allSatisfy(\.isMainActor), let context = builder.context, context != .mainActor {
+        if owners.allSatisfy({ $0.isMainActor }), let context = builder.context, context != .mainActor {
             throw error(
-                "cannot change '\(field)' from \(context.words): \(owners.map(\.name).joined(separator: ", ")) is @MainActor, so its state changes only on the main actor; call one of its methods with 'await', or use 'await MainActor.run { … }'",
+                "cannot change '\(field)' from \(context.words): \(owners.map({ $0.name }).joined(separator: ", ")) is @MainActor, so its state changes only on the main actor; call one of its methods with 'await', or use 'await MainActor.run { … }'",
                 at: range)
         }
     }
@@ -179,7 +179,7 @@ extension Compiler {
         if arguments.count > 1, arguments[1].label == "name" {
             throw error("the name comes before the priority, as in Swift: \(what)(name: \"tap\", priority: .high) { … }", at: arguments[1].value.range)
         }
-        let names = JobPriority.names.map(\.name)
+        let names = JobPriority.names.map({ $0.name })
         guard case .implicitMember(let word) = first.value.kind, let priority = JobPriority.named(word) else {
             var note: String?
             if case .implicitMember(let word) = first.value.kind { note = Suggestion.note(for: word, in: names) }
@@ -378,7 +378,7 @@ extension Compiler {
 
     /// See `Program.usesMainActor`.
     static func usesMainActor(_ program: Program) -> Bool {
-        if program.classes.contains(where: \.isMainActor) { return true }
+        if program.classes.contains(where: { $0.isMainActor }) { return true }
         for (index, code) in program.codes.enumerated() {
             for instruction in code.instructions {
                 switch instruction {

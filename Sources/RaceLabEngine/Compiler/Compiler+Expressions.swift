@@ -16,8 +16,8 @@ extension Compiler {
     }
 
     mutating func unknownName(_ name: String, at range: SourceRange) -> Failure {
-        var candidates = builders.flatMap(\.visibleNames) + program.globals.map(\.name)
-        candidates += functionIndex.keys.sorted() + program.classes.map(\.name) + Compiler.builtinFunctions
+        var candidates = builders.flatMap({ $0.visibleNames }) + program.globals.map({ $0.name })
+        candidates += functionIndex.keys.sorted() + program.classes.map({ $0.name }) + Compiler.builtinFunctions
         return error("unknown name '\(name)'", at: range, note: Suggestion.note(for: name, in: candidates))
     }
 
@@ -60,7 +60,7 @@ extension Compiler {
             let initializing = builder.isInitializer && base.kind == .self
             if changing, !initializing, !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
                 throw error(
-                    "cannot change '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: expression.range)
+                    "cannot change '\(field)': it is a 'let' field of \(owners.map({ $0.name }).joined(separator: ", "))", at: expression.range)
             }
             if changing { try refuseActorChange(base, field, owners: owners, at: expression.range) }
             let load = try compileObject(base)
@@ -96,7 +96,7 @@ extension Compiler {
     /// written: a diagnostic now ("did you mean"), not a crash when the step runs.
     mutating func checkProperty(_ name: String, at range: SourceRange) throws(Failure) {
         let known =
-            program.classes.flatMap(\.fieldNames) + Access.builtinProperties + Compiler.writableBuiltinProperties
+            program.classes.flatMap({ $0.fieldNames }) + Access.builtinProperties + Compiler.writableBuiltinProperties
             + Compiler.reservedFieldNames
         guard !known.contains(name) else { return }
         throw error(
@@ -307,9 +307,9 @@ extension Compiler {
         emit(constant: .none)
         emit(.ret)
         var done = builders.removeLast()
-        done.code.captureSlots = done.captures.map(\.inner)
+        done.code.captureSlots = done.captures.map({ $0.inner })
         let code = add(done.code)
-        let captures = program.slotList(done.captures.map(\.outer))
+        let captures = program.slotList(done.captures.map({ $0.outer }))
         emit(.makeClosure(code: code, captures: captures))
     }
 }

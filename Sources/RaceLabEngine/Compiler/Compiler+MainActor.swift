@@ -13,7 +13,7 @@ extension Compiler {
         guard builder.isAsync else {
             var fix = "hand the work to the main thread: DispatchQueue.main.async { … }"
             if case .function = context { fix = "mark the function @MainActor, or make it async and 'await' it" }
-            if builders.contains(where: \.isDeinit) { fix = "a deinit runs where the last reference goes and cannot wait: do the work before" }
+            if builders.contains(where: { $0.isDeinit }) { fix = "a deinit runs where the last reference goes and cannot wait: do the work before" }
             throw error(
                 "\(what) is the main actor's, and \(context.words) is not on it and cannot suspend (Swift 6: main actor-isolated \(what) in a synchronous nonisolated context); \(fix)",
                 at: range)

@@ -280,7 +280,7 @@ extension Compiler {
             // An init sets its own object's fields, `let` ones too.
             let initializing = builder.isInitializer && base.kind == .self
             if !initializing, !owners.isEmpty, owners.allSatisfy({ $0.fieldIsLet[$0.fieldNames.firstIndex(of: field)!] }) {
-                throw error("cannot assign to '\(field)': it is a 'let' field of \(owners.map(\.name).joined(separator: ", "))", at: target.range)
+                throw error("cannot assign to '\(field)': it is a 'let' field of \(owners.map({ $0.name }).joined(separator: ", "))", at: target.range)
             }
             try refuseActorChange(base, field, owners: owners, at: target.range)
             // The object is held until its first use: the read of `x!.n += 1`, the

@@ -96,7 +96,7 @@ public struct Compiler {
         compiler.program.usesMainActor = usesMainActor(compiler.program)
         compiler.program.swift6Rejections = compiler.swift6.rejections(compiler.program)
         compiler.program.usesConcurrency =
-            compiler.program.threads.contains(where: \.isTask)
+            compiler.program.threads.contains(where: { $0.isTask })
             || compiler.program.codes.contains { code in
                 code.instructions.contains { instruction in
                     switch instruction {
@@ -299,7 +299,7 @@ public struct Compiler {
                     }
                 }
                 var info = Program.ClassInfo(
-                    name: c.name, fieldNames: c.fields.map(\.name), fieldIsLet: c.fields.map(\.isLet),
+                    name: c.name, fieldNames: c.fields.map({ $0.name }), fieldIsLet: c.fields.map({ $0.isLet }),
                     fieldIsAtomic: c.fields.map { $0.storage == .atomic },
                     fieldIsWeak: c.fields.map { $0.storage == .weak },
                     fieldDefaults: defaults, mainThreadOnly: c.mainThreadOnly, deinitCode: nil)

@@ -281,7 +281,7 @@ public struct Engine: Sendable {
     /// Evaluates every `expect` on a final world: true where it holds, false where it
     /// fails, nil where evaluating it failed (the message says why).
     public func evaluateExpectations(_ world: World) -> [(passed: Bool?, error: String?)] {
-        var results: [(Bool?, String?)] = program.expectations.map { _ in (nil, nil) }
+        var results: [(passed: Bool?, error: String?)] = program.expectations.map { _ in (nil, nil) }
         var copy = world
         let checks = runChecks(&copy, log: EventLog(narrate: true))
         for (index, passed, _) in checks { results[index] = (passed, nil) }

@@ -75,7 +75,7 @@ extension Machine {
     /// Every object some thread's frames hold (the running one's too), counted or
     /// not: what a value handed over but not stored yet may be held by.
     var heldInFrames: Set<ObjectID> {
-        Set(frame.slots.flatMap(\.references) + world.threads.flatMap { $0.frames.flatMap { $0.slots.flatMap(\.references) } })
+        Set(frame.slots.flatMap({ $0.references }) + world.threads.flatMap { $0.frames.flatMap { $0.slots.flatMap({ $0.references }) } })
     }
 
     mutating func free(_ id: ObjectID) {
@@ -97,7 +97,7 @@ extension Machine {
         held += handed
         if case .taskGroup(let group) = world.heap[id].kind { held += group.children }
         if case .stream(let stream) = world.heap[id].kind {
-            held += stream.buffer.flatMap(\.references) + stream.handed.flatMap(\.value.references)
+            held += stream.buffer.flatMap({ $0.references }) + stream.handed.flatMap({ $0.value.references })
             if let handler = stream.onTermination { held += Value.closure(handler).references }
         }
         if case .group(let group) = world.heap[id].kind {

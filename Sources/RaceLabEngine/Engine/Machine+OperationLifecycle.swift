@@ -43,7 +43,7 @@ extension Machine {
                     order = order.enumerated().sorted { a, b in
                         let (pa, pb) = (operation(a.element)?.priority ?? 0, operation(b.element)?.priority ?? 0)
                         return pa != pb ? pa > pb : a.offset < b.offset
-                    }.map(\.element)
+                    }.map({ $0.element })
                 }
                 for opID in order {
                     let now = queue(queueID)!.operations

@@ -313,7 +313,7 @@ extension Machine {
         if pushes { push(removed.first ?? .none) }
         advance()
         if let access { emit("\(verb) \(text(self, what, wrapped(items)))", [access]) }
-        for value in removed { release(value, keepAlive: pushes ? removed.flatMap(\.references) : []) }
+        for value in removed { release(value, keepAlive: pushes ? removed.flatMap({ $0.references }) : []) }
     }
 
     mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int, pair: Bool) {

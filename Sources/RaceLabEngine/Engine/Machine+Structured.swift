@@ -191,7 +191,7 @@ extension Machine {
             "finds every child of \(name) finished" + (results.isEmpty ? "" : "; results nobody took are dropped: " + results.joined(separator: ", ")),
             Access(.operation(id), .write))
         // What this code holds on its stack (an error on its way out) lives on.
-        protected = frame.slots.flatMap(\.references)
+        protected = frame.slots.flatMap({ $0.references })
         for child in children { release(.object(child)) }
         protected = []
     }

@@ -47,7 +47,7 @@ extension Machine {
         var owned: [Value] = []
         for (slot, isTemp) in zip(finished.slots, code.localIsTemp) where !isTemp && slot.hasReferences { owned.append(slot) }
         // Under manual memory a frame's locals hold no counts: returning releases nothing.
-        let released = program.manualMemory ? [] : owned.flatMap(\.references)
+        let released = program.manualMemory ? [] : owned.flatMap({ $0.references })
         // A release changes the retain count; deallocating (when it is the last) writes
         // the object, and says so itself.
         let accesses = released.map { Access(.count($0), .write) }

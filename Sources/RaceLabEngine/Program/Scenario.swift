@@ -93,7 +93,7 @@ public struct Scenario: Sendable {
         var scenario = Scenario(
             name: name, file: file, title: metadata["title"] ?? name, story: metadata["story"] ?? "",
             source: metadata["source"] ?? "", challenge: metadata["challenge"], fixes: fixes, declarations: base)
-        for fix in [nil] + fixes {
+        for fix in [nil] + fixes.map({ Optional($0) }) {
             do throws(ScriptError) {
                 let program = try Compiler.compile(scenario.declarations(fix: fix?.name), file: file, probes: fix == nil ? probes : [])
                 scenario.versions.append(Version(fix: fix?.name, role: fix?.role ?? .broken, program: program))

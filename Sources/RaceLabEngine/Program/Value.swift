@@ -46,8 +46,8 @@ public enum Value: Hashable, Sendable {
     public var references: [ObjectID] {
         switch self {
         case .object(let id): return [id]
-        case .array(let items), .dictionary(let items), .set(let items): return items.flatMap(\.references)
-        case .closure(let c): return c.captures.flatMap(\.references)
+        case .array(let items), .dictionary(let items), .set(let items): return items.flatMap({ $0.references })
+        case .closure(let c): return c.captures.flatMap({ $0.references })
         default: return []
         }
     }

@@ -88,7 +88,7 @@ extension LockInversion {
                 for path in paths {
                     let end = path.last!.taken
                     if end == start.held {
-                        let key = path.map(\.held).sorted()
+                        let key = path.map({ $0.held }).sorted()
                         if seen.insert(key).inserted { found.append(LockInversion(edges: path)) }
                         next = []
                         break

@@ -79,7 +79,7 @@ public struct Analysis: Sendable {
         if let story { runs.append((.story, story)) }
         if let example = analysis.counterexample { runs.append((.shortestFailure, example.schedule)) }
         let engine = Engine(program: program)
-        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates, keeping: runs.map(\.1), deadline: config.deadline)
+        let space = StateSpace.explore(engine, from: engine.initialWorld(), maxStates: maxStates, keeping: runs.map { $0.1 }, deadline: config.deadline)
         analysis.space = space
         // A run the program cannot follow to its end or its failure (a story written
         // for another version) is not offered.
@@ -106,7 +106,7 @@ public struct Lesson: Sendable {
     /// `config`'s one deadline.
     public static func of(_ scenario: Scenario, maxStates: Int, config: ExploreConfig) -> Lesson {
         let config = config.started()
-        let versions = scenario.versions.map { version in
+        let versions = scenario.versions.map { version -> (version: Version, analysis: Analysis) in
             let story = scenario.schedules(fix: version.fix).first { $0.name == "story" }.flatMap { try? Schedule(parsing: $0.steps, limit: 10_000) }
             return (version, Analysis.of(version.program, story: story, config: config, needs: Analysis.Needs(maxStates: maxStates)))
         }

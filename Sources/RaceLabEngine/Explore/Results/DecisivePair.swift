@@ -236,7 +236,7 @@ extension Explorer {
             return ("got to %", "got to %")
         case (.pool, .read): return ("waited for a thread of %", "waited for a thread of %")
         case (.pool, _):
-            let before = worlds[step].threads.count(where: \.onPool), after = worlds[step + 1].threads.count(where: \.onPool)
+            let before = worlds[step].threads.count(where: { $0.onPool }), after = worlds[step + 1].threads.count(where: { $0.onPool })
             return after > before ? ("took a thread of %", "taken a thread of %") : ("gave back a thread of %", "given back a thread of %")
         case (.mainQueue, .write): return ("sent a block to %", "sent a block to %")
         case (.mainQueue, _): return ("took a block from %", "taken a block from %")

@@ -123,7 +123,7 @@ public struct Exploration: Sendable {
     public var orderingNote: String? { MemoryOrdering.note(weakOrderings, "this program") }
 
     public var failingExecutions: Int {
-        outcomes.filter(\.outcome.isFailure).map(\.executions).reduce(0, +) + (livelock == nil ? 0 : 1)
+        outcomes.filter({ $0.outcome.isFailure }).map({ $0.executions }).reduce(0, +) + (livelock == nil ? 0 : 1)
     }
     public var isExhaustive: Bool { cut == nil }
     /// Every interleaving passes its checks, and only data races fail the program.
@@ -134,7 +134,7 @@ public struct Exploration: Sendable {
 
     /// The interleavings whose outcome satisfies `predicate`.
     public func interleavings(where predicate: (Outcome) -> Bool) -> InterleavingCount {
-        .sum(outcomes.filter { predicate($0.outcome) }.map(\.interleavings))
+        .sum(outcomes.filter { predicate($0.outcome) }.map({ $0.interleavings }))
     }
 
     /// The verdict for a version with this role: a failure is expected of the broken

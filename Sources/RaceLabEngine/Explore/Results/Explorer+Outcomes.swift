@@ -28,7 +28,7 @@ extension Explorer {
 
     /// Where each instance of a main-thread-only class was deallocated, in object order.
     func deallocations(_ world: World) -> [Deallocation] {
-        guard engine.program.classes.contains(where: \.mainThreadOnly) else { return [] }
+        guard engine.program.classes.contains(where: { $0.mainThreadOnly }) else { return [] }
         var result: [Deallocation] = []
         for (id, object) in world.heap.enumerated() {
             guard let index = object.classIndex, engine.program.classes[index].mainThreadOnly,

@@ -113,7 +113,7 @@ extension Program {
     /// Whether a thread can see when objects are made or freed: a weak reference
     /// (nil once its object is freed), or `created()` and `alive()`.
     var observesLifetimes: Bool {
-        globals.contains(where: \.isWeak) || classes.contains { $0.fieldIsWeak.contains(true) }
+        globals.contains(where: { $0.isWeak }) || classes.contains { $0.fieldIsWeak.contains(true) }
             || codes.contains { code in
                 !code.weakSlots.isEmpty
                     || code.instructions.contains {

@@ -48,7 +48,7 @@ public struct StateSpace: Sendable {
             guard ending.isFailure else { return nil }
             let failed = ending.failedChecks.map { "expectation failed: " + engine.program.expectations[$0].message }
             if !failed.isEmpty { return Failure(kind: .expectation, text: failed.joined(separator: "; ")) }
-            return Failure(kind: ending.kinds.first ?? .expectation, text: ending.kinds.map(\.rawValue).joined(separator: ", "))
+            return Failure(kind: ending.kinds.first ?? .expectation, text: ending.kinds.map({ $0.rawValue }).joined(separator: ", "))
         }
     }
 

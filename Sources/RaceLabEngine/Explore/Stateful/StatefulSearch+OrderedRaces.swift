@@ -68,7 +68,7 @@ extension StatefulSearch {
     /// conflicting steps enabled in one state (the first race of any execution can be
     /// brought side by side), so none shown means none, and the walk would find none.
     func needsOrderedRaces(_ result: Exploration) -> Bool {
-        !result.dataRaces.isEmpty || result.outcomes.contains(where: \.outcome.isFailure) || HappensBefore.isNeeded(for: engine.program)
+        !result.dataRaces.isEmpty || result.outcomes.contains(where: { $0.outcome.isFailure }) || HappensBefore.isNeeded(for: engine.program)
     }
 
     func recordOrderedRaces(

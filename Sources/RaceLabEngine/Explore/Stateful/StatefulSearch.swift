@@ -159,7 +159,7 @@ struct StatefulSearch: Search {
                 result.outcomes[index].interleavings = InterleavingCount(result.outcomes[index].executions)
             }
         }
-        result.interleavings = .sum(result.outcomes.map(\.interleavings))
+        result.interleavings = .sum(result.outcomes.map({ $0.interleavings }))
         if result.hasCycle, !result.sleepSets, let lasso = graph.livelock(tree: tree) {
             let path = tree.path(to: lasso.start, in: graph)
             let all = names(path + lasso.cycle)

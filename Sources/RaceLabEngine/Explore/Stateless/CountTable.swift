@@ -9,7 +9,7 @@ struct CountTable {
     private var mask: Int
     /// 64 minus the table's size in bits: the hash is the product's top bits (Fibonacci
     /// hashing), which depend on every bit of the key.
-    private var hashShift: UInt
+    private var hashShift: UInt64
 
     init(capacity: Int = 16) {
         var size = 16
@@ -17,7 +17,7 @@ struct CountTable {
         keys = [Int](repeating: -1, count: size)
         counts = [Int](repeating: 0, count: size)
         mask = size - 1
-        hashShift = UInt(UInt64.bitWidth - size.trailingZeroBitCount)
+        hashShift = UInt64(UInt64.bitWidth - size.trailingZeroBitCount)
     }
 
     /// Adds `value` to the count of `key` (a missing key counts 0), stopping at
@@ -26,7 +26,7 @@ struct CountTable {
     @discardableResult
     mutating func add(_ value: Int, to key: Int) -> Bool {
         if count * 2 >= keys.count { grow() }
-        var index = Int(truncatingIfNeeded: (UInt(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> hashShift) & mask
+        var index = Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> hashShift) & mask
         while true {
             if keys[index] == key {
                 let (sum, overflow) = counts[index].addingReportingOverflow(value)

@@ -1,0 +1,26 @@
+/// The host's monotonic clock, read only by `Deadline`: natively Swift's
+/// `ContinuousClock`; in the browser build (Embedded Swift, which has no clock) the
+/// page supplies `racelab_host_milliseconds` (JavaScript's `performance.now()`). It
+/// never reaches scheduling or output: a search it stops says only that it was cut.
+enum HostClock {
+    #if hasFeature(Embedded)
+        /// Nanoseconds since some fixed moment in the page's life.
+        static func nanoseconds() -> Int64 {
+            Int64(hostMilliseconds() * 1_000_000)
+        }
+    #else
+        private static let origin = ContinuousClock.now
+
+        /// Nanoseconds since the clock was first read in this process.
+        static func nanoseconds() -> Int64 {
+            let elapsed = origin.duration(to: .now).components
+            return elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
+        }
+    #endif
+}
+
+#if hasFeature(Embedded)
+    /// Supplied by the page that loads the module (an import of the WebAssembly module).
+    @_extern(c, "racelab_host_milliseconds")
+    func hostMilliseconds() -> Double
+#endif
