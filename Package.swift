@@ -2,7 +2,8 @@
 import PackageDescription
 
 // RaceLab: one module per layer. Nothing downstream reaches back upstream:
-// Language → Engine → Presentation → Grading → CLI → the `racelab` executable.
+// Language → Engine → Presentation → Grading → CLI → the `racelab` executable;
+// Language → Engine → Presentation → Web, the browser's entry.
 let package = Package(
     name: "RaceLab",
     products: [
@@ -15,6 +16,9 @@ let package = Package(
         .target(name: "RaceLabGrading", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
         .target(name: "RaceLabCLI", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading"]),
         .executableTarget(name: "racelab", dependencies: ["RaceLabCLI"]),
+        // The engine's entry for the browser: built for wasm32 by scripts/build-wasm
+        // (Embedded Swift), and natively for its tests.
+        .target(name: "RaceLabWeb", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"], exclude: ["wasm"]),
         // The exploration benchmark: swift run -c release racelab-bench
         .executableTarget(name: "racelab-bench", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
         // The libFuzzer target: .ci/fuzz builds it with -sanitize=fuzzer -D FUZZING.
@@ -36,6 +40,7 @@ let package = Package(
         .testTarget(name: "RaceLabFuzzTests", dependencies: ["racelab-fuzz", "RaceLabLanguage", "RaceLabEngine", "RaceLabTestSupport"]),
         .testTarget(
             name: "RaceLabPresentationTests", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabTestSupport"]),
+        .testTarget(name: "RaceLabWebTests", dependencies: ["RaceLabWeb", "RaceLabPresentation", "RaceLabCLI"]),
         .testTarget(
             name: "RaceLabCLITests",
             dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading", "RaceLabCLI", "RaceLabTestSupport"],

@@ -111,10 +111,7 @@ struct ExploreCommand: Command {
             if versions.count == 1 || version.role == .fix { worst = ExitCode.worse(worst, code) }
         }
         if wantsJSON {
-            let json = JSON.object([
-                ("scenario", .string(scenario.name)), ("title", .string(scenario.title)),
-                ("explorations", .array(explorations)),
-            ])
+            let json = ExplorationJSON.document(scenario, explorations: explorations)
             return CommandOutput(stdout: json.serialized() + "\n", status: worst)
         }
         return CommandOutput(stdout: out, status: worst)

@@ -16,6 +16,11 @@ public struct ExplorationJSON: Sendable {
         [(name, .int(count.value)), (name + "Exact", .bool(count.isExact))]
     }
 
+    /// What `explore --format json` prints: the scenario and each version's exploration.
+    public static func document(_ scenario: Scenario, explorations: [JSON]) -> JSON {
+        .object([("scenario", .string(scenario.name)), ("title", .string(scenario.title)), ("explorations", .array(explorations))])
+    }
+
     public func render(_ result: Exploration, version: String?, counterexample: Counterexample?) -> JSON {
         // The one verdict (`Exploration.verdict`): a data race fails a version too.
         let verdict: String =

@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// Why a thread cannot run, in words: the wait descriptions that deadlock findings,
 /// schedule errors and the step screen show, and the deadlock finding itself (a
 /// wait-for cycle, or every thread left blocked).

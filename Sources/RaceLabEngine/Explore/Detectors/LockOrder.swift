@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// Lock-order checking, as Helgrind does it: every time a thread takes a lock while
 /// holding others, each held lock is recorded as ordered before the new one. A cycle
 /// in that order (lock1 before lock2 here, lock2 before lock1 there) can deadlock,

@@ -1,6 +1,6 @@
 /// The host's monotonic clock, read only by `Deadline`: natively Swift's
 /// `ContinuousClock`; in the browser build (Embedded Swift, which has no clock) the
-/// page supplies `racelab_host_milliseconds` (JavaScript's `performance.now()`). It
+/// page supplies `racelab.host_milliseconds` (JavaScript's `performance.now()`). It
 /// never reaches scheduling or output: a search it stops says only that it was cut.
 enum HostClock {
     #if hasFeature(Embedded)
@@ -20,7 +20,8 @@ enum HostClock {
 }
 
 #if hasFeature(Embedded)
-    /// Supplied by the page that loads the module (an import of the WebAssembly module).
-    @_extern(c, "racelab_host_milliseconds")
+    /// Supplied by the page that loads the module: its import `racelab.host_milliseconds`.
+    @_extern(wasm, module: "racelab", name: "host_milliseconds")
+    @_extern(c)
     func hostMilliseconds() -> Double
 #endif

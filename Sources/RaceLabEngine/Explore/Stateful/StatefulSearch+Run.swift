@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// The stateful search under way (`StatefulSearch.start`): all it holds between two
 /// states it expands, so that it can stop after one and go on later where it stopped
 /// (`Explorer.exploreChoosing` takes turns between the two searches without starting

@@ -1,3 +1,5 @@
+import RaceLabLanguage
+
 /// The stateless search: every interleaving, depth first, keeping one world per level
 /// of the search (memory grows with depth, not with the number of executions).
 ///

@@ -1,0 +1,84 @@
+import RaceLabEngine
+import RaceLabLanguage
+import RaceLabPresentation
+
+/// What the playground page asks of the engine: one request in JSON, one response in
+/// JSON (`Exports.swift` carries them across the WebAssembly boundary). The same
+/// Swift runs natively, where the tests call it, and in the browser.
+///
+/// A request names an action and carries the program the page holds:
+/// ```json
+/// {"action": "explore", "source": "var x = 0\n…", "fix": "locked", "search": "dpor"}
+/// ```
+/// Every response has `status`, the number `racelab` would exit with (0 proven or no
+/// finding, 1 a failure, 2 a cut search, 64 a bad request, 65 a script error), and
+/// `result`, the text it would print; the rest depends on the action:
+/// - `check`: `versions`, the program's versions (`broken` and each fix);
+/// - `explore`: `exploration`, what `racelab explore FILE --format json` prints for
+///   the version (`fix`, or the broken one) under the search (`auto`, `dpor` or `stateful`).
+/// The program is loaded as a file named `playground.race` (scenario `playground`).
+public enum WebAPI {
+    /// The name the page's program is loaded under.
+    public static let fileName = "playground.race"
+
+    public static func respond(to request: String) -> String {
+        response(to: request).serialized() + "\n"
+    }
+
+    static func response(to text: String) -> JSON {
+        let request: JSON
+        do throws(JSON.ParseError) {
+            request = try JSON.parse(text)
+        } catch {
+            return refusal("the request is not JSON: \(error.message)")
+        }
+        guard let action = request["action"]?.stringValue else { return refusal("the request names no action") }
+        guard let source = request["source"]?.stringValue else { return refusal("the request carries no source") }
+        let scenario: Scenario
+        do throws(ScriptError) {
+            scenario = try Scenario.load(name: "playground", file: SourceFile(name: fileName, text: source))
+        } catch {
+            return .object([("status", .int(65)), ("result", .string(error.rendered))])
+        }
+        switch action {
+        case "check":
+            let versions = scenario.versions.map { JSON.string($0.fix ?? "broken") }
+            return .object([("status", .int(0)), ("result", .string("")), ("versions", .array(versions))])
+        case "explore":
+            return explore(scenario, request)
+        default:
+            return refusal("unknown action '\(action)'; use check or explore")
+        }
+    }
+
+    static func explore(_ scenario: Scenario, _ request: JSON) -> JSON {
+        let fix = request["fix"]?.stringValue
+        guard let version = scenario.versions.first(where: { $0.fix == fix }) else {
+            return refusal("the program has no fix named '\(fix ?? "")'")
+        }
+        var config = ExploreConfig()
+        switch request["search"]?.stringValue ?? "auto" {
+        case "auto": config.search = .automatic
+        case "dpor": config.search = .stateless
+        case "stateful": config.search = .stateful
+        case let other: return refusal("unknown search '\(other)'; use auto, dpor or stateful")
+        }
+        let analysis = Analysis.of(version.program, config: config.started(), needs: .init(counterexample: true))
+        let result = analysis.exploration
+        // As the CLI: a counterexample is shown only when its run replays.
+        let example = analysis.counterexample.flatMap { example in analysis.counterexampleRun.map { _ in example } }
+        let exploration = ExplorationJSON(program: version.program).render(result, version: fix, counterexample: example)
+        let document = ExplorationJSON.document(scenario, explorations: [exploration])
+        let status: Int
+        switch result.verdict() {
+        case .fails, .failsAsExpected: status = 1
+        case .proven, .passesUnexpectedly: status = 0
+        case .notExhaustive: status = 2
+        }
+        return .object([("status", .int(status)), ("result", .string(document.serialized() + "\n")), ("exploration", document)])
+    }
+
+    static func refusal(_ message: String) -> JSON {
+        .object([("status", .int(64)), ("result", .string("error: \(message)\n"))])
+    }
+}

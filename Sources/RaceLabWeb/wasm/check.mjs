@@ -1,0 +1,94 @@
+// Asks the WebAssembly build what the native CLI is asked, and requires the same
+// answer byte for byte (but for the memory a search held): for each scenario file, `racelab explore playground.race
+// --format json` (run in a folder holding the file under that name) against the
+// module's `explore` action on the same source.
+//   node check.mjs racelab.wasm path/to/racelab Scenarios/*.race
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const [wasmPath, nativePath, ...scenarios] = process.argv.slice(2);
+let api;
+// What the module imports: the clock (for --time-limit), and from WASI what wasi-libc
+// asks for: random bytes (the seed of Swift's hashing, which reaches no output) and
+// standard error (the message of a Swift trap).
+const wasi = {
+  random_get(at, length) {
+    crypto.getRandomValues(new Uint8Array(api.memory.buffer, at, length));
+    return 0;
+  },
+  fd_write(fd, iovs, count, written) {
+    const view = new DataView(api.memory.buffer);
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const base = view.getUint32(iovs + 8 * i, true), length = view.getUint32(iovs + 8 * i + 4, true);
+      process.stderr.write(new Uint8Array(api.memory.buffer, base, length));
+      total += length;
+    }
+    view.setUint32(written, total, true);
+    return 0;
+  },
+  fd_close: () => 0,
+  fd_seek: () => 70, // ESPIPE: standard error cannot seek
+};
+const imports = { racelab: { host_milliseconds: () => performance.now() }, wasi_snapshot_preview1: wasi };
+const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), imports);
+api = instance.exports;
+
+/// One request to the module, one parsed response.
+function respond(request) {
+  const bytes = new TextEncoder().encode(JSON.stringify(request));
+  const at = api.racelab_alloc(bytes.length);
+  new Uint8Array(api.memory.buffer, at, bytes.length).set(bytes);
+  const length = api.racelab_respond(at, bytes.length);
+  api.racelab_free(at);
+  const text = new TextDecoder().decode(new Uint8Array(api.memory.buffer, api.racelab_response(), length));
+  return JSON.parse(text);
+}
+
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), "racelab-wasm-"));
+const native = path.resolve(nativePath);
+let failures = 0;
+let asked = 0;
+for (const scenario of scenarios) {
+  const source = fs.readFileSync(scenario, "utf8");
+  fs.writeFileSync(path.join(folder, "playground.race"), source);
+  for (const version of respond({ action: "check", source }).versions) {
+    const fix = version === "broken" ? [] : ["--fix", version];
+    let stdout, status;
+    try {
+      stdout = execFileSync(native, ["explore", "playground.race", "--format", "json", ...fix], { cwd: folder, encoding: "utf8" });
+      status = 0;
+    } catch (error) {
+      stdout = error.stdout;
+      status = error.status;
+    }
+    const started = performance.now();
+    const response = respond(version === "broken" ? { action: "explore", source } : { action: "explore", source, fix: version });
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    // The memory a search holds is the one figure that differs: wasm32's pointers
+    // and Ints are half as wide, so the same states take less of it.
+    const plain = (text) => text.replace(/"memoryBytes": \d+/g, '"memoryBytes": …');
+    const same = response.status === status && plain(response.result) === plain(stdout);
+    const name = `${path.basename(scenario, ".race")} ${version}`;
+    console.log(`${same ? "same" : "DIFFERENT"}  ${name}  status ${response.status}  ${seconds} s`);
+    asked += 1;
+    if (!same) {
+      failures += 1;
+      fs.writeFileSync(path.join(folder, `${name}.native.json`), stdout);
+      fs.writeFileSync(path.join(folder, `${name}.wasm.json`), response.result);
+    }
+  }
+}
+const refused = respond({ action: "explore" });
+if (refused.status !== 64 || refused.result !== "error: the request carries no source\n") {
+  console.log("a bad request is not refused as the native build refuses it");
+  failures += 1;
+}
+if (failures > 0) {
+  console.log(`${failures} answers differ from the native build (both kept in ${folder})`);
+  process.exit(1);
+}
+fs.rmSync(folder, { recursive: true });
+console.log(`the WebAssembly build answers as the native one on ${asked} versions of ${scenarios.length} scenarios`);
