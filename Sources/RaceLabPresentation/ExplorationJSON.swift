@@ -13,7 +13,7 @@ public struct ExplorationJSON: Sendable {
     /// A count as two keys: `name` (the number, or its lower bound) and `nameExact`
     /// (false when the number is a lower bound: counting was bounded, or it passed Int.max).
     public static func fields(_ name: String, _ count: InterleavingCount) -> [(String, JSON)] {
-        [(name, .int(count.value)), (name + "Exact", .bool(count.isExact))]
+        [(name, .int64(count.value)), (name + "Exact", .bool(count.isExact))]
     }
 
     /// What `explore --format json` prints: the scenario and each version's exploration.

@@ -44,6 +44,7 @@ extension JSON {
     /// The whole number this is, or nil.
     public var intValue: Int? {
         if case .int(let number) = self { return number }
+        if case .int64(let number) = self { return Int(exactly: number) }
         return nil
     }
 

@@ -3,6 +3,8 @@ public indirect enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
+    /// A number that may pass 32 bits on any platform (an interleaving count).
+    case int64(Int64)
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
@@ -17,6 +19,7 @@ public indirect enum JSON: Equatable, Sendable {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let n): return String(n)
+        case .int64(let n): return String(n)
         case .string(let s): return JSON.quote(s)
         case .array(let items):
             if items.isEmpty { return "[]" }
@@ -30,7 +33,7 @@ public indirect enum JSON: Equatable, Sendable {
     /// On one line, with no spaces: for data a page embeds.
     public func compact() -> String {
         switch self {
-        case .null, .bool, .int, .string: return serialized()
+        case .null, .bool, .int, .int64, .string: return serialized()
         case .array(let items): return "[" + items.map { $0.compact() }.joined(separator: ",") + "]"
         case .object(let pairs): return "{" + pairs.map { JSON.quote($0.0) + ":" + $0.1.compact() }.joined(separator: ",") + "}"
         }

@@ -2,7 +2,7 @@
 extension Trace {
     /// How many interleavings this trace stands for: the orders of its steps that keep
     /// happens-before (its linearizations). Exact unless counting would visit more
-    /// than `stateLimit` states or the count passes `Int.max`; then a lower bound.
+    /// than `stateLimit` states or the count passes `Int64.max`; then a lower bound.
     ///
     /// The count goes level by level over the downsets of the order (the sets of
     /// steps that can have run so far, one per vector of per-thread positions):
@@ -46,16 +46,16 @@ extension Trace {
         }
         // A downset as one number when that fits: each thread's position in a field of
         // bits of its own (read back with a shift and a mask, no division).
-        var shift = [Int](repeating: 0, count: ids.count)
-        var mask = [Int](repeating: 0, count: ids.count)
-        var bits = 0
+        var shift = [Int64](repeating: 0, count: ids.count)
+        var mask = [Int64](repeating: 0, count: ids.count)
+        var bits: Int64 = 0
         for t in ids.indices {
-            let width = Int.bitWidth - (steps[t].count).leadingZeroBitCount
+            let width = Int64(Int64.bitWidth - Int64(steps[t].count).leadingZeroBitCount)
             shift[t] = bits
             mask[t] = (1 << width) - 1
             bits += width
         }
-        guard bits < Int.bitWidth - 1 else { return linearizationsByVector(steps, needs, stateLimit: stateLimit, visited: &total) }
+        guard bits < Int64.bitWidth - 1 else { return linearizationsByVector(steps, needs, stateLimit: stateLimit, visited: &total) }
         var level = CountTable()
         level.add(1, to: 0)
         var positions = [Int](repeating: 0, count: ids.count)
@@ -65,7 +65,7 @@ extension Trace {
         for _ in threads.indices {
             var next = CountTable(capacity: level.count * 2)
             level.forEachEntry { key, ways in
-                for t in ids.indices { positions[t] = key >> shift[t] & mask[t] }
+                for t in ids.indices { positions[t] = Int(key >> shift[t] & mask[t]) }
                 for t in ids.indices where positions[t] < steps[t].count {
                     let step = steps[t][positions[t]]
                     guard needs[step].allSatisfy({ positions[$0.thread] >= $0.count }) else { continue }
@@ -74,13 +74,13 @@ extension Trace {
             }
             visited += next.count
             if visited > stateLimit {
-                var reached = 0
+                var reached: Int64 = 0
                 level.forEachEntry { _, ways in reached = Self.saturatingSum([reached, ways]) }
                 return .atLeast(reached)
             }
             level = next
         }
-        var count = 1
+        var count: Int64 = 1
         level.forEachEntry { _, ways in count = ways }
         return exact ? InterleavingCount(count) : .atLeast(count)
     }
@@ -91,12 +91,12 @@ extension Trace {
         _ steps: [[Int]], _ needs: [[(thread: Int, count: Int)]], stateLimit: Int,
         visited total: inout Int
     ) -> InterleavingCount {
-        var level: [[Int]: Int] = [steps.map { _ in 0 }: 1]
+        var level: [[Int]: Int64] = [steps.map { _ in 0 }: 1]
         var exact = true
         var visited = 0
         defer { total += visited }
         for _ in threads.indices {
-            var next: [[Int]: Int] = [:]
+            var next: [[Int]: Int64] = [:]
             for (positions, ways) in level {
                 for t in steps.indices where positions[t] < steps[t].count {
                     let step = steps[t][positions[t]]
@@ -105,7 +105,7 @@ extension Trace {
                     moved[t] += 1
                     let (sum, overflow) = next[moved, default: 0].addingReportingOverflow(ways)
                     if overflow { exact = false }
-                    next[moved] = overflow ? Int.max : sum
+                    next[moved] = overflow ? Int64.max : sum
                 }
             }
             visited += next.count
@@ -116,12 +116,12 @@ extension Trace {
         return exact ? InterleavingCount(count) : .atLeast(count)
     }
 
-    /// The sum of non-negative counts, stopping at `Int.max` (order does not matter).
-    static func saturatingSum(_ values: some Sequence<Int>) -> Int {
-        var total = 0
+    /// The sum of non-negative counts, stopping at `Int64.max` (order does not matter).
+    static func saturatingSum(_ values: some Sequence<Int64>) -> Int64 {
+        var total: Int64 = 0
         for value in values {
             let (sum, overflow) = total.addingReportingOverflow(value)
-            if overflow { return Int.max }
+            if overflow { return Int64.max }
             total = sum
         }
         return total
