@@ -1,7 +1,7 @@
 import RaceLabEngine
 
 /// A subcommand: its spec (name, help, options) and how it runs from its context.
-protocol Command {
+protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     func run(_ context: CommandContext) throws(UsageError) -> CommandOutput
 }
@@ -66,17 +66,18 @@ struct CommandContext {
 }
 
 extension RaceLab {
-    /// One subcommand in the registry: its spec, whether the help lists it, and the
-    /// command as this `racelab`'s settings make it.
+    /// One subcommand in the registry: its spec, whether the help lists it, and how it
+    /// runs, as this `racelab`'s settings make it (a closure, not an existential: the
+    /// browser build's Embedded Swift has none).
     struct Entry: Sendable {
         let spec: CommandSpec
         let listed: Bool
-        let make: @Sendable (RaceLab) -> any Command
+        let run: @Sendable (RaceLab, [String], ScenarioLocator) throws(UsageError) -> CommandOutput
 
         init<C: Command>(_ type: C.Type, listed: Bool = true, _ make: @escaping @Sendable (RaceLab) -> C) {
             spec = type.spec
             self.listed = listed
-            self.make = make
+            run = { racelab, arguments, locator throws(UsageError) in try make(racelab).run(arguments, locator: locator) }
         }
     }
 

@@ -149,7 +149,7 @@ public struct RaceLab {
             guard let entry = RaceLab.entry(first) else {
                 throw UsageError("unknown subcommand '\(first)'" + suggestion(first, RaceLab.commandNames), command: RaceLab.root)
             }
-            return try entry.make(self).run(rest, locator: locator)
+            return try entry.run(self, rest, locator)
         }
     }
 

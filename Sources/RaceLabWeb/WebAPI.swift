@@ -8,16 +8,21 @@ import RaceLabPresentation
 ///
 /// A request names an action and carries the program the page holds:
 /// ```json
-/// {"action": "explore", "source": "var x = 0\n…", "fix": "locked", "search": "dpor"}
+/// {"action": "explore", "source": "var x = 0\n…", "fix": "locked"}
 /// ```
 /// Every response has `status`, the number `racelab` would exit with (0 proven or no
 /// finding, 1 a failure, 2 a cut search, 64 a bad request, 65 a script error), and
 /// `result`, the text it would print; the rest depends on the action:
 /// - `check`: `versions`, the program's versions (`broken` and each fix);
 /// - `explore`: `exploration`, what `racelab explore FILE --format json` prints for
-///   the version (`fix`, or the broken one) under the search (`auto`, `dpor` or `stateful`).
+///   the version (`fix`, or the broken one), the search chosen as the CLI chooses it.
 /// The program is loaded as a file named `playground.race` (scenario `playground`).
 public enum WebAPI {
+    /// What a request may ask.
+    enum Action: String, CaseIterable {
+        case check, explore
+    }
+
     /// The name the page's program is loaded under.
     public static let fileName = "playground.race"
 
@@ -32,7 +37,10 @@ public enum WebAPI {
         } catch {
             return refusal("the request is not JSON: \(error.message)")
         }
-        guard let action = request["action"]?.stringValue else { return refusal("the request names no action") }
+        guard let name = request["action"]?.stringValue else { return refusal("the request names no action") }
+        guard let action = Action(rawValue: name) else {
+            return refusal("unknown action '\(name)'; the actions are " + Action.allCases.map { $0.rawValue }.joined(separator: ", "))
+        }
         guard let source = request["source"]?.stringValue else { return refusal("the request carries no source") }
         let scenario: Scenario
         do throws(ScriptError) {
@@ -41,13 +49,11 @@ public enum WebAPI {
             return .object([("status", .int(65)), ("result", .string(error.rendered))])
         }
         switch action {
-        case "check":
+        case .check:
             let versions = scenario.versions.map { JSON.string($0.fix ?? "broken") }
             return .object([("status", .int(0)), ("result", .string("")), ("versions", .array(versions))])
-        case "explore":
+        case .explore:
             return explore(scenario, request)
-        default:
-            return refusal("unknown action '\(action)'; use check or explore")
         }
     }
 
@@ -56,13 +62,9 @@ public enum WebAPI {
         guard let version = scenario.versions.first(where: { $0.fix == fix }) else {
             return refusal("the program has no fix named '\(fix ?? "")'")
         }
+        // `racelab explore` with no search named: the search plan chooses.
         var config = ExploreConfig()
-        switch request["search"]?.stringValue ?? "auto" {
-        case "auto": config.search = .automatic
-        case "dpor": config.search = .stateless
-        case "stateful": config.search = .stateful
-        case let other: return refusal("unknown search '\(other)'; use auto, dpor or stateful")
-        }
+        config.search = .automatic
         let analysis = Analysis.of(version.program, config: config.started(), needs: .init(counterexample: true))
         let result = analysis.exploration
         // As the CLI: a counterexample is shown only when its run replays.
