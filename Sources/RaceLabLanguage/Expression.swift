@@ -1,6 +1,6 @@
 /// An expression of the scenario language, with the source range it came from.
 public indirect enum ExpressionKind: Hashable, Sendable {
-    case int(Int)
+    case int(Int64)
     case bool(Bool)
     case string(String)
     case `nil`

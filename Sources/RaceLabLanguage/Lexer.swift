@@ -42,7 +42,7 @@ public struct Lexer {
                 tokens.append(Token(kind, SourceRange(start, location)))
             } else if Self.isDigit(c) {
                 let digits = takeWhile { Self.isDigit($0) || $0 == "_" }.filter { $0 != "_" }
-                if let n = Int(digits) {
+                if let n = Int64(digits) {
                     tokens.append(Token(.int(n), SourceRange(start, location)))
                 } else {
                     diagnostics.append(Diagnostic("integer literal '\(digits)' is too large", at: SourceRange(start, location)))

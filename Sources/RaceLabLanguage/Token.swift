@@ -3,7 +3,7 @@ public struct Token: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case identifier(String)
         case keyword(Keyword)
-        case int(Int)
+        case int(Int64)
         case string(String)
         case symbol(String)
         case attribute(String)

@@ -125,8 +125,20 @@ struct SemaphoreTests {
 
     @Test func aNegativeCountIsACrash() throws {
         let run = try RaceLabEngineTests.run("let s = DispatchSemaphore(value: -1)\nthread A { s.signal() }")
-        #expect(run.findings.map(\.message) == ["DispatchSemaphore(value:) needs a count of 0 or more"])
+        #expect(run.findings.map(\.message) == ["DispatchSemaphore(value:) needs a count from 0 to 2147483647"])
         #expect(throws: ScriptError.self) { try compile("let s = DispatchSemaphore(1)") }
+    }
+
+    /// A script's Int has 64 bits everywhere, but a count the engine keeps stops at
+    /// 32, on every platform alike (the browser build's Int has 32 bits).
+    @Test func aCountPast32BitsIsRefusedAndAnIntegerIsNot() throws {
+        let semaphore = try RaceLabEngineTests.run("let s = DispatchSemaphore(value: 2147483648)\nthread A { s.signal() }")
+        #expect(semaphore.findings.map(\.message) == ["DispatchSemaphore(value:) needs a count from 0 to 2147483647"])
+        let widest = try RaceLabEngineTests.run("let s = DispatchSemaphore(value: 2147483647)\nvar x = 4294967296\nthread A { s.wait(); x = x * 2 }")
+        #expect(widest.findings.isEmpty)
+        #expect(lines(widest).suffix(2) == ["A writes x = 8589934592", "A finishes"])
+        let index = try RaceLabEngineTests.run("var xs = [1]\nthread A { xs[4294967296] = 2 }")
+        #expect(index.findings.map(\.message) == ["index out of range: xs[4294967296], but xs has 1 element"])
     }
 }
 

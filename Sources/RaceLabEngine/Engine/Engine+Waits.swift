@@ -60,7 +60,7 @@ extension Engine {
     }
 
     /// A reading of the virtual clock, or a duration: "1 s", "250 ms".
-    public static func duration(_ milliseconds: Int) -> String {
+    public static func duration(_ milliseconds: Int64) -> String {
         milliseconds != 0 && milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 

@@ -57,7 +57,7 @@ extension Machine {
                 fail(.type("sum needs an array of Int"))
                 return
             }
-            var total = 0
+            var total: Int64 = 0
             for item in items {
                 guard case .int(let n) = item else {
                     fail(.type("sum needs an array of Int, not one holding \(item.typeName)"))
@@ -80,7 +80,7 @@ extension Machine {
                 fail(.type("a quality of service is .background, .utility, .default, .userInitiated or .userInteractive"))
                 return
             }
-            state.priority = qos
+            state.priority = Int(qos)
             push(.none)
             advance()
         case .lock, .recursiveLock, .unfairLock:
@@ -94,7 +94,7 @@ extension Machine {
                 return
             }
             // -2: `DispatchQueue.global()`, a concurrent queue that ignores barriers.
-            var state = QueueState(maxConcurrent: max == -2 ? -1 : max)
+            var state = QueueState(maxConcurrent: max == -2 ? -1 : Int(max))
             state.isGlobal = max == -2
             let id = newObject(.queue(state), classIndex: nil, typeName: "OperationQueue", name: label)
             world.queues.append(id)
@@ -138,8 +138,8 @@ extension Machine {
             advance()
             emit("creates condition \(world.heap[id].name)", Access(.object(id), .write))
         case .semaphore:
-            guard case .int(let count) = pop(), count >= 0 else {
-                crash("DispatchSemaphore(value:) needs a count of 0 or more")
+            guard case .int(let value) = pop(), let count = Value.bounded(value), count >= 0 else {
+                crash("DispatchSemaphore(value:) needs a count from 0 to 2147483647")
                 return
             }
             let id = newObject(.semaphore(count: count), classIndex: nil, typeName: "Semaphore")
@@ -147,8 +147,8 @@ extension Machine {
             advance()
             emit("creates semaphore \(world.heap[id].name) (count \(count))", Access(.object(id), .write))
         case .queue:
-            guard case .int(let max) = pop(), max == -1 || max >= 1 else {
-                fail(.type("maxConcurrentOperationCount must be 1 or more"))
+            guard case .int(let value) = pop(), let max = Value.bounded(value), max == -1 || max >= 1 else {
+                fail(.type("maxConcurrentOperationCount must be from 1 to 2147483647"))
                 return
             }
             let id = newObject(.queue(QueueState(maxConcurrent: max)), classIndex: nil, typeName: "OperationQueue")

@@ -150,7 +150,7 @@ extension Machine {
     /// `restoreExecutor`: back where the caller ran, before returning.
     mutating func restoreExecutor(_ slot: Int) {
         guard case .int(let saved) = frame.slots[slot] else { return }
-        let target: ObjectID? = saved < 0 ? nil : saved
+        let target: ObjectID? = saved < 0 ? nil : Int(saved)
         let next = code.instructions[frame.pc + 1]
         let returns = next == .ret || next == .rethrow
         advance()

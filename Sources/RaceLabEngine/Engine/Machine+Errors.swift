@@ -101,7 +101,7 @@ extension Machine {
             return
         }
         let (deadline, overflow) = world.clock.addingReportingOverflow(max(0, milliseconds))
-        state.sleepsUntil = overflow ? Int.max : deadline
+        state.sleepsUntil = overflow ? Int64.max : deadline
         suspend(on: .sleep, "sleeps for \(Engine.duration(max(0, milliseconds))): until the clock reads \(Engine.duration(state.sleepsUntil!))", accesses)
     }
 }

@@ -116,7 +116,8 @@ extension Machine {
                 guard case .success = Operators.element(items, index, what), case .int(let i) = index else {
                     return Operators.element(items, index, what).map { _ in [] }
                 }
-                return .success([items.replace(at: i, with: value)])
+                // In range, so it fits the platform's Int.
+                return .success([items.replace(at: Int(i), with: value)])
             } text: { machine, what, _ in
                 "\(what)[\(machine.describe(index))] = \(machine.describe(value))"
             }
@@ -203,7 +204,7 @@ extension Machine {
             frame.slots[slot] = .int(frame.slots.count)
             advance()
         case .truncate(let slot):
-            if case .int(let height) = frame.slots[slot], height <= frame.slots.count { frame.slots.removeLast(frame.slots.count - height) }
+            if case .int(let height) = frame.slots[slot], height <= frame.slots.count { frame.slots.removeLast(frame.slots.count - Int(height)) }
             advance()
         case .isError(let name):
             push(.bool(isError(pop(), of: program.names[name])))

@@ -64,9 +64,9 @@ extension Machine {
                 fail(.type("queuePriority is .veryLow, .low, .normal, .high or .veryHigh (-8 to 8), not \(priority)"))
                 return
             }
-            setBeforeStart(id, op, "queue priority", to: "\(priority)") { $0.priority = priority }
+            setBeforeStart(id, op, "queue priority", to: "\(priority)") { $0.priority = Int(priority) }
         case (.operation(let op), "qualityOfService", .int(let qos)) where (0...4).contains(qos):
-            setBeforeStart(id, op, "quality of service", to: Compiler.qualitiesOfService[qos]) { $0.qualityOfService = qos }
+            setBeforeStart(id, op, "quality of service", to: Compiler.qualitiesOfService[Int(qos)]) { $0.qualityOfService = Int(qos) }
         case (.operation(let op), "name", .string(let newName)) where op.phase == .created && !newName.isEmpty:
             // Named before it runs: its thread takes the name.
             world.heap[id].name = newName
@@ -84,7 +84,8 @@ extension Machine {
             advance()
             emit(suspended ? "suspends \(name)" : "resumes \(name)", Access(.queue(id), .write))
             startReadyOperations()
-        case (.queue, "maxConcurrentOperationCount", .int(let max)) where max == -1 || max >= 1:
+        case (.queue, "maxConcurrentOperationCount", .int(let wide)) where wide == -1 || (1...Int64(Int32.max)).contains(wide):
+            let max = Int(wide)
             updateQueue(id) { $0.maxConcurrent = max }
             advance()
             emit("sets \(name).maxConcurrentOperationCount = \(max)", Access(.queue(id), .write))

@@ -317,7 +317,8 @@ extension Machine {
     }
 
     mutating func iterate(_ place: Place, stateSlot: Int, element: Int, exit: Int, pair: Bool) {
-        guard case .int(let index) = frame.slots[stateSlot] else { return }
+        guard case .int(let position) = frame.slots[stateSlot] else { return }
+        let index = Int(position)
         // A field's object is on the operand stack (`Compiler.compileForEach`).
         var object: Value?
         if case .field = place { object = peek() }

@@ -13,9 +13,9 @@
 extension Machine {
     /// `AsyncStream.makeStream(of:bufferingPolicy:)`.
     mutating func makeStream() {
-        guard case .int(let limit) = pop(), case .int(let code) = pop() else { return }
-        guard code == 0 || limit >= 1 else {
-            fail(.type("a stream's buffer holds at least 1 element: .bufferingNewest(1) or more"))
+        guard case .int(let wide) = pop(), case .int(let code) = pop() else { return }
+        guard let limit = Value.bounded(wide), code == 0 || limit >= 1 else {
+            fail(.type("a stream's buffer holds 1 to 2147483647 elements: .bufferingNewest(1) or more"))
             return
         }
         let policy: StreamState.Policy = code == 1 ? .bufferingOldest(limit) : code == 2 ? .bufferingNewest(limit) : .unbounded

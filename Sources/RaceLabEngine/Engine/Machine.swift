@@ -299,7 +299,7 @@ struct Machine {
             }
         case .restoreExecutor(let slot):
             guard case .int(let saved) = frame.slots[slot] else { return false }
-            return (saved < 0 ? nil : saved) == state.executor && holdsExecutor
+            return (saved < 0 ? nil : Int(saved)) == state.executor && holdsExecutor
         case .method(let name, let argc, _):
             // Calling a method of the script's own is a call (a hop, if any, is its
             // first instruction).

@@ -9,7 +9,7 @@ enum Operators {
     static func unary(_ op: Operator, _ value: Value) -> Result<Value, Failure> {
         switch (op, value) {
         case (.not, .bool(let b)): return .success(.bool(!b))
-        case (.minus, .int(let n)): return overflow(0.subtractingReportingOverflow(n), n < 0 ? "-(\(n))" : "-\(n)")
+        case (.minus, .int(let n)): return overflow(Int64(0).subtractingReportingOverflow(n), n < 0 ? "-(\(n))" : "-\(n)")
         default: return .failure(.type("cannot apply '\(op.rawValue)' to \(value.typeName)"))
         }
     }
@@ -50,7 +50,7 @@ enum Operators {
     }
 
     /// The one finding for every arithmetic overflow, as Swift traps on one.
-    static func overflow(_ result: (partialValue: Int, overflow: Bool), _ expression: @autoclosure () -> String) -> Result<Value, Failure> {
+    static func overflow(_ result: (partialValue: Int64, overflow: Bool), _ expression: @autoclosure () -> String) -> Result<Value, Failure> {
         result.overflow ? .failure(overflowFailure(expression())) : .success(.int(result.partialValue))
     }
 
@@ -73,9 +73,9 @@ enum Operators {
     }
 
     static func element(_ items: ArrayValue, _ index: Value, _ what: String) -> Result<Value, Failure> {
-        guard case .int(let i) = index else { return .failure(.type("an index must be Int, not \(index.typeName)")) }
-        guard items.indices.contains(i) else {
-            return .failure(.crash("index out of range: \(what)[\(i)], but \(what) has \(items.count) element\(items.count == 1 ? "" : "s")"))
+        guard case .int(let wide) = index else { return .failure(.type("an index must be Int, not \(index.typeName)")) }
+        guard let i = Int(exactly: wide), items.indices.contains(i) else {
+            return .failure(.crash("index out of range: \(what)[\(wide)], but \(what) has \(items.count) element\(items.count == 1 ? "" : "s")"))
         }
         return .success(items[i])
     }
@@ -116,11 +116,13 @@ enum Operators {
             return .success(removed)
         case .removeAt, .insert:
             let indexValue = mutation == .removeAt ? operands[0] : operands[1]
-            guard case .int(let i) = indexValue else { return .failure(.type("an index must be Int, not \(indexValue.typeName)")) }
+            guard case .int(let wide) = indexValue else { return .failure(.type("an index must be Int, not \(indexValue.typeName)")) }
+            // An index past the platform's Int is out of range too (the browser's has 32 bits).
+            let i = Int(exactly: wide) ?? -1
             let valid = mutation == .removeAt ? items.indices.contains(i) : (0...items.count).contains(i)
             guard valid else {
                 return .failure(
-                    .crash("index out of range: \(mutation.rawValue) at \(i), but \(what) has \(items.count) element\(items.count == 1 ? "" : "s")"))
+                    .crash("index out of range: \(mutation.rawValue) at \(wide), but \(what) has \(items.count) element\(items.count == 1 ? "" : "s")"))
             }
             if mutation == .removeAt {
                 let removed = items.remove(at: i)

@@ -7,7 +7,9 @@ public typealias ThreadID = Int
 /// A value of the scenario language. Arrays are values (copied on assignment, as in
 /// Swift); class instances, locks, operations and queues live on the heap.
 public enum Value: Hashable, Sendable {
-    case int(Int)
+    /// A script's Int: 64 bits on every platform, as Swift's `Int` is on Apple's
+    /// (the browser build's own `Int` has 32).
+    case int(Int64)
     case bool(Bool)
     case string(String)
     case none
@@ -24,6 +26,13 @@ public enum Value: Hashable, Sendable {
     /// no count, and reads as the object while it is alive, then as nil. The program
     /// never sees this case: every read resolves it (`World.resolve`).
     case weak(ObjectID)
+
+    /// A count or an index of the engine's own, as a script's Int.
+    static func int(_ n: Int) -> Value { .int(Int64(n)) }
+
+    /// A script's Int as a count or bound the engine keeps in its own `Int`: nil past
+    /// 32 bits, on every platform, so the browser's build refuses what the native one does.
+    static func bounded(_ n: Int64) -> Int? { Int32(exactly: n).map { Int($0) } }
 
     /// The most a value may weigh (`weight`): a step that builds a heavier one is a
     /// "memory budget" crash, as a real program would run out of memory. It bounds

@@ -33,7 +33,7 @@ public struct ThreadState: Hashable, Sendable {
     /// (which takes it in the same step).
     public var thrown: Value?
     /// `Task.sleep`: the virtual clock's reading it sleeps until.
-    public var sleepsUntil: Int?
+    public var sleepsUntil: Int64?
 
     public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames

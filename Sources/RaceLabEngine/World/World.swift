@@ -18,7 +18,7 @@ public struct World: Hashable, Sendable {
     public var stepCount = 0
     /// The virtual clock, in milliseconds: `Task.sleep` waits for it, and a sleeper's
     /// waking moves it on (it never moves by itself).
-    public var clock = 0
+    public var clock: Int64 = 0
     /// The parts few steps change, behind one reference (copied when written while
     /// shared): every step copies a world, and each array costs a retain and a release.
     private var rare = RareParts()

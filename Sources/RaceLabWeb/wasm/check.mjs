@@ -90,12 +90,18 @@ for (const scenario of scenarios) {
   }
 }
 // What a hostile page could send: nesting at and past the parser's limit (the
-// module's stack must hold what the native one does), Windows line ends, and a loop
-// that never ends.
+// module's stack must hold what the native one does), Windows line ends, Int.max
+// (a script's Int has 64 bits in both builds), values that double every step, an
+// index and a semaphore past 32 bits, and a loop that never ends.
 const hostile = {
   "deep nesting": `var x = ${"(".repeat(10000)}1${")".repeat(10000)}\nthread A {\n    x += 1\n}\n`,
   "nesting just inside the limit": `var x = ${"(".repeat(250)}1${")".repeat(250)}\nthread A {\n    x += 1\n}\n`,
   "windows line ends": "var x = 0\r\nthread A {\r\n    x += 1\r\n}\r\nthread B {\r\n    x += 1\r\n}\r\nexpect x == 2, \"both\"\r\n",
+  "int max": "var x = 9223372036854775807\nthread A {\n    x += 1\n}\n",
+  "doubling": "var x = 1\nthread A {\n    while true {\n        x = x * 2\n    }\n}\n",
+  "index past 32 bits": "var xs = [1, 2]\nthread A {\n    xs[4294967297] = 3\n}\n",
+  "semaphore past 32 bits": "let s = DispatchSemaphore(value: 4294967296)\nthread A {\n    s.wait()\n}\n",
+  "sleep past 32 bits": "var x = 0\ntask T {\n    try? await Task.sleep(for: .milliseconds(4294967297))\n    x = 1\n}\n",
   "runaway loop": "var x = 0\nthread A {\n    while true {\n        x += 1\n    }\n}\nthread B {\n    x = 0\n}\n",
 };
 for (const [name, source] of Object.entries(hostile)) compare(name, source, "broken");

@@ -7,8 +7,8 @@
 struct GrowthWatch {
     let names: [String]
     private let variables: [Int]
-    private let start: [Int]
-    private var highest: [Int]
+    private let start: [Int64]
+    private var highest: [Int64]
 
     init(_ explorer: Explorer, _ initial: World) {
         variables = explorer.variables
@@ -18,19 +18,20 @@ struct GrowthWatch {
     }
 
     /// The names that grew, in declaration order.
-    var grown: [String] { names.indices.filter { highest[$0] >= start[$0] + 3 }.map { names[$0] } }
+    var grown: [String] { names.indices.filter { highest[$0] - start[$0] >= 3 }.map { names[$0] } }
 
     mutating func add(_ world: World) {
         for (index, size) in Self.sizes(world, variables).enumerated() where size > highest[index] { highest[index] = size }
     }
 
-    static func sizes(_ world: World, _ variables: [Int]) -> [Int] {
-        variables.map { index -> Int in
+    /// Each size, never negative (so that a difference of two cannot overflow).
+    static func sizes(_ world: World, _ variables: [Int]) -> [Int64] {
+        variables.map { index -> Int64 in
             switch world.globals[index] {
             case .int(let n): return n == .min ? .max : abs(n)
-            case .array(let a), .dictionary(let a), .set(let a): return a.count
+            case .array(let a), .dictionary(let a), .set(let a): return Int64(a.count)
             default: return 0
             }
-        } + [world.created.reduce(0, &+)]
+        } + [Int64(world.created.reduce(0, &+))]
     }
 }

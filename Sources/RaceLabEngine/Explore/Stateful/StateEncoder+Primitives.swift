@@ -59,8 +59,8 @@ extension StateEncoder {
         put(n.map { $0 + 1 } ?? 0)
     }
 
-    mutating func put(signed n: Int) {
-        put(bits: UInt64(bitPattern: Int64(n << 1 ^ n >> 63)))
+    mutating func put(signed n: Int64) {
+        put(bits: UInt64(bitPattern: n << 1 ^ n >> 63))
     }
 
     /// A count, an index or an ID: never negative here, but written as its bits so

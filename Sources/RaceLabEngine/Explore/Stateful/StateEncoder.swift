@@ -88,7 +88,8 @@ struct StateEncoder {
                     put(0)
                 }
                 // The clock's reading matters only against the deadlines (it only grows).
-                put(optional: world.threads[id].sleepsUntil.map { $0 - world.clock })
+                // As `put(optional:)` writes it, in 64 bits on every platform.
+                put(bits: world.threads[id].sleepsUntil.map { UInt64(bitPattern: $0 - world.clock + 1) } ?? 0)
             }
             // Pools exist only under manual memory: elsewhere they add no bytes.
             if program.manualMemory {
@@ -262,7 +263,7 @@ struct StateEncoder {
             put(state.isBarrier ? 1 : 0)
             put(optional: state.group)
             put(state.isAsynchronous ? 1 : 0)
-            put(signed: state.priority)
+            put(signed: Int64(state.priority))
             put(state.qualityOfService)
             put(state.running)
             put(state.moreBlocks.count)
