@@ -4,6 +4,7 @@
 // module's `explore` action on the same source.
 //   node check.mjs racelab.wasm path/to/racelab Scenarios/*.race
 import { execFileSync } from "node:child_process";
+import { webcrypto } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +16,8 @@ let api;
 // standard error (the message of a Swift trap).
 const wasi = {
   random_get(at, length) {
-    crypto.getRandomValues(new Uint8Array(api.memory.buffer, at, length));
+    // Node before 19 has no global `crypto` (Debian's is 18).
+    webcrypto.getRandomValues(new Uint8Array(api.memory.buffer, at, length));
     return 0;
   },
   fd_write(fd, iovs, count, written) {
