@@ -1,6 +1,6 @@
 // The exploration benchmark (issue 3): scalable families explored exhaustively with
 // DPOR, printing executions, traces, steps/s, executions/s and peak memory.
-// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--counting] [--engine-only] [--stateful [--sleep-sets]] [--compare] [ROW...]
+// Run it in release mode: swift run -c release racelab-bench [--quick] [--no-detectors] [--counting] [--engine-only] [--stateful [--sleep-sets]] [--compare] [--write-sources DIR] [ROW...]
 import Foundation
 import RaceLabEngine
 import RaceLabLanguage
@@ -177,9 +177,21 @@ if comparing {
         filterLock(2), filterLock(3), simpleCounter(),
     ]
 }
+// `--write-sources DIR` writes each chosen row's program to DIR and stops: the same
+// programs timed elsewhere (the WebAssembly build, Sources/RaceLabWeb/wasm/bench.mjs).
+let sourcesFolder = CommandLine.arguments.firstIndex(of: "--write-sources").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+}
 // Any other argument keeps only the rows whose family and size contain it ("counter N=3").
-let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") }
+let filters = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") && $0 != sourcesFolder }
 if !filters.isEmpty { cases = cases.filter { item in filters.contains { "\(item.family) \(item.size)".contains($0) } } }
+if let sourcesFolder {
+    for item in cases {
+        let name = "\(item.family) \(item.size)".replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: "=", with: "")
+        try item.source.write(toFile: "\(sourcesFolder)/\(name).race", atomically: true, encoding: .utf8)
+    }
+    exit(0)
+}
 
 /// The engine alone, no search: runs the program to its end 20,000 times under a
 /// round-robin schedule, copying the world at every step as exploration does.

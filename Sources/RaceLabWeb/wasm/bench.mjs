@@ -1,0 +1,69 @@
+// The WebAssembly engine against the native one, on the same programs: for each
+// .race file, `racelab explore FILE --format json` (a release build, its process
+// included) and the module's `explore` action (instantiated once, not counted), each
+// run three times, the fastest kept. Both must print the same answer.
+//   node bench.mjs racelab.wasm path/to/release/racelab FILE.race...
+import { execFileSync } from "node:child_process";
+import { webcrypto } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+const [wasmPath, nativePath, ...files] = process.argv.slice(2);
+let api;
+const wasi = {
+  random_get(at, length) {
+    webcrypto.getRandomValues(new Uint8Array(api.memory.buffer, at, length));
+    return 0;
+  },
+  fd_write: () => 52, // ENOSYS: a trap's message is not needed here
+  fd_close: () => 0,
+  fd_seek: () => 70,
+};
+const imports = { racelab: { host_milliseconds: () => performance.now() }, wasi_snapshot_preview1: wasi };
+const loadStarted = performance.now();
+const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), imports);
+const loadSeconds = (performance.now() - loadStarted) / 1000;
+api = instance.exports;
+
+function respond(request) {
+  const bytes = new TextEncoder().encode(JSON.stringify(request));
+  const at = api.racelab_alloc(bytes.length);
+  new Uint8Array(api.memory.buffer, at, bytes.length).set(bytes);
+  const length = api.racelab_respond(at, bytes.length);
+  api.racelab_free(at);
+  return JSON.parse(new TextDecoder().decode(new Uint8Array(api.memory.buffer, api.racelab_response(), length)));
+}
+
+function fastest(run) {
+  let best = Infinity, result;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    result = run();
+    best = Math.min(best, (performance.now() - started) / 1000);
+  }
+  return [best, result];
+}
+
+console.log(`module: ${fs.statSync(wasmPath).size} bytes, compiled and instantiated in ${loadSeconds.toFixed(2)} s`);
+console.log("| program | search | executions or states | native | wasm | wasm ÷ native |");
+console.log("|---|---|---:|---:|---:|---:|");
+for (const file of files) {
+  const source = fs.readFileSync(file, "utf8");
+  const [native, stdout] = fastest(() => {
+    try {
+      return execFileSync(nativePath, ["explore", file, "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    } catch (error) {
+      return error.stdout;
+    }
+  });
+  const [wasm, response] = fastest(() => respond({ action: "explore", source }));
+  const exploration = JSON.parse(stdout).explorations[0];
+  const mine = response.exploration.explorations[0];
+  if (exploration.verdict !== mine.verdict || exploration.executions !== mine.executions || exploration.interleavings !== mine.interleavings) {
+    console.log(`${path.basename(file)}: the answers differ`);
+    process.exit(1);
+  }
+  const work = exploration.search === "stateful" ? `${exploration.states} states` : `${exploration.executions} executions`;
+  const name = path.basename(file, ".race");
+  console.log(`| ${name} | ${exploration.search} | ${work} | ${native.toFixed(2)} s | ${wasm.toFixed(2)} s | ${(wasm / native).toFixed(2)} |`);
+}
