@@ -4,35 +4,12 @@
 // run three times, the fastest kept. Both must print the same answer.
 //   node bench.mjs racelab.wasm path/to/release/racelab FILE.race...
 import { execFileSync } from "node:child_process";
-import { webcrypto } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { load } from "./host.mjs";
 
 const [wasmPath, nativePath, ...files] = process.argv.slice(2);
-let api;
-const wasi = {
-  random_get(at, length) {
-    webcrypto.getRandomValues(new Uint8Array(api.memory.buffer, at, length));
-    return 0;
-  },
-  fd_write: () => 52, // ENOSYS: a trap's message is not needed here
-  fd_close: () => 0,
-  fd_seek: () => 70,
-};
-const imports = { racelab: { host_milliseconds: () => performance.now() }, wasi_snapshot_preview1: wasi };
-const loadStarted = performance.now();
-const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), imports);
-const loadSeconds = (performance.now() - loadStarted) / 1000;
-api = instance.exports;
-
-function respond(request) {
-  const bytes = new TextEncoder().encode(JSON.stringify(request));
-  const at = api.racelab_alloc(bytes.length);
-  new Uint8Array(api.memory.buffer, at, bytes.length).set(bytes);
-  const length = api.racelab_respond(at, bytes.length);
-  api.racelab_free(at);
-  return JSON.parse(new TextDecoder().decode(new Uint8Array(api.memory.buffer, api.racelab_response(), length)));
-}
+const { respond, seconds: loadSeconds } = await load(wasmPath);
 
 function fastest(run) {
   let best = Infinity, result;

@@ -1,53 +1,17 @@
 // Asks the WebAssembly build what the native CLI is asked, and requires the same
-// answer byte for byte (but for the memory a search held): for each scenario file, `racelab explore playground.race
-// --format json` (run in a folder holding the file under that name) against the
-// module's `explore` action on the same source.
+// answer byte for byte (but for the memory a search held): for each version of each
+// scenario file, and for hostile sources, `racelab explore playground.race --format
+// json [--fix F]` (run in a folder holding the file under that name) against the
+// module's `explore` action.
 //   node check.mjs racelab.wasm path/to/racelab Scenarios/*.race
 import { execFileSync } from "node:child_process";
-import { webcrypto } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { load } from "./host.mjs";
 
 const [wasmPath, nativePath, ...scenarios] = process.argv.slice(2);
-let api;
-// What the module imports: the clock (for --time-limit), and from WASI what wasi-libc
-// asks for: random bytes (the seed of Swift's hashing, which reaches no output) and
-// standard error (the message of a Swift trap).
-const wasi = {
-  random_get(at, length) {
-    // Node before 19 has no global `crypto` (Debian's is 18).
-    webcrypto.getRandomValues(new Uint8Array(api.memory.buffer, at, length));
-    return 0;
-  },
-  fd_write(fd, iovs, count, written) {
-    const view = new DataView(api.memory.buffer);
-    let total = 0;
-    for (let i = 0; i < count; i++) {
-      const base = view.getUint32(iovs + 8 * i, true), length = view.getUint32(iovs + 8 * i + 4, true);
-      process.stderr.write(new Uint8Array(api.memory.buffer, base, length));
-      total += length;
-    }
-    view.setUint32(written, total, true);
-    return 0;
-  },
-  fd_close: () => 0,
-  fd_seek: () => 70, // ESPIPE: standard error cannot seek
-};
-const imports = { racelab: { host_milliseconds: () => performance.now() }, wasi_snapshot_preview1: wasi };
-const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), imports);
-api = instance.exports;
-
-/// One request to the module, one parsed response.
-function respond(request) {
-  const bytes = new TextEncoder().encode(JSON.stringify(request));
-  const at = api.racelab_alloc(bytes.length);
-  new Uint8Array(api.memory.buffer, at, bytes.length).set(bytes);
-  const length = api.racelab_respond(at, bytes.length);
-  api.racelab_free(at);
-  const text = new TextDecoder().decode(new Uint8Array(api.memory.buffer, api.racelab_response(), length));
-  return JSON.parse(text);
-}
+const { respond } = await load(wasmPath);
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "racelab-wasm-"));
 const native = path.resolve(nativePath);
