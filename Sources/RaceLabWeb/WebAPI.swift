@@ -46,7 +46,8 @@ public enum WebAPI {
         do throws(ScriptError) {
             scenario = try Scenario.load(name: "playground", file: SourceFile(name: fileName, text: source))
         } catch {
-            return .object([("status", .int(65)), ("result", .string(error.rendered))])
+            // As the CLI prints it: a control character from the script escaped.
+            return .object([("status", .int(65)), ("result", .string(TerminalText.escaped(error.rendered)))])
         }
         switch action {
         case .check:

@@ -73,6 +73,18 @@ import Testing
         #expect(cli.stderr.hasPrefix("playground.race:3:"))
     }
 
+    /// A script that writes an escape sequence in a line an error quotes: neither the
+    /// CLI nor the page's result passes it on raw.
+    @Test func aControlCharacterInAScriptErrorIsNotPassedOn() throws {
+        let source = "var s = \"\u{1B}[2J\" + * 1\n"
+        let response = try Self.respond(.object([("action", .string("explore")), ("source", .string(source))]))
+        let cli = try Self.cli(["explore", "FILE"], source: source)
+        #expect(response["status"]?.intValue == 65 && cli.exitCode == 65)
+        #expect(response["result"]?.stringValue == cli.stderr)
+        #expect(cli.stderr.hasPrefix("playground.race:1:18: error: expected an expression, found '*'\n"))
+        #expect(!cli.stderr.contains("\u{1B}"))
+    }
+
     @Test func checkListsTheVersions() throws {
         let response = try Self.respond(.object([("action", .string("check")), ("source", .string(Self.counter))]))
         #expect(response.compact() == #"{"status":0,"result":"","versions":["broken","locked"]}"#)
