@@ -92,7 +92,7 @@ struct ExploreCommand: Command {
             if guarded == .breakIt {
                 for index in result.outcomes.indices { result.outcomes[index].schedule = [] }
             }
-            let counterexample = analysis.counterexample.flatMap { example in analysis.counterexampleRun.map { (example, $0) } }
+            let counterexample = analysis.replayedCounterexample
             explorations.append(
                 ExplorationJSON(program: program).render(result, version: fix, counterexample: counterexample?.0))
             out += "\nExploring \(Words.version(version)) (\(Words.search(result))).\n"
@@ -101,12 +101,8 @@ struct ExploreCommand: Command {
             let replay = ReplayCommand(parsed.positionals[0], fix: fix)
             out += ExplorationRenderer(program: program).render(result, counterexample: counterexample, replay: replay)
             if let held, held.kind == .breakIt, result.failingExecutions > 0 { out += Spoilers.hiddenCounterexample(held) }
-            let code: ExitCode
-            switch result.verdict() {
-            case .fails, .failsAsExpected: code = ExitCode.finding
-            case .proven, .passesUnexpectedly: code = ExitCode.success
-            case .notExhaustive: code = ExitCode.notExhaustive
-            }
+            // 0, 1 or 2: each is an ExitCode.
+            let code = ExitCode(rawValue: result.verdict().exitStatus)!
             // With --all-fixes, the verdict is about the fixes that are meant to work.
             if versions.count == 1 || version.role == .fix { worst = ExitCode.worse(worst, code) }
         }

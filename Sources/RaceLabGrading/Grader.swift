@@ -174,7 +174,7 @@ public struct Grader: Sendable {
         let result = analysis.exploration
         if result.verdict() == .fails && !result.failsByRacesAlone {
             let ways = Words.failingShare(result)
-            guard let example = analysis.counterexample, let run = analysis.counterexampleRun else {
+            guard let (example, run) = analysis.replayedCounterexample else {
                 if let first = result.outcomes.first(where: { $0.outcome.isFailure }) {
                     return (false, ways, "Replay: \(ReplayCommand(file.name).schedule(first.schedule))\n", result)
                 }

@@ -13,7 +13,8 @@ import RaceLabPresentation
 /// Every response has `status`, the number `racelab` would exit with (0 proven or no
 /// finding, 1 a failure, 2 a cut search, 64 a bad request, 65 a script error), and
 /// `result`, the text it would print; the rest depends on the action:
-/// - `check`: `versions`, the program's versions (`broken` and each fix);
+/// - `check`: `versions`, the program's versions (null for the broken one, then each
+///   fix's name);
 /// - `explore`: `exploration`, what `racelab explore FILE --format json` prints for
 ///   the version (`fix`, or the broken one), the search chosen as the CLI chooses it.
 /// The program is loaded as a file named `playground.race` (scenario `playground`).
@@ -51,7 +52,8 @@ public enum WebAPI {
         }
         switch action {
         case .check:
-            let versions = scenario.versions.map { JSON.string($0.fix ?? "broken") }
+            // Each by its fix's name, the broken version as null, as explorations name them.
+            let versions = scenario.versions.map { $0.fix.map(JSON.string) ?? .null }
             return .object([("status", .int(0)), ("result", .string("")), ("versions", .array(versions))])
         case .explore:
             return explore(scenario, request)
@@ -60,7 +62,7 @@ public enum WebAPI {
 
     static func explore(_ scenario: Scenario, _ request: JSON) -> JSON {
         let fix = request["fix"]?.stringValue
-        guard let version = scenario.versions.first(where: { $0.fix == fix }) else {
+        guard let version = scenario.version(fix) else {
             return refusal("the program has no fix named '\(fix ?? "")'")
         }
         // `racelab explore` with no search named: the search plan chooses.
@@ -68,16 +70,10 @@ public enum WebAPI {
         config.search = .automatic
         let analysis = Analysis.of(version.program, config: config.started(), needs: .init(counterexample: true))
         let result = analysis.exploration
-        // As the CLI: a counterexample is shown only when its run replays.
-        let example = analysis.counterexample.flatMap { example in analysis.counterexampleRun.map { _ in example } }
+        let example = analysis.replayedCounterexample?.example
         let exploration = ExplorationJSON(program: version.program).render(result, version: fix, counterexample: example)
         let document = ExplorationJSON.document(scenario, explorations: [exploration])
-        let status: Int
-        switch result.verdict() {
-        case .fails, .failsAsExpected: status = 1
-        case .proven, .passesUnexpectedly: status = 0
-        case .notExhaustive: status = 2
-        }
+        let status = Int(result.verdict().exitStatus)
         return .object([("status", .int(status)), ("result", .string(document.serialized() + "\n")), ("exploration", document)])
     }
 

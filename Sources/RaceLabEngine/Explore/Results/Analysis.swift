@@ -46,6 +46,10 @@ public struct Analysis: Sendable {
     public var counterexample: Counterexample?
     /// The counterexample's run (nil when it could not be replayed).
     public var counterexampleRun: Run?
+    /// The counterexample with its run, when it replays: what a report shows.
+    public var replayedCounterexample: (example: Counterexample, run: Run)? {
+        counterexample.flatMap { example in counterexampleRun.map { (example, $0) } }
+    }
     /// The runs to watch, each one the state space can follow (with a state space).
     public var watch: [Watch]
     public var space: StateSpace?

@@ -25,6 +25,16 @@ public enum Verdict: Hashable, Sendable {
     public var foundFailure: Bool {
         self == .fails || self == .failsAsExpected
     }
+
+    /// What `racelab explore` exits with, and the playground's status: 1 when some
+    /// interleaving failed, 2 when a bound cut a search that found no failure, else 0.
+    public var exitStatus: Int32 {
+        switch self {
+        case .fails, .failsAsExpected: return 1
+        case .notExhaustive: return 2
+        case .proven, .passesUnexpectedly: return 0
+        }
+    }
 }
 
 /// Which bound cut a search, so that its result is not a proof.
