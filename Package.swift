@@ -2,8 +2,9 @@
 import PackageDescription
 
 // RaceLab: one module per layer. Nothing downstream reaches back upstream:
-// Language → Engine → Presentation → Grading → CLI → the `racelab` executable;
-// Language → Engine → Presentation → Web, the browser's entry.
+// Language → Engine → Presentation → Grading → Commands, then
+// Commands → CLI (the machine's files, terminal and processes) → the `racelab` executable;
+// Commands → Web (files in memory), the browser's entry.
 let package = Package(
     name: "RaceLab",
     products: [
@@ -14,11 +15,14 @@ let package = Package(
         .target(name: "RaceLabEngine", dependencies: ["RaceLabLanguage"]),
         .target(name: "RaceLabPresentation", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
         .target(name: "RaceLabGrading", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"]),
-        .target(name: "RaceLabCLI", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading"]),
+        // The commands, with the files, terminal and worker processes given to them.
+        .target(name: "RaceLabCommands", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading"]),
+        // The machine's files, terminal and worker processes (Foundation).
+        .target(name: "RaceLabCLI", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation", "RaceLabGrading", "RaceLabCommands"]),
         .executableTarget(name: "racelab", dependencies: ["RaceLabCLI"]),
         // The engine's entry for the browser: built for wasm32 by scripts/build-wasm
         // (Embedded Swift), and natively for its tests.
-        .target(name: "RaceLabWeb", dependencies: ["RaceLabLanguage", "RaceLabEngine", "RaceLabPresentation"], exclude: ["wasm"]),
+        .target(name: "RaceLabWeb", dependencies: ["RaceLabPresentation", "RaceLabCommands"], exclude: ["wasm"]),
         // The exploration benchmark: swift run -c release racelab-bench
         .executableTarget(name: "racelab-bench", dependencies: ["RaceLabLanguage", "RaceLabEngine"]),
         // The libFuzzer target: .ci/fuzz builds it with -sanitize=fuzzer -D FUZZING.

@@ -1,4 +1,5 @@
 import Foundation
+import RaceLabCommands
 
 /// Reading scripts and writing reports with a precise reason, and the sysexits code,
 /// for each way it can fail: a missing file, a directory, a symbolic-link loop, no
@@ -7,13 +8,7 @@ enum FileIO {
     /// Scripts are small; a larger file is not one (and `/dev/zero` must not hang us).
     static let maxScriptSize = 4 << 20
 
-    struct Failure: Error, Equatable {
-        var message: String
-        /// 66 (EX_NOINPUT) for an input that is missing or cannot be read, 65
-        /// (EX_DATAERR) for one that is not a script, 73 (EX_CANTCREAT) for an output
-        /// that cannot be created, 74 (EX_IOERR) for a write that fails.
-        var status: ExitCode
-    }
+    typealias Failure = FileFailure
 
     /// The text of a file.
     static func read(_ path: String) -> Result<String, Failure> {
@@ -103,13 +98,5 @@ enum FileIO {
     static func reason(_ code: Int32) -> String {
         let text = String(cString: strerror(code))
         return text.prefix(1).lowercased() + text.dropFirst()
-    }
-}
-
-extension Result {
-    /// The error, if this is a failure.
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

@@ -55,10 +55,11 @@ final class GradingCache: @unchecked Sendable {
 
 #if canImport(Foundation)
     /// The grader's workers share the cache across threads.
-    private typealias CacheLock = NSLock
+    package typealias CacheLock = NSLock
 #else
     /// The browser build runs on one thread: there is nothing to lock.
-    private struct CacheLock {
-        func withLock<Result>(_ body: () -> Result) -> Result { body() }
+    package struct CacheLock {
+        package init() {}
+        package func withLock<Result>(_ body: () -> Result) -> Result { body() }
     }
 #endif

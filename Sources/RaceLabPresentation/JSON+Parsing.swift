@@ -53,6 +53,18 @@ extension JSON {
         if case .bool(let truth) = self { return truth }
         return nil
     }
+
+    /// The items of the array this is, or nil.
+    public var arrayValue: [JSON]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
+    /// The members of the object this is, in their order, or nil.
+    public var objectValue: [(String, JSON)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
 }
 
 /// A cursor over UTF-8 bytes; each method reads one construct and leaves `at` after it.

@@ -1,32 +1,28 @@
-import RaceLabEngine
-import RaceLabLanguage
+import RaceLabCommands
 import RaceLabPresentation
 
-/// What the playground page asks of the engine: one request in JSON, one response in
-/// JSON (`Exports.swift` carries them across the WebAssembly boundary). The same
-/// Swift runs natively, where the tests call it, and in the browser.
+/// What the playground page asks of the engine: a `racelab` command line, run by the
+/// CLI's own commands (`RaceLab`) over files the page holds in memory, so a page prints
+/// what the CLI prints, byte for byte. One request in JSON, one response in JSON
+/// (`Exports.swift` carries them across the WebAssembly boundary); the same Swift runs
+/// natively, where the tests call it, and in the browser.
 ///
-/// A request names an action and carries the program the page holds:
 /// ```json
-/// {"action": "explore", "source": "var x = 0\n…", "fix": "locked"}
+/// {"arguments": ["explore", "playground.race", "--format", "json"],
+///  "files": {"playground.race": "var x = 0\n…", "Scenarios/Exercises/counter-fix.race": "…"},
+///  "shipped": "Scenarios", "input": "1\n2\nu\n", "environment": {"COLUMNS": "72"}}
 /// ```
-/// Every response has `status`, the number `racelab` would exit with (0 proven or no
-/// finding, 1 a failure, 2 a cut search, 64 a bad request, 65 a script error), and
-/// `result`, the text it would print; the rest depends on the action:
-/// - `check`: `versions`, the program's versions (null for the broken one, then each
-///   fix's name);
-/// - `explore`: `exploration`, what `racelab explore FILE --format json` prints for
-///   the version (`fix`, or the broken one), the search chosen as the CLI chooses it.
-/// The program is loaded as a file named `playground.race` (scenario `playground`).
+/// - `arguments`: what follows `racelab` on a command line;
+/// - `files`: every file the command may read, by path (optional);
+/// - `shipped`: the folder that plays the shipped `Scenarios` folder, with its
+///   `Exercises` (optional);
+/// - `input`: standard input, for `step`, one command a line (optional);
+/// - `environment`: variables such as `NO_COLOR`, `COLUMNS` or `RACELAB_TEACHER`.
+///
+/// The response has `status` (the exit status), `stdout`, `stderr`, and `written`,
+/// the files the command wrote (`export --output`, `new`, a grade report), by path.
+/// A request that is not one says why, with status 64.
 public enum WebAPI {
-    /// What a request may ask.
-    enum Action: String, CaseIterable {
-        case check, explore
-    }
-
-    /// The name the page's program is loaded under.
-    public static let fileName = "playground.race"
-
     public static func respond(to request: String) -> String {
         response(to: request).serialized() + "\n"
     }
@@ -38,46 +34,45 @@ public enum WebAPI {
         } catch {
             return refusal("the request is not JSON: \(error.message)")
         }
-        guard let name = request["action"]?.stringValue else { return refusal("the request names no action") }
-        guard let action = Action(rawValue: name) else {
-            return refusal("unknown action '\(name)'; the actions are " + Action.allCases.map { $0.rawValue }.joined(separator: ", "))
+        guard let list = request["arguments"]?.arrayValue else { return refusal("the request has no 'arguments' (a list of strings)") }
+        var arguments: [String] = []
+        for argument in list {
+            guard let word = argument.stringValue else { return refusal("each of 'arguments' must be a string") }
+            arguments.append(word)
         }
-        guard let source = request["source"]?.stringValue else { return refusal("the request carries no source") }
-        let scenario: Scenario
-        do throws(ScriptError) {
-            scenario = try Scenario.load(name: "playground", file: SourceFile(name: fileName, text: source))
-        } catch {
-            // As the CLI prints it: a control character from the script escaped.
-            return .object([("status", .int(65)), ("result", .string(TerminalText.escaped(error.rendered)))])
+        let files = MemoryFiles()
+        var environment: [String: String] = [:]
+        for (field, target) in [("files", 0), ("environment", 1)] {
+            guard let value = request[field] else { continue }
+            guard let entries = value.objectValue else { return refusal("'\(field)' must be an object of strings") }
+            for (key, entry) in entries {
+                guard let string = entry.stringValue else { return refusal("'\(field)' must be an object of strings") }
+                if target == 0 { files.contents[MemoryFiles.normalized(key)] = string } else { environment[key] = string }
+            }
         }
-        switch action {
-        case .check:
-            // Each by its fix's name, the broken version as null, as explorations name them.
-            let versions = scenario.versions.map { $0.fix.map(JSON.string) ?? .null }
-            return .object([("status", .int(0)), ("result", .string("")), ("versions", .array(versions))])
-        case .explore:
-            return explore(scenario, request)
+        var lines: [String] = []
+        if let input = request["input"] {
+            guard let text = input.stringValue else { return refusal("'input' must be a string") }
+            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if text.hasSuffix("\n") { lines.removeLast() }
         }
-    }
-
-    static func explore(_ scenario: Scenario, _ request: JSON) -> JSON {
-        let fix = request["fix"]?.stringValue
-        guard let version = scenario.version(fix) else {
-            return refusal("the program has no fix named '\(fix ?? "")'")
+        let shipped = request["shipped"]?.stringValue.map(MemoryFiles.normalized)
+        var racelab = RaceLab(environment: environment, files: files.system, shipped: shipped)
+        var next = 0
+        racelab.readLine = {
+            guard next < lines.count else { return nil }
+            next += 1
+            return lines[next - 1]
         }
-        // `racelab explore` with no search named: the search plan chooses.
-        var config = ExploreConfig()
-        config.search = .automatic
-        let analysis = Analysis.of(version.program, config: config.started(), needs: .init(counterexample: true))
-        let result = analysis.exploration
-        let example = analysis.replayedCounterexample?.example
-        let exploration = ExplorationJSON(program: version.program).render(result, version: fix, counterexample: example)
-        let document = ExplorationJSON.document(scenario, explorations: [exploration])
-        let status = Int(result.verdict().exitStatus)
-        return .object([("status", .int(status)), ("result", .string(document.serialized() + "\n")), ("exploration", document)])
+        let output = racelab.main(arguments)
+        let written = files.written.map { path in (path, JSON.string(files.contents[path] ?? "")) }
+        return .object([
+            ("status", .int(Int(output.exitCode))), ("stdout", .string(output.stdout)), ("stderr", .string(output.stderr)),
+            ("written", .object(written)),
+        ])
     }
 
     static func refusal(_ message: String) -> JSON {
-        .object([("status", .int(64)), ("result", .string("error: \(message)\n"))])
+        .object([("status", .int(64)), ("stdout", .string("")), ("stderr", .string("error: \(message)\n")), ("written", .object([]))])
     }
 }

@@ -9,9 +9,9 @@ if isatty(STDERR_FILENO) == 1 {
     }
 }
 // `grade` grades each file in a worker process: this binary, run again.
-racelab.workerExecutable = RaceLab.currentExecutable
+if let binary = RaceLab.currentExecutable { racelab.gradeInWorkers(of: binary) }
 // Step mode takes keys from a terminal, or lines from anything else.
-racelab.terminal = Terminal.standard()
+racelab.terminal = Terminal.standard()?.keys
 // The parser, the compiler and every walk over a script's syntax recurse once per
 // level of nesting, up to `Parser.maxNesting`; a debug build's frames are large, so
 // the command runs on a thread with room to spare, whatever the platform's default.

@@ -1,16 +1,18 @@
 import Testing
 
 @testable import RaceLabCLI
+@testable import RaceLabCommands
 
-/// The subcommands come from one registry (`RaceLab.registry`): each answers
+/// The subcommands come from one registry (`RaceLab.registry`, and the CLI's
+/// `grade-worker`): each answers
 /// `--help` and `help NAME` with its own help, the root help lists the listed ones in
 /// its order, and a misspelt name is matched against them.
 struct RegistryTests {
     let racelab = RaceLab(environment: [:])
 
-    @Test(arguments: RaceLab.registry.map(\.spec.name))
+    @Test(arguments: RaceLab(environment: [:]).entries.map(\.spec.name))
     func everyCommandAnswersHelp(name: String) throws {
-        let entry = try #require(RaceLab.entry(name))
+        let entry = try #require(racelab.entry(name))
         let help = racelab.main([name, "--help"])
         #expect(help.exitCode == 0 && help.stderr.isEmpty)
         #expect(help.stdout == entry.spec.help)

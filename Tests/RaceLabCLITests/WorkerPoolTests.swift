@@ -5,6 +5,7 @@ import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabCLI
+@testable import RaceLabCommands
 
 /// `racelab grade` grades each file in a worker process (issue 29, item 11): a file
 /// that crashes the grader, exhausts a worker's memory or hangs is that file's row,
@@ -66,7 +67,7 @@ struct WorkerPoolTests {
     static func workers(hanging: Bool = true) throws -> RaceLab {
         guard let binary else { throw Failure("no racelab binary beside the tests: build it first (swift build)") }
         var racelab = RaceLab(environment: hooks.filter { hanging || $0.key != GradeWorkerCommand.hangHook })
-        racelab.workerExecutable = binary
+        racelab.gradeInWorkers(of: binary)
         return racelab
     }
 
@@ -153,7 +154,7 @@ struct WorkerPoolTests {
     }
 
     @Test func everyGradeCrossesThePipeUnchanged() throws {
-        let grader = try #require(try? ScenarioLocator(environment: [:]).exercises().get()).exercises
+        let grader = try #require(try? RaceLab(environment: [:]).locator.exercises().get()).exercises
         let setup = WorkerProtocol.Setup(exercises: grader.map(\.scenario.file), revealsAnswers: true)
         #expect(try WorkerProtocol.Setup(wire: WorkerProtocol.read(setup.wire.compact())) == setup)
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.submissions.path).filter { $0.hasSuffix(".race") }.sorted()

@@ -60,13 +60,13 @@ struct HomeTests {
 
     /// A command's numbers are read and refused by `ParsedArguments.number` and `.seed`.
     @Test func numbersAreReadInOnePlace() {
-        #expect(Self.strays("takes a whole number from", home: "Sources/RaceLabCLI/CommandSpec.swift").filter { $0.hasPrefix("Sources") } == [])
+        #expect(Self.strays("takes a whole number from", home: "Sources/RaceLabCommands/CommandSpec.swift").filter { $0.hasPrefix("Sources") } == [])
     }
 
     /// A command's prologue (parsing, `--help`, the `--exercises` folders, the spoiler
     /// guard, loading the scenario it names) is `CommandContext`'s alone.
     @Test func theCommandPrologueIsTheContexts() {
-        let home = "Sources/RaceLabCLI/CommandRegistry.swift"
+        let home = "Sources/RaceLabCommands/CommandRegistry.swift"
         for phrase in ["adding(exercises:", "Spoilers.teacher(", "Spoilers.guarded(", "if parsed.wantsHelp", "missing scenario name"] {
             #expect(Self.strays(phrase, home: home).filter { $0.hasPrefix("Sources") } == [], "\(phrase)")
         }
@@ -75,7 +75,7 @@ struct HomeTests {
     /// An option that takes one of a few words is an `OptionValue`, read and refused
     /// by `ParsedArguments.value`.
     @Test func optionWordsAreReadInOnePlace() {
-        let home = "Sources/RaceLabCLI/OptionValue.swift"
+        let home = "Sources/RaceLabCommands/OptionValue.swift"
         #expect(Self.strays("'; use ", home: home).filter { $0.hasPrefix("Sources") } == [])
         for option in ["format", "strategy", "search", "reduction", "kind"] {
             #expect(Self.strays("values[\"\(option)\"]", home: home).filter { $0.hasPrefix("Sources/RaceLabCLI") } == [], "\(option)")
@@ -180,7 +180,7 @@ struct HomeTests {
     /// failed (`decisivePair`).
     @Test func reportsAreBuiltByAnalysis() {
         let users = ["Sources/RaceLabCLI", "Sources/RaceLabGrading", "Sources/RaceLabPresentation"]
-        let strays = Self.strays("Explorer(program:", home: "Sources/RaceLabCLI/StepController+Ending.swift")
+        let strays = Self.strays("Explorer(program:", home: "Sources/RaceLabCommands/StepController+Ending.swift")
         #expect(strays.filter { path in users.contains { path.hasPrefix($0) } } == [])
     }
 }

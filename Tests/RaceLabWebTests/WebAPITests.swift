@@ -1,11 +1,14 @@
 import Foundation
-import RaceLabCLI
+
 import RaceLabPresentation
-import RaceLabWeb
 import Testing
 
-/// The page's entry answers as the CLI does: the same text, the same status, byte for
-/// byte (`scripts/build-wasm --check` asks the WebAssembly build the same questions).
+@testable import RaceLabCLI
+@testable import RaceLabWeb
+
+/// The page's entry runs the CLI's own commands over files held in memory: for the
+/// same files at the same paths, the same text and the same status, byte for byte
+/// (`.ci/build-wasm --check` asks the WebAssembly build the same questions).
 @Suite struct WebAPITests {
     static let counter = """
         title "Two increments"
@@ -32,74 +35,138 @@ import Testing
         }
         """
 
-    /// `racelab ARGS` on `source` saved as playground.race, as a student would run it
-    /// in the file's folder (the folder is taken out of what it prints).
-    static func cli(_ arguments: [String], source: String) throws -> CommandOutput {
+    /// The shipped Scenarios folder, as the CLI finds it.
+    static let shipped = RaceLab.findShipped()!
+
+    /// Every file under the shipped folder, by its absolute path: what a page embeds.
+    static let shippedFiles: [(String, JSON)] = {
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: shipped)) ?? []
+        return paths.filter { $0.hasSuffix(".race") }.sorted().map { relative in
+            let path = shipped + "/" + relative
+            return (path, JSON.string(try! String(contentsOfFile: path, encoding: .utf8)))
+        }
+    }()
+
+    /// `racelab ARGUMENTS` natively and through the page's entry, with `source` saved
+    /// as FILE (playground.race in a folder of its own) and the shipped folder in both.
+    static func both(_ arguments: [String], source: String = counter, input: String? = nil) throws -> (native: JSON, web: JSON) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent(WebAPI.fileName).path
+        let path = folder.appendingPathComponent("playground.race").path
         try source.write(toFile: path, atomically: true, encoding: .utf8)
-        var output = RaceLab(environment: [:]).main(arguments.map { $0 == "FILE" ? path : $0 })
-        output.stdout = output.stdout.replacingOccurrences(of: folder.path + "/", with: "")
-        output.stderr = output.stderr.replacingOccurrences(of: folder.path + "/", with: "")
-        return output
-    }
-
-    static func respond(_ request: JSON) throws -> JSON {
-        let text = WebAPI.respond(to: request.compact())
+        let line = arguments.map { $0 == "FILE" ? path : $0 }
+        var racelab = RaceLab(environment: [:])
+        var lines = (input ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if input?.hasSuffix("\n") == true { lines.removeLast() }
+        racelab.readLine = { lines.isEmpty ? nil : lines.removeFirst() }
+        let output = racelab.main(line)
+        let native = JSON.object([
+            ("status", .int(Int(output.exitCode))), ("stdout", .string(output.stdout)), ("stderr", .string(output.stderr)),
+            ("written", .object([])),
+        ])
+        var request: [(String, JSON)] = [
+            ("arguments", .array(line.map(JSON.string))), ("files", .object(shippedFiles + [(path, .string(source))])),
+            ("shipped", .string(shipped)),
+        ]
+        if let input { request.append(("input", .string(input))) }
+        let text = WebAPI.respond(to: JSON.object(request).compact())
         #expect(text.hasSuffix("}\n"))
-        return try JSON.parse(text)
+        return (native, try JSON.parse(text))
     }
 
-    @Test(arguments: [(nil, 1), ("locked", 0)] as [(String?, Int)])
-    func exploreAnswersAsTheCommandLineDoes(fix: String?, status: Int) throws {
-        var request: [(String, JSON)] = [("action", .string("explore")), ("source", .string(Self.counter))]
-        if let fix { request.append(("fix", .string(fix))) }
-        let response = try Self.respond(.object(request))
-        let cli = try Self.cli(["explore", "FILE", "--format", "json"] + (fix.map { ["--fix", $0] } ?? []), source: Self.counter)
-        #expect(response["status"]?.intValue == status)
-        #expect(Int(cli.exitCode) == status)
-        #expect(response["result"]?.stringValue == cli.stdout)
-        #expect(response["exploration"]?["explorations"] != nil)
+    static let commandLines: [[String]] = [
+        ["explore", "FILE", "--format", "json"],
+        ["explore", "FILE", "--all-fixes"],
+        ["explore", "FILE", "--fix", "locked", "--search", "stateful"],
+        ["verify", "FILE", "--format", "json"],
+        ["verify", "singleton-race"],
+        ["run", "FILE", "--schedule", "A B"],
+        ["run", "FILE", "--seed", "7"],
+        ["run", "stale-results", "--schedule", "story"],
+        ["explore", "deadlock", "--fix", "ordered"],
+        ["list"],
+        ["show", "singleton-race"],
+        ["hint", "singleton-fix"],
+        ["hint", "singleton-fix", "2"],
+        ["export", "FILE", "--format", "svg", "--counterexample"],
+        ["export", "FILE", "--format", "dot"],
+        ["grade", "FILE"],
+        ["grade", Self.shipped + "/Exercises/counter-fix.race", "--student", "ann"],
+        ["explore", "nonesuch"],
+        ["explore", "FILE", "--fix", "nope"],
+        ["verfy", "FILE"],
+        ["help", "explore"],
+        ["--version"],
+    ]
+
+    @Test(arguments: commandLines)
+    func everyCommandAnswersAsTheCommandLineDoes(_ arguments: [String]) throws {
+        let (native, web) = try Self.both(arguments)
+        #expect(web.serialized() == native.serialized())
+        #expect(native["stdout"]?.stringValue != "" || native["stderr"]?.stringValue != "", "\(arguments) printed nothing")
+    }
+
+    @Test func stepTakesItsCommandsFromTheInput() throws {
+        let (native, web) = try Self.both(["step", "FILE"], input: "1\nB\nu\ns\n\nq\n")
+        #expect(web.serialized() == native.serialized())
+        #expect(native["stdout"]?.stringValue?.contains("\n> u\n") == true)
     }
 
     @Test func aScriptErrorIsPrintedAsTheCommandLinePrintsIt() throws {
-        let source = "var x = 0\nthread A {\n    x += \n}\n"
-        let response = try Self.respond(.object([("action", .string("check")), ("source", .string(source))]))
-        let cli = try Self.cli(["explore", "FILE"], source: source)
-        #expect(response["status"]?.intValue == 65 && cli.exitCode == 65)
-        #expect(response["result"]?.stringValue == cli.stderr)
-        #expect(cli.stderr.hasPrefix("playground.race:3:"))
+        let (native, web) = try Self.both(["explore", "FILE"], source: "var x = 0\nthread A {\n    x += \n}\n")
+        #expect(web.serialized() == native.serialized())
+        #expect(native["status"]?.intValue == 65)
     }
 
     /// A script that writes an escape sequence in a line an error quotes: neither the
-    /// CLI nor the page's result passes it on raw.
+    /// CLI nor the page passes it on raw.
     @Test func aControlCharacterInAScriptErrorIsNotPassedOn() throws {
-        let source = "var s = \"\u{1B}[2J\" + * 1\n"
-        let response = try Self.respond(.object([("action", .string("explore")), ("source", .string(source))]))
-        let cli = try Self.cli(["explore", "FILE"], source: source)
-        #expect(response["status"]?.intValue == 65 && cli.exitCode == 65)
-        #expect(response["result"]?.stringValue == cli.stderr)
-        #expect(cli.stderr.hasPrefix("playground.race:1:18: error: expected an expression, found '*'\n"))
-        #expect(!cli.stderr.contains("\u{1B}"))
+        let (native, web) = try Self.both(["explore", "FILE"], source: "var s = \"\u{1B}[2J\" + * 1\n")
+        #expect(web.serialized() == native.serialized())
+        #expect(native["stderr"]?.stringValue?.contains(":1:18: error: expected an expression, found '*'\n") == true)
+        #expect(native["stderr"]?.stringValue?.contains("\u{1B}") == false)
     }
 
-    @Test func checkListsTheVersions() throws {
-        let response = try Self.respond(.object([("action", .string("check")), ("source", .string(Self.counter))]))
-        #expect(response.compact() == #"{"status":0,"result":"","versions":[null,"locked"]}"#)
+    @Test func whatACommandWritesComesBack() throws {
+        let request = #"{"arguments": ["new", "exercise", "x", "--kind", "fix", "--output", "work/x.race"]}"#
+        let response = try JSON.parse(WebAPI.respond(to: request))
+        #expect(response["status"]?.intValue == 0)
+        #expect(response["stdout"]?.stringValue?.hasPrefix("Wrote work/x.race: a fix-it exercise 'x'") == true)
+        let written = try #require(response["written"]?.objectValue)
+        #expect(written.map { $0.0 } == ["work/x.race"])
+        #expect(written[0].1.stringValue?.contains(#"exercise "x""#) == true)
+        // A second `new` over the same file is refused, as on disk.
+        let files = #""files": {"work/x.race": "var x = 0"}"#
+        let arguments = #""arguments": ["new", "exercise", "x", "--kind", "fix", "--output", "work/x.race"]"#
+        let again = try JSON.parse(WebAPI.respond(to: "{\(arguments), \(files)}"))
+        #expect(again["status"]?.intValue == 73)
+        #expect(again["stderr"]?.stringValue == "error: cannot create work/x.race: it already exists, and is left as it is\n")
+    }
+
+    @Test func pathsAreTheFilesOwnWhateverTheirSpelling() {
+        #expect(MemoryFiles.normalized("/a/./b//c.race") == "a/b/c.race")
+        #expect(MemoryFiles.normalized("a/../../b.race") == "b.race")
+        let files = MemoryFiles()
+        files.contents = ["class/ann/x.race": "1", "class/bob/y.race": "2", "top.race": "3"]
+        #expect(files.below("class") == ["ann", "ann/x.race", "bob", "bob/y.race"])
+        #expect(files.system.kind("./class/ann") == .directory)
+        #expect(files.system.kind("top.race") == .file)
+        #expect(files.system.kind("nothing") == nil)
+        #expect(files.system.names("") == ["class", "top.race"])
     }
 
     @Test(arguments: [
         ("not json", "error: the request is not JSON"),
-        (#"{"source": "var x = 0"}"#, "error: the request names no action\n"),
-        (#"{"action": "check"}"#, "error: the request carries no source\n"),
-        (#"{"action": "grade", "source": "var x = 0"}"#, "error: unknown action 'grade'; the actions are check, explore\n"),
-        (#"{"action": "explore", "source": "var x = 0", "fix": "nope"}"#, "error: the program has no fix named 'nope'\n"),
+        (#"{"files": {}}"#, "error: the request has no 'arguments' (a list of strings)\n"),
+        (#"{"arguments": ["run", 1]}"#, "error: each of 'arguments' must be a string\n"),
+        (#"{"arguments": ["list"], "files": []}"#, "error: 'files' must be an object of strings\n"),
+        (#"{"arguments": ["list"], "environment": {"A": 1}}"#, "error: 'environment' must be an object of strings\n"),
+        (#"{"arguments": ["step", "x"], "input": 3}"#, "error: 'input' must be a string\n"),
     ])
     func aBadRequestIsRefused(request: String, message: String) throws {
         let response = try JSON.parse(WebAPI.respond(to: request))
         #expect(response["status"]?.intValue == 64)
-        #expect(response["result"]?.stringValue?.hasPrefix(message) == true)
+        #expect(response["stderr"]?.stringValue?.hasPrefix(message) == true)
     }
 }

@@ -1,59 +1,90 @@
 // Asks the WebAssembly build what the native CLI is asked, and requires the same
-// answer byte for byte (but for the memory a search held): for each version of each
-// scenario file, and for hostile sources, `racelab explore playground.race --format
-// json [--fix F]` (run in a folder holding the file under that name) against the
-// module's `explore` action.
-//   node check.mjs racelab.wasm path/to/racelab Scenarios/*.race
+// answer byte for byte (but for the memory a search held): the same command lines,
+// the module given the shipped Scenarios folder's files at the same paths.
+//   - every scenario: explore --all-fixes --format json, verify --format json, run,
+//     and a scripted step session;
+//   - every exercise: hint, and grade of its starter and of its reference solution;
+//   - hostile sources, saved as playground.race: explore.
+//   node check.mjs racelab.wasm path/to/racelab Scenarios Tests/RaceLabGradingTests/Solutions
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { load } from "./host.mjs";
 
-const [wasmPath, nativePath, ...scenarios] = process.argv.slice(2);
+const [wasmPath, nativePath, scenariosFolder, solutionsFolder] = process.argv.slice(2);
 const { respond } = await load(wasmPath);
+const native = path.resolve(nativePath);
+const shipped = path.resolve(scenariosFolder);
+const solutions = path.resolve(solutionsFolder);
+
+/// Every .race file under a folder, by absolute path.
+function racesUnder(folder) {
+  const files = {};
+  for (const entry of fs.readdirSync(folder, { recursive: true }).sort()) {
+    if (entry.endsWith(".race")) files[path.join(folder, entry)] = fs.readFileSync(path.join(folder, entry), "utf8");
+  }
+  return files;
+}
+const shippedFiles = racesUnder(shipped);
+const solutionFiles = racesUnder(solutions);
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "racelab-wasm-"));
-const native = path.resolve(nativePath);
 let failures = 0;
 let asked = 0;
 
-/// `racelab explore playground.race --format json [--fix F]` natively, and the
-/// module's `explore` of the same source: the same status and text, or a failure.
-function compare(name, source, version) {
-  fs.writeFileSync(path.join(folder, "playground.race"), source);
-  const fix = version === null ? [] : ["--fix", version];
-  let stdout, status;
+/// `racelab ARGUMENTS` natively (in `cwd`, standard input `input`) and in the module
+/// (with the shipped files and `files`): the same status, output and errors, or a failure.
+function compare(arguments_, { input = "", files = {}, cwd = process.cwd() } = {}) {
+  let stdout, stderr, status;
   try {
-    const options = { cwd: folder, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] };
-    stdout = execFileSync(native, ["explore", "playground.race", "--format", "json", ...fix], options);
+    const options = { cwd, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "" } };
+    stdout = execFileSync(native, arguments_, options);
+    stderr = "";
     status = 0;
   } catch (error) {
-    // A script error is printed on standard error, as the module's result is.
-    stdout = error.status === 65 ? error.stderr : error.stdout;
-    status = error.status;
+    ({ stdout, stderr, status } = error);
   }
   const started = performance.now();
-  const response = respond(version === null ? { action: "explore", source } : { action: "explore", source, fix: version });
+  const response = respond({
+    arguments: arguments_,
+    files: { ...shippedFiles, ...files },
+    shipped,
+    input,
+    environment: { NO_COLOR: "" },
+  });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   // The memory a search holds is the one figure that differs: wasm32's pointers
   // and Ints are half as wide, so the same states take less of it.
   const plain = (text) => text.replace(/"memoryBytes": \d+/g, '"memoryBytes": …');
-  const same = response.status === status && plain(response.result) === plain(stdout);
+  const same = response.status === status && plain(response.stdout) === plain(stdout) && response.stderr === stderr;
+  const name = arguments_.join(" ").replaceAll(shipped, "Scenarios").replaceAll(solutions, "Solutions");
   console.log(`${same ? "same" : "DIFFERENT"}  ${name}  status ${response.status}  ${seconds} s`);
   asked += 1;
   if (!same) {
     failures += 1;
-    fs.writeFileSync(path.join(folder, `${name}.native.txt`), stdout);
-    fs.writeFileSync(path.join(folder, `${name}.wasm.txt`), response.result);
+    const file = name.replace(/[^A-Za-z0-9.-]+/g, "_");
+    fs.writeFileSync(path.join(folder, `${file}.native.txt`), `${status}\n${stdout}\n--- stderr\n${stderr}`);
+    fs.writeFileSync(path.join(folder, `${file}.wasm.txt`), `${response.status}\n${response.stdout}\n--- stderr\n${response.stderr}`);
   }
 }
 
-for (const scenario of scenarios) {
-  const source = fs.readFileSync(scenario, "utf8");
-  for (const version of respond({ action: "check", source }).versions) {
-    compare(`${path.basename(scenario, ".race")} ${version ?? "broken"}`, source, version);
-  }
+compare(["list"]);
+for (const file of fs.readdirSync(shipped).filter((name) => name.endsWith(".race")).sort()) {
+  const name = path.basename(file, ".race");
+  compare(["explore", name, "--all-fixes", "--format", "json"]);
+  compare(["verify", name, "--format", "json"]);
+  compare(["run", name]);
+  // Two steps of the first thread, one of the second, undo, explain, the schedule,
+  // the default choice, the rest at random, and the end of the input.
+  compare(["step", name], { input: "1\n1\n2\nu\ne\ns\n\nx\n" });
+}
+for (const file of fs.readdirSync(path.join(shipped, "Exercises")).filter((name) => name.endsWith(".race")).sort()) {
+  const id = path.basename(file, ".race");
+  compare(["hint", id]);
+  compare(["grade", path.join(shipped, "Exercises", file), "--student", "starter"]);
+  const solution = path.join(solutions, file);
+  if (solutionFiles[solution] !== undefined) compare(["grade", solution, "--student", "teacher"], { files: { [solution]: solutionFiles[solution] } });
 }
 // What a hostile page could send: nesting at and past the parser's limit (the
 // module's stack must hold what the native one does), Windows line ends, Int.max
@@ -69,16 +100,20 @@ const hostile = {
   "semaphore past 32 bits": "let s = DispatchSemaphore(value: 4294967296)\nthread A {\n    s.wait()\n}\n",
   "sleep past 32 bits": "var x = 0\ntask T {\n    try? await Task.sleep(for: .milliseconds(4294967297))\n    x = 1\n}\n",
   "runaway loop": "var x = 0\nthread A {\n    while true {\n        x += 1\n    }\n}\nthread B {\n    x = 0\n}\n",
+  "an escape sequence in an error": 'var s = "\u001B[2J" + * 1\n',
 };
-for (const [name, source] of Object.entries(hostile)) compare(name, source, null);
-const refused = respond({ action: "explore" });
-if (refused.status !== 64 || refused.result !== "error: the request carries no source\n") {
+for (const source of Object.values(hostile)) {
+  fs.writeFileSync(path.join(folder, "playground.race"), source);
+  compare(["explore", "playground.race", "--format", "json"], { cwd: folder, files: { "playground.race": source } });
+}
+const refused = respond({ files: {} });
+if (refused.status !== 64 || refused.stderr !== "error: the request has no 'arguments' (a list of strings)\n") {
   console.log("a bad request is not refused as the native build refuses it");
   failures += 1;
 }
 if (failures > 0) {
-  console.log(`${failures} answers differ from the native build (both kept in ${folder})`);
+  console.log(`${failures} of ${asked} answers differ from the native build (both kept in ${folder})`);
   process.exit(1);
 }
 fs.rmSync(folder, { recursive: true });
-console.log(`the WebAssembly build answers as the native one on ${asked} versions of ${scenarios.length} scenarios`);
+console.log(`the WebAssembly build answers ${asked} command lines as the native one does`);

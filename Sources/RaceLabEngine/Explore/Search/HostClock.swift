@@ -1,18 +1,20 @@
-/// The host's monotonic clock, read only by `Deadline`: natively Swift's
+/// The host's monotonic clock, read only by `Deadline` and a command's live progress
+/// line: natively Swift's
 /// `ContinuousClock`; in the browser build (Embedded Swift, which has no clock) the
 /// page supplies `racelab.host_milliseconds` (JavaScript's `performance.now()`). It
-/// never reaches scheduling or output: a search it stops says only that it was cut.
-enum HostClock {
+/// never reaches scheduling or output: a search it stops says only that it was cut,
+/// and the progress line is drawn on a terminal and cleared.
+package enum HostClock {
     #if hasFeature(Embedded)
         /// Nanoseconds since some fixed moment in the page's life.
-        static func nanoseconds() -> Int64 {
+        package static func nanoseconds() -> Int64 {
             Int64(hostMilliseconds() * 1_000_000)
         }
     #else
         private static let origin = ContinuousClock.now
 
         /// Nanoseconds since the clock was first read in this process.
-        static func nanoseconds() -> Int64 {
+        package static func nanoseconds() -> Int64 {
             let elapsed = origin.duration(to: .now).components
             return elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
         }

@@ -81,7 +81,7 @@ struct ExportCommand: Command {
             let budget = try parsed.number("max-states", in: 1...200_000, spec) ?? LessonPage.defaultMaxStates
             let lesson = Lesson.of(scenario, maxStates: budget, config: config)
             let page = LessonPage(lesson: lesson, selected: fix, argument: parsed.positionals[0]).render()
-            return write(page, parsed.values["output"])
+            return write(page, parsed.values["output"], context.locator.files)
         }
         var schedule: Schedule?
         var decisive: (first: Int, second: Int)?
@@ -149,13 +149,13 @@ struct ExportCommand: Command {
             }
             text = drawn
         }
-        return write(text, parsed.values["output"])
+        return write(text, parsed.values["output"], context.locator.files)
     }
 
     /// The picture on standard output, or in a file.
-    func write(_ text: String, _ path: String?) -> CommandOutput {
+    func write(_ text: String, _ path: String?, _ files: FileSystem) -> CommandOutput {
         guard let path else { return CommandOutput(stdout: text) }
-        if let failure = FileIO.write(text, to: path) {
+        if let failure = files.write(text, path, false) {
             return CommandOutput(stderr: "error: \(failure.message)\n", status: failure.status)
         }
         return CommandOutput(stdout: "wrote \(path)\n")

@@ -1,6 +1,7 @@
-import Foundation
 import RaceLabEngine
 import RaceLabGrading
+import RaceLabLanguage
+import RaceLabPresentation
 
 /// What a student may not see: the answer of a break-it exercise (a schedule that
 /// breaks it) or of a predict-it exercise (its outcomes). Commands that would print
@@ -44,11 +45,11 @@ enum Spoilers {
         }
         if isExercise, let kind, kind.answerIsSecret { return Guard(kind: kind, resembles: nil) }
         guard !ShippedBehaviours.scenarios.contains(Behaviour.textHash(scenario.file.text)) else { return nil }
-        let own = exercises().filter(\.kind.answerIsSecret).compactMap { exercise in
+        let own = exercises().filter { $0.kind.answerIsSecret }.compactMap { exercise in
             exerciseBehaviours.of(exercise).map { (id: exercise.id, kind: exercise.kind, behaviour: $0) }
         }
         let guarded = ShippedBehaviours.exercises + own
-        let room = Behaviour.Size.room(for: guarded.map(\.behaviour.size))
+        let room = Behaviour.Size.room(for: guarded.map { $0.behaviour.size })
         let behaviours = programs.compactMap { Behaviour.of($0, within: room) }
         return guarded.first { behaviours.contains($0.behaviour) }.map { Guard(kind: $0.kind, resembles: $0.id) }
     }
@@ -59,7 +60,7 @@ enum Spoilers {
     static let exerciseBehaviours = ExerciseBehaviours()
 
     final class ExerciseBehaviours: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = CacheLock()
         private var known: [String: Behaviour?] = [:]
 
         func of(_ exercise: Exercise) -> Behaviour? {
@@ -80,7 +81,7 @@ enum Spoilers {
             own
             ? "it picks the schedule, and the one it picks may be the answer"
             : kind == .predictIt ? "its outcomes are the answer you are asked to predict" : "a schedule that breaks it is the answer"
-        let exercise = "a \(kind.rawValue.replacingOccurrences(of: " ", with: "-")) exercise"
+        let exercise = "a \(kind.rawValue.replacingAll(" ", with: "-")) exercise"
         let which =
             held.resembles.map { "'\(scenario.name)' behaves as \(exercise), '\($0)'" } ?? "'\(scenario.name)' is \(exercise)"
         let instead =

@@ -18,24 +18,24 @@ import RaceLabPresentation
 ///
 /// A worker that dies, or answers nothing in time, has stopped on its file: the pool
 /// writes that file's row and starts another worker (`WorkerPool`).
-enum WorkerProtocol {
-    struct Setup: Equatable {
-        var exercises: [SourceFile]
-        var revealsAnswers: Bool
+package enum WorkerProtocol {
+    package struct Setup: Equatable {
+        package var exercises: [SourceFile]
+        package var revealsAnswers: Bool
 
-        var wire: JSON {
+        package var wire: JSON {
             .object([
                 ("exercises", .array(exercises.map { .object([("name", .string($0.name)), ("text", .string($0.text))]) })),
                 ("teacher", .bool(revealsAnswers)),
             ])
         }
 
-        init(exercises: [SourceFile], revealsAnswers: Bool) {
+        package init(exercises: [SourceFile], revealsAnswers: Bool) {
             self.exercises = exercises
             self.revealsAnswers = revealsAnswers
         }
 
-        init(wire: JSON) throws(WireError) {
+        package init(wire: JSON) throws(WireError) {
             guard case .array(let items)? = wire["exercises"], let teacher = wire["teacher"]?.boolValue else {
                 throw WireError("the setup has no exercises")
             }
@@ -51,25 +51,25 @@ enum WorkerProtocol {
     }
 
     /// One file to grade, as `Grader.grade(_:student:expected:)` takes it.
-    struct Job: Equatable, Sendable {
-        var file: SourceFile
-        var student: String
-        var expected: String?
+    package struct Job: Equatable, Sendable {
+        package var file: SourceFile
+        package var student: String
+        package var expected: String?
 
-        var wire: JSON {
+        package var wire: JSON {
             .object([
                 ("file", .string(file.name)), ("text", .string(file.text)), ("student", .string(student)),
                 ("expected", expected.map(JSON.string) ?? .null),
             ])
         }
 
-        init(file: SourceFile, student: String, expected: String?) {
+        package init(file: SourceFile, student: String, expected: String?) {
             self.file = file
             self.student = student
             self.expected = expected
         }
 
-        init(wire: JSON) throws(WireError) {
+        package init(wire: JSON) throws(WireError) {
             guard let name = wire["file"]?.stringValue, let text = wire["text"]?.stringValue, let student = wire["student"]?.stringValue
             else { throw WireError("the request names no file, text or student") }
             let expected = try WireError.optionalString(wire["expected"], "expected")
@@ -78,15 +78,15 @@ enum WorkerProtocol {
     }
 
     /// A message that does not say what it should.
-    struct WireError: Error, Equatable {
-        var message: String
+    package struct WireError: Error, Equatable {
+        package var message: String
 
-        init(_ message: String) {
+        package init(_ message: String) {
             self.message = message
         }
 
         /// A field that is a string or null (or absent, for null).
-        static func optionalString(_ value: JSON?, _ name: String) throws(WireError) -> String? {
+        package static func optionalString(_ value: JSON?, _ name: String) throws(WireError) -> String? {
             switch value {
             case nil, .null?: return nil
             case .string(let text)?: return text
@@ -96,7 +96,7 @@ enum WorkerProtocol {
     }
 
     /// Reads one line of the protocol.
-    static func read(_ line: String) throws(WireError) -> JSON {
+    package static func read(_ line: String) throws(WireError) -> JSON {
         do throws(JSON.ParseError) {
             return try JSON.parse(line)
         } catch {
@@ -108,7 +108,7 @@ enum WorkerProtocol {
 extension Grade {
     /// Every field of the grade, so that `Grade(wire: grade.wire) == grade` (the fields
     /// and order of a row of `racelab grade --format json`).
-    var wire: JSON {
+    package var wire: JSON {
         .object([
             ("student", .string(student)), ("file", .string(file)), ("exercise", exercise.map(JSON.string) ?? .null),
             ("kind", kind.map { .string($0.rawValue) } ?? .null), ("status", .string(status.rawValue)), ("points", .int(points)),
@@ -116,7 +116,7 @@ extension Grade {
         ])
     }
 
-    init(wire: JSON) throws(WorkerProtocol.WireError) {
+    package init(wire: JSON) throws(WorkerProtocol.WireError) {
         typealias WireError = WorkerProtocol.WireError
         guard let file = wire["file"]?.stringValue, let student = wire["student"]?.stringValue,
             let status = wire["status"]?.stringValue.flatMap(Status.init(rawValue:)), let points = wire["points"]?.intValue,

@@ -37,7 +37,7 @@ struct HintCommand: Command {
         var fromFile: Exercise?
         if id.contains("/") || id.hasSuffix(".race") {
             let path = id
-            switch ScenarioLocator.read(path) {
+            switch locator.read(path) {
             case .failure(let failure):
                 return CommandOutput(stderr: "error: \(failure.message)\n", status: .noInput)
             case .success(let file):
@@ -55,7 +55,7 @@ struct HintCommand: Command {
             }
         }
         guard let exercise = fromFile ?? exercises.first(where: { $0.id == id }) else {
-            throw UsageError("unknown exercise '\(id)'" + suggestion(id, exercises.map(\.id)), command: Self.spec)
+            throw UsageError("unknown exercise '\(id)'" + suggestion(id, exercises.map { $0.id }), command: Self.spec)
         }
         var out = "\(exercise.id): \(exercise.title) (\(exercise.kind.rawValue), \(exercise.level), \(exercise.points) points)\n\n"
         out +=

@@ -1,7 +1,8 @@
 import RaceLabEngine
+import RaceLabGrading
 
 /// A subcommand: its spec (name, help, options) and how it runs from its context.
-protocol Command: SendableMetatype {
+package protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     func run(_ context: CommandContext) throws(UsageError) -> CommandOutput
 }
@@ -20,10 +21,10 @@ extension Command {
 /// What a command starts from: its arguments parsed against its spec, the scenario
 /// and exercise folders (the shipped ones and `--exercises`), and from them the
 /// scenario it names and what of it the caller may see.
-struct CommandContext {
-    let spec: CommandSpec
-    let parsed: ParsedArguments
-    let locator: ScenarioLocator
+package struct CommandContext {
+    package let spec: CommandSpec
+    package let parsed: ParsedArguments
+    package let locator: ScenarioLocator
 
     /// Whether the caller may see every answer (`--teacher`, `RACELAB_TEACHER=1`).
     var isTeacher: Bool { Spoilers.teacher(parsed, locator.environment) }
@@ -33,7 +34,7 @@ struct CommandContext {
     func guarded(_ scenario: Scenario, _ versions: [Version]) -> Spoilers.Guard? {
         guard !isTeacher else { return nil }
         // A folder that cannot be read hides no shipped exercise: those are built in.
-        return Spoilers.guarded(scenario, versions.map(\.program)) { (try? locator.exercises().get().exercises) ?? [] }
+        return Spoilers.guarded(scenario, versions.map { $0.program }) { (try? locator.exercises().get().exercises) ?? [] }
     }
 
     /// The one scenario the arguments name, loaded, or the output that says why not.
@@ -58,7 +59,7 @@ struct CommandContext {
     func version(in scenario: Scenario) throws(UsageError) -> Version {
         let name = parsed.values["fix"]
         if let version = scenario.version(name) { return version }
-        let names = scenario.fixes.map(\.name)
+        let names = scenario.fixes.map { $0.name }
         throw UsageError(
             "scenario '\(scenario.name)' has no fix '\(name ?? "")'" + suggestion(name ?? "", names)
                 + " (fixes: \(names.isEmpty ? "none" : names.joined(separator: ", ")))", command: nil)
@@ -69,12 +70,12 @@ extension RaceLab {
     /// One subcommand in the registry: its spec, whether the help lists it, and how it
     /// runs, as this `racelab`'s settings make it (a closure, not an existential: the
     /// browser build's Embedded Swift has none).
-    struct Entry: Sendable {
+    package struct Entry: Sendable {
         let spec: CommandSpec
         let listed: Bool
         let run: @Sendable (RaceLab, [String], ScenarioLocator) throws(UsageError) -> CommandOutput
 
-        init<C: Command>(_ type: C.Type, listed: Bool = true, _ make: @escaping @Sendable (RaceLab) -> C) {
+        package init<C: Command>(_ type: C.Type, listed: Bool = true, _ make: @escaping @Sendable (RaceLab) -> C) {
             spec = type.spec
             self.listed = listed
             run = { racelab, arguments, locator throws(UsageError) in try make(racelab).run(arguments, locator: locator) }
@@ -91,23 +92,24 @@ extension RaceLab {
         Entry(VerifyCommand.self) { VerifyCommand(progress: $0.progress) },
         Entry(StepCommand.self) { StepCommand(terminal: $0.terminal, readLine: $0.readLine) },
         Entry(ExportCommand.self) { _ in ExportCommand() },
-        Entry(GradeCommand.self) { GradeCommand(progress: $0.progress, workerExecutable: $0.workerExecutable) },
+        Entry(GradeCommand.self) { GradeCommand(progress: $0.progress, workers: $0.workers) },
         Entry(HintCommand.self) { _ in HintCommand() },
         Entry(NewCommand.self) { _ in NewCommand() },
-        // Internal: `grade` runs it in each worker process.
-        Entry(GradeWorkerCommand.self, listed: false) { GradeWorkerCommand(environment: $0.environment) },
     ]
 
+    /// Every subcommand this `racelab` has: the registry's, then this platform's own.
+    var entries: [Entry] { Self.registry + unlisted }
+
     /// The subcommand named `name`, listed or not.
-    static func entry(_ name: String) -> Entry? {
-        registry.first { $0.spec.name == name }
+    func entry(_ name: String) -> Entry? {
+        entries.first { $0.spec.name == name }
     }
 
     /// The names a person may mean: every listed subcommand, and `help`.
-    static var commandNames: [String] { registry.filter(\.listed).map(\.spec.name) + ["help"] }
+    static var commandNames: [String] { registry.filter { $0.listed }.map { $0.spec.name } + ["help"] }
 
     /// The root help's list: each listed subcommand and what it does.
     static var subcommandList: String {
-        String(registry.filter(\.listed).map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined().dropLast())
+        String(registry.filter { $0.listed }.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined().dropLast())
     }
 }

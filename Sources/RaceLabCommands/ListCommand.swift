@@ -1,5 +1,6 @@
-import Foundation
+import RaceLabEngine
 import RaceLabGrading
+import RaceLabPresentation
 
 /// `racelab list`: every shipped scenario with its title and fixes.
 struct ListCommand: Command {
@@ -34,8 +35,8 @@ struct ListCommand: Command {
                 errors += output.stderr
             }
         }
-        let nameWidth = max(4, rows.map(\.0.count).max() ?? 0) + 2
-        let titleWidth = max(5, rows.map(\.1.count).max() ?? 0) + 2
+        let nameWidth = max(4, rows.map { $0.0.count }.max() ?? 0) + 2
+        let titleWidth = max(5, rows.map { $0.1.count }.max() ?? 0) + 2
         var out = "NAME".padded(nameWidth) + "TITLE".padded(titleWidth) + "FIXES\n"
         for row in rows { out += row.0.padded(nameWidth) + row.1.padded(titleWidth) + row.2 + "\n" }
         var exercises: [Exercise] = []
@@ -49,7 +50,7 @@ struct ListCommand: Command {
             if !locator.extraExercises.isEmpty { throw UsageError(failure.message, command: Self.spec) }
         }
         if !exercises.isEmpty {
-            let idWidth = exercises.map(\.id.count).max()! + 2
+            let idWidth = exercises.map { $0.id.count }.max()! + 2
             out += "\nEXERCISES (\(locator.exerciseFolderNames.joined(separator: ", ")); see docs/TEACHING.md)\n"
             for exercise in exercises {
                 let kind = "\(exercise.kind.rawValue), \(exercise.level), \(exercise.points) points"

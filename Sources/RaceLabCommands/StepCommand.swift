@@ -6,7 +6,7 @@ import RaceLabPresentation
 /// one command per line of standard input, with plain output.
 struct StepCommand: Command {
     /// The raw-mode terminal, when standard input and output are one.
-    var terminal: Terminal?
+    var terminal: KeyTerminal?
     /// The next line of standard input (line-by-line mode).
     var readLine: () -> String?
 
@@ -74,7 +74,7 @@ struct StepCommand: Command {
             seed: seed, argument: parsed.positionals[0])
         controller.held = context.guarded(scenario, [version])
         let environment = context.locator.environment
-        let color = environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let color = environment["NO_COLOR"].map { $0.isEmpty } ?? true
         if let terminal {
             return interactive(&controller, terminal, color: color)
         }
@@ -100,12 +100,12 @@ struct StepCommand: Command {
     }
 
     /// One key per command on the alternate screen; the terminal is restored on every way out.
-    func interactive(_ controller: inout StepController, _ terminal: Terminal, color: Bool) -> CommandOutput {
+    func interactive(_ controller: inout StepController, _ terminal: KeyTerminal, color: Bool) -> CommandOutput {
         terminal.enter()
         var message = controller.session.isOver ? controller.finish() : "Press a thread's number to run its next step, ? for help."
         var exitCode = ExitCode.success
         while true {
-            let width = terminal.width
+            let width = terminal.width()
             let screen = controller.screen(width: width, color: color)
             let hint =
                 "Keys: 1-\(min(9, controller.names.count)) run a thread, Enter default, u undo, r restart, e explain, s schedule, x random, ? help, q quit"

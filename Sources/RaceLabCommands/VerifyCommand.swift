@@ -1,4 +1,5 @@
 import RaceLabEngine
+import RaceLabGrading
 import RaceLabLanguage
 import RaceLabPresentation
 

@@ -1,4 +1,3 @@
-import Foundation
 import RaceLabEngine
 import RaceLabGrading
 import RaceLabLanguage
@@ -11,23 +10,20 @@ extension ScenarioLocator {
     /// not a valid exercise, become warnings, one line each, and the others load.
     func exercises() -> Result<(exercises: [Exercise], warnings: String), GradingError> {
         let folders = exerciseFolders
-        for folder in extraExercises.map({ URL(fileURLWithPath: $0) }) {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                return .failure(GradingError("no exercise folder \(folder.path)"))
-            }
+        for folder in extraExercises.map(files.absolute) where files.kind(folder) != .directory {
+            return .failure(GradingError("no exercise folder \(folder)"))
         }
         var exercises: [Exercise] = []
         var warnings = ""
         var anyFile = false
         for directory in folders {
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".race") }.sorted()
+            let names = (files.names(directory) ?? []).filter { $0.hasSuffix(".race") }.sorted()
             anyFile = anyFile || !names.isEmpty
             var inThisFolder: Set<String> = []
             for name in names {
-                let path = directory.appendingPathComponent(name).path
+                let path = Path.join(directory, name)
                 do throws(GradingError) {
-                    let exercise = try Self.exercise(try Self.read(path, name: name).get())
+                    let exercise = try Self.exercise(try read(path, name: name).get())
                     guard inThisFolder.insert(exercise.id).inserted else {
                         throw GradingError("exercise '\(exercise.id)' is declared by two files")
                     }
@@ -38,7 +34,7 @@ extension ScenarioLocator {
             }
         }
         guard anyFile else {
-            let searched = folders.map(\.path).joined(separator: ", ")
+            let searched = folders.joined(separator: ", ")
             return .failure(
                 GradingError(
                     folders.isEmpty
@@ -47,7 +43,7 @@ extension ScenarioLocator {
         return .success((exercises.sorted { $0.id < $1.id }, warnings))
     }
 
-    static func exercise(_ file: SourceFile) throws(GradingError) -> Exercise {
+    package static func exercise(_ file: SourceFile) throws(GradingError) -> Exercise {
         let scenario: Scenario
         do throws(ScriptError) {
             scenario = try Scenario.load(name: String(file.name.dropLast(5)), file: file)
@@ -58,8 +54,8 @@ extension ScenarioLocator {
     }
 
     /// A file's text, shown under `name` (the path by default).
-    static func read(_ path: String, name: String? = nil) -> Result<SourceFile, GradingError> {
-        switch FileIO.read(path) {
+    func read(_ path: String, name: String? = nil) -> Result<SourceFile, GradingError> {
+        switch files.read(path) {
         case .success(let text): return .success(SourceFile(name: name ?? path, text: text))
         case .failure(let failure): return .failure(GradingError(failure.message))
         }

@@ -1,5 +1,5 @@
-import Foundation
 import RaceLabEngine
+import RaceLabGrading
 import RaceLabLanguage
 import RaceLabPresentation
 
@@ -151,8 +151,8 @@ struct ExploreCommand: Command {
 /// estimate of the total, redrawn at most four times a second.
 final class ProgressLine: @unchecked Sendable {
     let sink: (@Sendable (String) -> Void)?
-    let start = Date()
-    var lastDraw = Date.distantPast
+    let start = HostClock.nanoseconds()
+    var lastDraw: Int64?
     var drew = false
 
     init(sink: (@Sendable (String) -> Void)?) {
@@ -166,11 +166,11 @@ final class ProgressLine: @unchecked Sendable {
     var callback: Explorer.Progress? {
         guard sink != nil else { return nil }
         return { [self] result in
-            let now = Date()
-            guard now.timeIntervalSince(lastDraw) >= 0.25 else { return true }
+            let now = HostClock.nanoseconds()
+            if let lastDraw, now - lastDraw < 250_000_000 { return true }
             lastDraw = now
             drew = true
-            let seconds = max(now.timeIntervalSince(start), 0.001)
+            let seconds = max(Double(now - start) / 1e9, 0.001)
             var line: String
             if result.search == .stateful {
                 // The stateful search counts states; its estimate is what it has seen.

@@ -1,4 +1,3 @@
-import Foundation
 import RaceLabEngine
 import RaceLabLanguage
 
@@ -9,17 +8,20 @@ import RaceLabLanguage
 /// scenarios, and a name it holds comes first. A path to a `.race` file also works,
 /// and so does an exercise's ID: exercises are in `--exercises FOLDER`, the folders
 /// of `$RACELAB_EXERCISES`, and the `Exercises` folder of each scenario folder.
-struct ScenarioLocator {
+package struct ScenarioLocator {
     var environment: [String: String]
+    /// Where the scenario and exercise files are.
+    var files: FileSystem
     /// Exercise folders a command was given (`--exercises`): searched first.
     var extraExercises: [String] = []
 
-    /// The shipped `Scenarios` folder, if one is found (searched for once).
-    let shipped: URL?
+    /// The shipped `Scenarios` folder, if one was found (by the CLI, beside the binary).
+    let shipped: String?
 
-    init(environment: [String: String]) {
+    init(environment: [String: String], files: FileSystem, shipped: String?) {
         self.environment = environment
-        shipped = Self.findShipped()
+        self.files = files
+        self.shipped = shipped
     }
 
     /// `--exercises FOLDER`, for every command that finds scenarios or exercises.
@@ -33,66 +35,44 @@ struct ScenarioLocator {
         return copy
     }
 
-    static func findShipped() -> URL? {
-        let fileManager = FileManager.default
-        var candidates: [URL] = []
-        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
-        if !CommandLine.arguments[0].contains("/") { folder = URL(fileURLWithPath: fileManager.currentDirectoryPath) }
-        for _ in 0..<8 {
-            candidates.append(folder)
-            folder = folder.deletingLastPathComponent()
-        }
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
-        for candidate in candidates {
-            let scenarios = candidate.appendingPathComponent("Scenarios")
-            if fileManager.fileExists(atPath: candidate.appendingPathComponent("Package.swift").path),
-                fileManager.fileExists(atPath: scenarios.path)
-            {
-                return scenarios
-            }
-        }
-        return nil
-    }
-
     /// Folders named by an environment variable, separated by ':'.
-    func folders(_ variable: String) -> [URL] {
-        (environment[variable] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)) }
+    func folders(_ variable: String) -> [String] {
+        (environment[variable] ?? "").split(separator: ":").map { files.absolute(String($0)) }
     }
 
     /// Where scenarios are looked for, first to last, each folder once.
-    var scenarioFolders: [URL] {
-        Self.unique(folders("RACELAB_SCENARIOS") + (shipped.map { [$0] } ?? []))
+    var scenarioFolders: [String] {
+        unique(folders("RACELAB_SCENARIOS") + (shipped.map { [$0] } ?? []))
     }
 
     /// Where exercises are looked for, first to last, each folder once, with how it was
     /// written (the shipped one as `Scenarios/Exercises`, the same on every machine).
-    private var exerciseFolderEntries: [(url: URL, name: String)] {
+    private var exerciseFolderEntries: [(path: String, name: String)] {
         let given = extraExercises + (environment["RACELAB_EXERCISES"] ?? "").split(separator: ":").map(String.init)
         let scenarios = (environment["RACELAB_SCENARIOS"] ?? "").split(separator: ":").map { "\($0)/Exercises" }
-        var entries = (given + scenarios).map { (url: URL(fileURLWithPath: $0), name: $0) }
-        if let shipped { entries.append((shipped.appendingPathComponent("Exercises"), "Scenarios/Exercises")) }
+        var entries = (given + scenarios).map { (path: files.absolute($0), name: $0) }
+        if let shipped { entries.append((Path.join(shipped, "Exercises"), "Scenarios/Exercises")) }
         var seen: Set<String> = []
-        return entries.filter { seen.insert($0.url.standardizedFileURL.path).inserted }
+        return entries.filter { seen.insert(files.standardized($0.path)).inserted }
     }
 
-    var exerciseFolders: [URL] { exerciseFolderEntries.map(\.url) }
+    var exerciseFolders: [String] { exerciseFolderEntries.map { $0.path } }
 
     /// The exercise folders that exist, as written: what `list` names.
     var exerciseFolderNames: [String] {
-        exerciseFolderEntries.filter { FileManager.default.fileExists(atPath: $0.url.path) }.map(\.name)
+        exerciseFolderEntries.filter { files.exists($0.path) }.map { $0.name }
     }
 
-    static func unique(_ folders: [URL]) -> [URL] {
+    func unique(_ folders: [String]) -> [String] {
         var seen: Set<String> = []
-        return folders.filter { seen.insert($0.standardizedFileURL.path).inserted }
+        return folders.filter { seen.insert(files.standardized($0)).inserted }
     }
 
     /// Scenario names, sorted; a name in two folders once.
     func names() -> [String] {
         var names: Set<String> = []
         for folder in scenarioFolders {
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for file in files where file.hasSuffix(".race") { names.insert(String(file.dropLast(5))) }
+            for file in files.names(folder) ?? [] where file.hasSuffix(".race") { names.insert(String(file.dropLast(5))) }
         }
         return names.sorted()
     }
@@ -101,19 +81,19 @@ struct ScenarioLocator {
         /// An unknown scenario name (a usage error).
         case notFound(String)
         /// A file that is missing, unreadable or not a script.
-        case unreadable(FileIO.Failure)
+        case unreadable(FileFailure)
     }
 
     /// The source of a scenario, by name or path.
     func source(for nameOrPath: String) throws(Failure) -> (name: String, file: SourceFile) {
         let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".race")
-        var found: URL?
+        var found: String?
         if looksLikePath {
-            found = URL(fileURLWithPath: nameOrPath)
+            found = nameOrPath
         } else {
             // A scenario, else an exercise by its ID (racelab step singleton-break).
-            let candidates = (scenarioFolders + exerciseFolders).map { $0.appendingPathComponent(nameOrPath + ".race") }
-            found = candidates.first { FileManager.default.fileExists(atPath: $0.path) }
+            let candidates = (scenarioFolders + exerciseFolders).map { Path.join($0, nameOrPath + ".race") }
+            found = candidates.first { files.exists($0) }
             if found == nil {
                 guard !scenarioFolders.isEmpty || !exerciseFolders.isEmpty else {
                     throw .notFound("no Scenarios folder found; set RACELAB_SCENARIOS to the folder that holds the .race files")
@@ -122,13 +102,13 @@ struct ScenarioLocator {
                 throw .notFound("unknown scenario '\(nameOrPath)'\(hint) (see 'racelab list')")
             }
         }
-        let url = found!
+        let path = found!
         let text: String
-        switch FileIO.read(looksLikePath ? nameOrPath : url.path) {
+        switch files.read(path) {
         case .success(let t): text = t
         case .failure(let failure): throw .unreadable(failure)
         }
-        let name = url.deletingPathExtension().lastPathComponent
+        let name = Path.stem(path)
         return (name, SourceFile(name: looksLikePath ? nameOrPath : "\(name).race", text: text))
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// `racelab new exercise NAME --kind fix|break|predict`: a commented starter for a
 /// teacher's own exercise, valid as it stands (a racy counter), to be rewritten.
 struct NewCommand: Command {
@@ -38,7 +36,7 @@ struct NewCommand: Command {
             throw UsageError("say what the student does: --kind fix, break or predict", command: Self.spec)
         }
         let path = parsed.values["output"] ?? "\(id).race"
-        if let failure = FileIO.create(Self.starter(id: id, kind: kind), at: path) {
+        if let failure = context.locator.files.write(Self.starter(id: id, kind: kind), path, true) {
             return CommandOutput(stderr: "error: \(failure.message)\n", status: failure.status)
         }
         // The folder to name with --exercises: the file's, as written.

@@ -1,4 +1,4 @@
-import Foundation
+import RaceLabEngine
 import RaceLabGrading
 import RaceLabLanguage
 
@@ -8,23 +8,25 @@ extension GradeCommand {
     /// gives no worker binary, in this process.
     struct Grading {
         var grader: Grader
-        var pool: WorkerPool?
+        /// The workers, and what they are asked to do; nil grades here.
+        var pool: (workers: WorkerGrading, plan: WorkerGrading.Plan)?
         var progress: (@Sendable (String) -> Void)?
 
         init(_ context: CommandContext, grader: Grader, command: GradeCommand) throws(UsageError) {
             let parsed = context.parsed
             self.grader = grader
             progress = command.progress
-            let spec = GradeCommand.spec, defaults = WorkerProcess.Limits.default
-            let jobs = try parsed.number("jobs", in: 1...1_024, spec) ?? WorkerPool.defaultJobs
-            let limits = WorkerProcess.Limits(
+            let spec = GradeCommand.spec, defaults = WorkerProtocol.Limits.default
+            let jobs = try parsed.number("jobs", in: 1...1_024, spec) ?? command.workers?.defaultJobs ?? 1
+            let limits = WorkerProtocol.Limits(
                 memory: try parsed.number("worker-memory", in: 64...(1 << 30), spec) ?? defaults.memory,
                 seconds: try parsed.number("worker-time", in: 1...(1 << 30), spec) ?? defaults.seconds)
-            pool = command.workerExecutable.map { executable in
-                WorkerPool(
-                    executable: executable, limits: limits, jobs: jobs, environment: context.locator.environment,
-                    setup: WorkerProtocol.Setup(exercises: grader.exercises.map(\.scenario.file), revealsAnswers: grader.revealsAnswers),
+            pool = command.workers.map { workers in
+                let plan = WorkerGrading.Plan(
+                    limits: limits, jobs: jobs, environment: context.locator.environment,
+                    setup: WorkerProtocol.Setup(exercises: grader.exercises.map { $0.scenario.file }, revealsAnswers: grader.revealsAnswers),
                     progress: command.progress)
+                return (workers, plan)
             }
         }
 
@@ -37,7 +39,7 @@ extension GradeCommand {
                     return grader.grade(job.file, student: job.student, expected: job.expected)
                 }
             }
-            return zip(jobs, pool.run(jobs)).map { job, result in
+            return zip(jobs, pool.workers.run(jobs, pool.plan)).map { job, result in
                 switch result {
                 case .success(let grade): return grade
                 case .failure(let stop): return stopped(job, stop)
@@ -47,7 +49,7 @@ extension GradeCommand {
 
         /// The row of a file its worker stopped on: `error`, worth 0 of its exercise's
         /// points (the exercise it must be, else the one it names, else its file's name).
-        func stopped(_ job: WorkerProtocol.Job, _ stop: WorkerProcess.Stop) -> Grade {
+        func stopped(_ job: WorkerProtocol.Job, _ stop: WorkerProtocol.Stop) -> Grade {
             let exercise =
                 job.expected.flatMap(grader.exercise) ?? Exercise.declaredID(in: job.file).flatMap(grader.exercise)
                 ?? grader.exercise(GradeCommand.stem(of: job.file.name))

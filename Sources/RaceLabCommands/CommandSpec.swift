@@ -2,26 +2,45 @@ import RaceLabLanguage
 
 /// A subcommand's interface: what it takes and the help screen built from that, in
 /// the OVERVIEW / USAGE / ARGUMENTS / OPTIONS layout of swift-argument-parser.
-struct CommandSpec {
-    struct Option {
-        var name: String
+package struct CommandSpec {
+    package struct Option {
+        package var name: String
         /// nil for a flag that takes no value.
-        var value: String?
-        var help: String
+        package var value: String?
+        package var help: String
         /// A one-letter name (`-o`), said in `help` by whoever writes it.
-        var short: Character? = nil
+        package var short: Character? = nil
         /// Accepted, but left out of `help` (the teacher's switch).
-        var hidden = false
+        package var hidden = false
+
+        package init(name: String, value: String?, help: String, short: Character? = nil, hidden: Bool = false) {
+            self.name = name
+            self.value = value
+            self.help = help
+            self.short = short
+            self.hidden = hidden
+        }
     }
 
-    var name: String
-    var abstract: String
-    var usage: String
-    var arguments: [(String, String)] = []
-    var options: [Option] = []
-    var discussion: String?
+    package var name: String
+    package var abstract: String
+    package var usage: String
+    package var arguments: [(String, String)] = []
+    package var options: [Option] = []
+    package var discussion: String?
 
-    var help: String {
+    package init(
+        name: String, abstract: String, usage: String, arguments: [(String, String)] = [], options: [Option] = [], discussion: String? = nil
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.arguments = arguments
+        self.options = options
+        self.discussion = discussion
+    }
+
+    package var help: String {
         var out = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"
         if !arguments.isEmpty {
             out += "\nARGUMENTS:\n"
@@ -36,7 +55,7 @@ struct CommandSpec {
 
     /// One row of a help screen: `left` in a 26-column gutter, then `help`, its lines
     /// aligned (`OPTIONS`, `ARGUMENTS`, the root help's subcommands).
-    static func row(_ left: String, _ help: String) -> String {
+    package static func row(_ left: String, _ help: String) -> String {
         let width = 26
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
         var out = "  " + left
@@ -50,7 +69,7 @@ struct CommandSpec {
     }
 
     /// Splits arguments into positionals and options, checking names and values.
-    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+    package func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         while index < arguments.count {
@@ -98,15 +117,15 @@ struct CommandSpec {
     }
 }
 
-struct ParsedArguments {
-    var positionals: [String] = []
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-    var wantsHelp = false
+package struct ParsedArguments {
+    package var positionals: [String] = []
+    package var values: [String: String] = [:]
+    package var flags: Set<String> = []
+    package var wantsHelp = false
 
     /// A whole-number option's value, checked against `range` (nil when it is not
     /// given): every command's numbers are read, and refused in the same words, here.
-    func number(_ name: String, in range: ClosedRange<Int>, _ spec: CommandSpec, why: String = "") throws(UsageError) -> Int? {
+    package func number(_ name: String, in range: ClosedRange<Int>, _ spec: CommandSpec, why: String = "") throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'\(why)", command: spec)
@@ -115,7 +134,7 @@ struct ParsedArguments {
     }
 
     /// `--seed`: any 64-bit unsigned number (nil when it is not given).
-    func seed(_ spec: CommandSpec) throws(UsageError) -> UInt64? {
+    package func seed(_ spec: CommandSpec) throws(UsageError) -> UInt64? {
         guard let text = values["seed"] else { return nil }
         guard let value = UInt64(text) else { throw UsageError("--seed takes a whole number from 0 to \(UInt64.max), not '\(text)'", command: spec) }
         return value
@@ -124,15 +143,15 @@ struct ParsedArguments {
 
 extension CommandSpec.Option {
     /// The `--format` option of the commands that print text or JSON.
-    static let textOrJSON = CommandSpec.Option(name: "format", value: "format", help: "text (the default) or json.")
+    package static let textOrJSON = CommandSpec.Option(name: "format", value: "format", help: "text (the default) or json.")
 }
 
 /// A mistake in how the command was called: exit code 64, with the usage line.
-struct UsageError: Error {
-    var message: String
-    var command: CommandSpec?
+package struct UsageError: Error {
+    package var message: String
+    package var command: CommandSpec?
 
-    init(_ message: String, command: CommandSpec?) {
+    package init(_ message: String, command: CommandSpec?) {
         self.message = message
         self.command = command
     }

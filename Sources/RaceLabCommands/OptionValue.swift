@@ -12,7 +12,7 @@ protocol OptionValue: CaseIterable, RawRepresentable where RawValue == String {
 }
 
 extension OptionValue {
-    static var spellings: [String] { allCases.map(\.rawValue) }
+    static var spellings: [String] { allCases.map { $0.rawValue } }
     /// The spellings as a usage line gives them: "text|json".
     static var usage: String { spellings.joined(separator: "|") }
 

@@ -1,4 +1,3 @@
-import Foundation
 import RaceLabEngine
 import RaceLabGrading
 import RaceLabLanguage
@@ -7,9 +6,9 @@ import RaceLabPresentation
 /// `racelab grade FILE…`: grades submissions against the exercises.
 struct GradeCommand: Command {
     var progress: (@Sendable (String) -> Void)?
-    /// The binary whose `grade-worker` grades each file (see `WorkerPool`); nil grades
-    /// in this process.
-    var workerExecutable: URL?
+    /// The worker processes that grade each file (the CLI's `grade-worker`); nil
+    /// grades in this process.
+    var workers: WorkerGrading?
 
     static let spec = CommandSpec(
         name: "grade",
@@ -78,37 +77,38 @@ struct GradeCommand: Command {
         }
         let (exercises, warnings) = try locator.exercises().mapError { UsageError($0.message, command: Self.spec) }.get()
         if let expected = parsed.values["exercise"], !exercises.contains(where: { $0.id == expected }) {
-            throw UsageError("unknown exercise '\(expected)'" + suggestion(expected, exercises.map(\.id)), command: Self.spec)
+            throw UsageError("unknown exercise '\(expected)'" + suggestion(expected, exercises.map { $0.id }), command: Self.spec)
         }
         // Two reports in one file, or a report over a submission, would lose work.
         let reportPaths = [GradeReport.Format.csv, .junit, .json, .gradescope, .classroom].compactMap { format in
             parsed.values[format.rawValue].map { (format, $0) }
         }
         for (index, (format, path)) in reportPaths.enumerated() {
-            let resolved = URL(fileURLWithPath: path).standardizedFileURL.path
-            if let (other, _) = reportPaths[..<index].first(where: { URL(fileURLWithPath: $0.1).standardizedFileURL.path == resolved }) {
+            let files = locator.files
+            let resolved = files.standardized(path)
+            if let (other, _) = reportPaths[..<index].first(where: { files.standardized($0.1) == resolved }) {
                 throw UsageError("--\(other.rawValue) and --\(format.rawValue) name the same file, \(path): give each report its own", command: Self.spec)
             }
-            if parsed.positionals.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == resolved }) {
+            if parsed.positionals.contains(where: { files.standardized($0) == resolved }) {
                 throw UsageError("--\(format.rawValue) \(path) would overwrite a file being graded", command: Self.spec)
             }
         }
         let grader = Grader(exercises: exercises, revealsAnswers: context.isTeacher)
         let grading = try Grading(context, grader: grader, command: self)
         if parsed.flags.contains("check-solution") {
-            return checkSolutions(parsed.positionals, grading, warnings)
+            return checkSolutions(parsed.positionals, locator, grading, warnings)
         }
         let roster: [String]?
-        switch try readRoster(parsed.values["roster"]) {
+        switch try readRoster(parsed.values["roster"], locator.files) {
         case .success(let names): roster = names
         case .failure(let output): return output
         }
         var assigned: [Exercise]?
         if let list = parsed.values["assigned"] {
             assigned = []
-            for id in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
+            for id in list.split(separator: ",").map({ String($0).trimmingCharacters(in: " \t") }) where !id.isEmpty {
                 guard let exercise = grader.exercise(id) else {
-                    throw UsageError("--assigned names an unknown exercise '\(id)'" + suggestion(id, exercises.map(\.id)), command: Self.spec)
+                    throw UsageError("--assigned names an unknown exercise '\(id)'" + suggestion(id, exercises.map { $0.id }), command: Self.spec)
                 }
                 assigned!.append(exercise)
             }
@@ -117,7 +117,7 @@ struct GradeCommand: Command {
         var rows: [Grade?] = []
         var jobs: [WorkerProtocol.Job] = []
         for target in parsed.positionals {
-            for item in submissions(target, exercises: grader, student: parsed.values["student"], assigned: assigned != nil) {
+            for item in submissions(target, locator, exercises: grader, student: parsed.values["student"], assigned: assigned != nil) {
                 switch item.file {
                 case .success(let file):
                     rows.append(nil)
@@ -144,7 +144,7 @@ struct GradeCommand: Command {
         }
         let report = GradeReport(grades: grades)
         for (extra, path) in reportPaths {
-            if let failure = FileIO.write(report.render(extra), to: path) {
+            if let failure = locator.files.write(report.render(extra), path, false) {
                 return CommandOutput(
                     stdout: report.render(format), stderr: notes + "error: \(failure.message)\n",
                     status: failure.status)
@@ -158,13 +158,13 @@ struct GradeCommand: Command {
     /// `--check-solution`: each file must pass with full points, and the starter of its
     /// exercise (the exercise file as handed out) must not: a teacher's check of an
     /// exercise of their own, with the binary alone.
-    func checkSolutions(_ paths: [String], _ grading: Grading, _ warnings: String) -> CommandOutput {
+    func checkSolutions(_ paths: [String], _ locator: ScenarioLocator, _ grading: Grading, _ warnings: String) -> CommandOutput {
         let grader = grading.grader
         // The files up to the first that cannot be read (which ends the check).
         var files: [SourceFile] = []
         var unreadable: GradingError?
         for path in paths {
-            switch ScenarioLocator.read(path) {
+            switch locator.read(path) {
             case .success(let read): files.append(read)
             case .failure(let failure): unreadable = failure
             }
@@ -223,30 +223,27 @@ struct GradeCommand: Command {
     /// With `--student` and `--assigned`, a folder with no submission in it (empty, a
     /// README, unrelated files) is a student who handed nothing in: no row here, and a
     /// 'missing' row for each assigned exercise (`missingRows`).
-    func submissions(_ target: String, exercises grader: Grader, student owner: String? = nil, assigned: Bool = false) -> [Submission] {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: target, isDirectory: &isDirectory) else {
+    func submissions(
+        _ target: String, _ locator: ScenarioLocator, exercises grader: Grader, student owner: String? = nil, assigned: Bool = false
+    ) -> [Submission] {
+        let files = locator.files
+        guard let kind = files.kind(target) else {
             // The precise reason: missing, a loop of links, a dangling link, no permission.
-            let reason = ScenarioLocator.read(target).failure?.message ?? "no such file or folder"
+            let reason = locator.read(target).failure?.message ?? "no such file or folder"
             return [Submission(path: target, student: "-", file: .failure(GradingError(reason)))]
         }
-        guard isDirectory.boolValue else {
-            let folder = URL(fileURLWithPath: target).standardizedFileURL.deletingLastPathComponent().lastPathComponent
-            return [Submission(path: target, student: owner ?? folder, file: ScenarioLocator.read(target))]
+        guard kind == .directory else {
+            let folder = Path.lastPart(Path.parent(files.standardized(target)))
+            return [Submission(path: target, student: owner ?? folder, file: locator.read(target))]
         }
         let base = target.hasSuffix("/") ? String(target.dropLast()) : target
         var found: [String] = []
-        if let walker = manager.enumerator(atPath: target) {
-            while let relative = walker.nextObject() as? String {
-                var isFolder: ObjCBool = false
-                // Hidden files and folders (.git, a checkout of RaceLab itself) are not submissions.
-                guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
-                    manager.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue
-                else { continue }
-                if relative.hasSuffix(".race") || relative.contains(".race") || grader.exercise(Self.stem(of: relative)) != nil {
-                    found.append(relative)
-                }
+        for relative in files.walk(target) {
+            // Hidden files and folders (.git, a checkout of RaceLab itself) are not submissions.
+            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }), files.kind(base + "/" + relative) == .file
+            else { continue }
+            if relative.hasSuffix(".race") || relative.includes(".race") || grader.exercise(Self.stem(of: relative)) != nil {
+                found.append(relative)
             }
         }
         if found.isEmpty {
@@ -273,23 +270,23 @@ struct GradeCommand: Command {
                     : "not graded: it is in a folder (\(folders)); put it at the top of the submission"
                 return Submission(path: path, student: student, file: .failure(GradingError(why)), status: .invalid)
             }
-            return Submission(path: path, student: student, file: ScenarioLocator.read(path))
+            return Submission(path: path, student: student, file: locator.read(path))
         }
     }
 
     /// The class list of a roster file: one name per line; blank lines and lines
     /// starting with '#' are left out, each name once.
-    func readRoster(_ path: String?) throws(UsageError) -> Result<[String]?, CommandOutput> {
+    func readRoster(_ path: String?, _ files: FileSystem) throws(UsageError) -> Result<[String]?, CommandOutput> {
         guard let path else { return .success(nil) }
         let text: String
-        switch FileIO.read(path) {
+        switch files.read(path) {
         case .success(let read): text = read
         case .failure(let failure): return .failure(CommandOutput(stderr: "error: --roster: \(failure.message)\n", status: failure.status))
         }
         var names: [String] = []
         var seen: Set<String> = []
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-            let name = line.trimmingCharacters(in: .whitespaces)
+            let name = String(line).trimmingCharacters(in: " \t")
             guard !name.isEmpty, !name.hasPrefix("#") else { continue }
             guard !name.contains("/") else { throw UsageError("--roster \(path): '\(name)' is not a student's folder name", command: Self.spec) }
             if seen.insert(name).inserted { names.append(name) }
@@ -311,7 +308,7 @@ struct GradeCommand: Command {
             if let student, found.insert(student).inserted { students.append(student) }
         }
         let handedIn = Set(grades.compactMap { grade in grade.exercise.map { "\(grade.student)\u{0}\($0)" } })
-        let anyHandedIn = Set(grades.compactMap(\.exercise))
+        let anyHandedIn = Set(grades.compactMap { $0.exercise })
         let exercises = assigned ?? grader.exercises.filter { anyHandedIn.contains($0.id) }
         var rows: [Grade] = []
         for student in students {

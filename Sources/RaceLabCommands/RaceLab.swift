@@ -1,4 +1,3 @@
-import Foundation
 import RaceLabEngine
 import RaceLabLanguage
 import RaceLabPresentation
@@ -56,26 +55,33 @@ public enum ExitCode: Int32, Sendable {
     }
 }
 
-/// The `racelab` command: dispatches to a subcommand.
+/// The `racelab` command: dispatches to a subcommand. Everything outside the
+/// commands (files, a terminal, worker processes) comes from whoever made it: the CLI
+/// gives the machine's (`RaceLab(environment:)` there), the browser files in memory.
 public struct RaceLab {
-    var environment: [String: String]
+    package var environment: [String: String]
+    /// Where scenarios, exercises, submissions and reports are read and written.
+    var files: FileSystem
+    /// The shipped `Scenarios` folder, when there is one.
+    var shipped: String?
     /// Where a long search reports progress ("" clears the line); nil when output is
     /// not a terminal, so pipes and tests see nothing extra.
     public var progress: (@Sendable (String) -> Void)?
     /// Step mode's raw-mode terminal, when standard input and output are one.
-    public var terminal: Terminal?
+    public var terminal: KeyTerminal?
     /// Step mode's next line of input when there is no terminal (tests give their own).
-    public var readLine: () -> String? = { Swift.readLine(strippingNewline: true) }
-    /// The racelab binary `grade` runs its workers from (`racelab grade-worker`), each
-    /// file in a process with its own limits; `main.swift` gives this binary's own. nil
-    /// grades in this process (a library caller's choice: a crash there ends it).
-    public var workerExecutable: URL?
+    public var readLine: () -> String? = { nil }
+    /// Where `grade` grades each file: worker processes, each with its own limits (the
+    /// CLI's `racelab grade-worker`). nil grades in this process (a library caller's,
+    /// or the browser's, choice: a crash there ends it).
+    package var workers: WorkerGrading?
+    /// Commands only this platform has, left out of the help (the CLI's `grade-worker`).
+    package var unlisted: [Entry] = []
 
-    /// This binary (on Linux `/proc/self/exe`), for `workerExecutable`.
-    public static var currentExecutable: URL? { WorkerPool.currentExecutable }
-
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], files: FileSystem, shipped: String?) {
         self.environment = environment
+        self.files = files
+        self.shipped = shipped
     }
 
     static let root = CommandSpec(
@@ -97,12 +103,6 @@ public struct RaceLab {
     )
 
     static let version = "0.1.0"
-
-    /// Writes all of `text` to a file descriptor (standard output, say); the reason
-    /// when a write fails, or nil.
-    public static func write(_ text: String, to fd: Int32) -> String? {
-        FileIO.write(text, to: fd).map(FileIO.reason)
-    }
 
     /// Runs one command. Its output is safe for a terminal: control characters that
     /// came from a script (in a title, a check's message, a printed string) are
@@ -141,19 +141,19 @@ public struct RaceLab {
         case "help":
             guard let topic = rest.first else { return CommandOutput(stdout: RaceLab.root.help) }
             if topic == "teaching" { return CommandOutput(stdout: Spoilers.teachingHelp) }
-            guard let entry = RaceLab.entry(topic), entry.listed else {
+            guard let entry = entry(topic), entry.listed else {
                 throw UsageError("unknown subcommand '\(topic)'" + suggestion(topic, RaceLab.commandNames), command: RaceLab.root)
             }
             return CommandOutput(stdout: entry.spec.help)
         default:
-            guard let entry = RaceLab.entry(first) else {
+            guard let entry = entry(first) else {
                 throw UsageError("unknown subcommand '\(first)'" + suggestion(first, RaceLab.commandNames), command: RaceLab.root)
             }
             return try entry.run(self, rest, locator)
         }
     }
 
-    var locator: ScenarioLocator { ScenarioLocator(environment: environment) }
+    var locator: ScenarioLocator { ScenarioLocator(environment: environment, files: files, shipped: shipped) }
 }
 
 func suggestion(_ word: String, _ candidates: [String]) -> String {

@@ -146,7 +146,7 @@ struct StepController {
     func stepText(_ index: Int) -> String {
         let events = session.steps[index]
         let thread = names[session.schedule[index]]
-        let text = events.isEmpty ? "takes a step" : events.map(\.text).joined(separator: "; ")
+        let text = events.isEmpty ? "takes a step" : events.map { $0.text }.joined(separator: "; ")
         return "\(thread) \(text)" + (events.first?.range.map { ", line \($0.start.line)" } ?? "")
     }
 
@@ -157,16 +157,16 @@ struct StepController {
         guard let last = session.steps.indices.last else { return "no step yet: pick a thread to run" }
         let events = session.steps[last]
         let thread = session.schedule[last]
-        var text = "Step \(last + 1): \(names[thread]) " + (events.isEmpty ? "takes a step" : events.map(\.text).joined(separator: "; "))
+        var text = "Step \(last + 1): \(names[thread]) " + (events.isEmpty ? "takes a step" : events.map { $0.text }.joined(separator: "; "))
         if let range = events.first?.range {
             let source = session.engine.program.file.line(range.start.line).drop { $0 == " " || $0 == "\t" }
             text += " (line \(range.start.line): \(source))"
         }
         text += "."
-        let accesses = events.flatMap(\.accesses)
+        let accesses = events.flatMap { $0.accesses }
         func touches(_ earlier: Int, conflicting: Bool) -> Bool {
             session.schedule[earlier] != thread
-                && session.steps[earlier].flatMap(\.accesses).contains { a in
+                && session.steps[earlier].flatMap { $0.accesses }.contains { a in
                     accesses.contains { b in (!conflicting || a.kind != .read || b.kind != .read) && a.target.overlaps(b.target) }
                 }
         }
