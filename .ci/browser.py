@@ -82,8 +82,10 @@ class Browser:
         return result["result"].get("value")
 
     def press(self, key):
+        # A named key types its character ("Enter" a carriage return), as a keyboard does.
+        text = {"Enter": "\r"}.get(key, key)
         for kind in ("keyDown", "keyUp"):
-            self.send("Input.dispatchKeyEvent", type=kind, key=key, text=key if kind == "keyDown" else "")
+            self.send("Input.dispatchKeyEvent", type=kind, key=key, text=text if kind == "keyDown" else "")
 
     def size(self, width, height):
         self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)

@@ -12,6 +12,23 @@ enum FileIO {
 
     /// The text of a file.
     static func read(_ path: String) -> Result<String, Failure> {
+        var bytes: [UInt8]
+        switch Self.bytes(path, limit: maxScriptSize) {
+        case .success(let read): bytes = read
+        case .failure(let failure): return .failure(failure)
+        }
+        // A byte-order mark, as some Windows editors save, is no part of a script or a
+        // roster (a roster's first name would carry it, invisible).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(Failure(message: "\(path) is not UTF-8 text", status: .scriptError))
+        }
+        return .success(text)
+    }
+
+    /// The bytes of a file, up to `limit` of them (a larger file is a script error:
+    /// not a script); a WebAssembly module may be as large as 64 MiB.
+    static func bytes(_ path: String, limit: Int = 64 << 20) -> Result<[UInt8], Failure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(openFailure(path, errno)) }
         defer { close(fd) }
@@ -29,17 +46,11 @@ enum FileIO {
             }
             if count == 0 { break }
             bytes += buffer[..<count]
-            if bytes.count > maxScriptSize {
-                return .failure(Failure(message: "\(path) is larger than \(maxScriptSize >> 20) MiB: not a scenario script", status: .scriptError))
+            if bytes.count > limit {
+                return .failure(Failure(message: "\(path) is larger than \(limit >> 20) MiB: not a scenario script", status: .scriptError))
             }
         }
-        // A byte-order mark, as some Windows editors save, is no part of a script or a
-        // roster (a roster's first name would carry it, invisible).
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(Failure(message: "\(path) is not UTF-8 text", status: .scriptError))
-        }
-        return .success(text)
+        return .success(bytes)
     }
 
     /// Writes `text` to a new file at `path`; an existing file is left alone (73).

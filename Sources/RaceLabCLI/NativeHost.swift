@@ -62,6 +62,7 @@ extension FileSystem {
     /// `FileManager`.
     public static let native = FileSystem(
         read: { FileIO.read($0) },
+        bytes: { FileIO.bytes($0) },
         write: { text, path, exclusive in exclusive ? FileIO.create(text, at: path) : FileIO.write(text, to: path) },
         kind: { path in
             var isDirectory: ObjCBool = false

@@ -22,7 +22,7 @@ struct ExportCommand: Command {
             .init(
                 name: "format", value: "format",
                 help:
-                    "svg (a timeline), mermaid (a sequence diagram), dot (a wait-for or\nlock-order graph) or html (a lesson page where the reader is the scheduler)."
+                    "svg (a timeline), mermaid (a sequence diagram), dot (a wait-for or\nlock-order graph), html (a lesson page where the reader is the\nscheduler) or playground (the engine in a page: edit and explore)."
             ),
             .init(name: "output", value: "file", help: "Write to this file instead of standard output (also -o).", short: "o"),
             .init(
@@ -42,7 +42,9 @@ struct ExportCommand: Command {
             downward, one row per step. DOT draws a run that deadlocks as a wait-for graph,
             or one that takes two locks in opposite orders as a lock-order graph.
             The HTML page embeds every reachable state of every version, within its
-            budget (--max-states).
+            budget (--max-states). The playground embeds the engine, built as
+            WebAssembly by .ci/build-wasm (or the file RACELAB_WASM names), and every
+            shipped scenario and exercise: it works offline, from disk.
             Exit status: 0 written, 64 usage error, 65 script error or nothing to draw
             (no deadlock, no failing run), 73 the output cannot be created.
             """
@@ -69,6 +71,12 @@ struct ExportCommand: Command {
         case .failure(let output): return output
         }
         let fix = version.fix, program = version.program
+        if format == .playground {
+            if choices.contains(true) || parsed.values["fix"] != nil {
+                throw UsageError("the playground holds the whole program: it takes no --fix, --schedule, --counterexample or --story", command: spec)
+            }
+            return playground(scenario, context)
+        }
         // A break-it or predict-it exercise's story and counterexample are its answer.
         // The lesson page holds every version's every state, not one run: a student's
         // break-it or predict-it exercise would hold its answer.
@@ -137,7 +145,7 @@ struct ExportCommand: Command {
         switch format {
         case .svg: text = SVGTimeline(replay: ReplayedRun(result), title: title, decisive: decisive).render()
         case .mermaid: text = MermaidSequence(run: result, title: title).render()
-        case .dot, .html:
+        case .dot, .html, .playground:
             // A deadlock's wait-for graph; else the lock order of a run that took two
             // locks in opposite orders, which can deadlock in another interleaving.
             let graph = DOTGraph(replay: ReplayedRun(result), title: title)

@@ -14,6 +14,8 @@ public struct FileSystem: Sendable {
 
     /// A file's text, or why it cannot be read (`FileFailure`).
     public var read: @Sendable (String) -> Result<String, FileFailure>
+    /// A file's bytes, whatever they are (a WebAssembly module), or why not.
+    public var bytes: @Sendable (String) -> Result<[UInt8], FileFailure>
     /// Writes a file, replacing it; with `exclusive`, only a file that is not there yet.
     public var write: @Sendable (_ text: String, _ path: String, _ exclusive: Bool) -> FileFailure?
     /// A file, a folder, or nothing (nil).
@@ -29,12 +31,14 @@ public struct FileSystem: Sendable {
 
     public init(
         read: @escaping @Sendable (String) -> Result<String, FileFailure>,
+        bytes: @escaping @Sendable (String) -> Result<[UInt8], FileFailure>,
         write: @escaping @Sendable (_ text: String, _ path: String, _ exclusive: Bool) -> FileFailure?,
         kind: @escaping @Sendable (String) -> Kind?, names: @escaping @Sendable (String) -> [String]?,
         walk: @escaping @Sendable (String) -> [String], standardized: @escaping @Sendable (String) -> String,
         absolute: @escaping @Sendable (String) -> String
     ) {
         self.read = read
+        self.bytes = bytes
         self.write = write
         self.kind = kind
         self.names = names

@@ -48,7 +48,7 @@ extension GradeReport.Format: OptionValue {
 
 /// `export --format`.
 enum ExportFormat: String, OptionValue {
-    case svg, mermaid, dot, html
+    case svg, mermaid, dot, html, playground
     static let noun = "format"
 }
 

@@ -43,6 +43,11 @@ final class MemoryFiles: @unchecked Sendable {
                 }
                 return .failure(FileFailure(message: "no such file: \(path)", status: .noInput))
             },
+            bytes: { path in
+                let key = Self.normalized(path)
+                guard let text = self.contents[key] else { return .failure(FileFailure(message: "no such file: \(path)", status: .noInput)) }
+                return .success(Array(text.utf8))
+            },
             write: { text, path, exclusive in
                 let key = Self.normalized(path)
                 if exclusive && self.contents[key] != nil {

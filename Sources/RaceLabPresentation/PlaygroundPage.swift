@@ -1,0 +1,124 @@
+import RaceLabLanguage
+
+/// The playground: one self-contained HTML page that runs the whole engine, compiled
+/// to WebAssembly and embedded in it, so that a student edits a program and explores,
+/// verifies, runs, steps and grades it with nothing installed, offline, from disk.
+///
+/// The page asks the module what `racelab` would be asked (`RaceLabWeb.WebAPI`: a
+/// command line over files held in memory), in a Web Worker made from a blob (a page
+/// opened from disk can fetch nothing), and shows what it prints in `#result`, the
+/// CLI's own text. A link carries a program and an action:
+/// `#src=<base64url of the source>&do=explore` (or `run`, `verify`, `step` with
+/// `&moves=1,2,u`, `grade`, `hint`), with `&fix=NAME` and `&schedule=…`.
+public struct PlaygroundPage {
+    /// The file the editor holds at first, by name (`singleton-race.race`).
+    public var fileName: String
+    public var source: String
+    /// The page's title.
+    public var title: String
+    /// The shipped scenarios and exercises, by path under `Scenarios/`: what the
+    /// program list offers, and what `hint` and `grade` read.
+    public var shipped: [(path: String, text: String)]
+    /// The WebAssembly module (`.ci/build-wasm`), as it is or gzipped.
+    public var module: [UInt8]
+
+    /// How a WebAssembly module starts, and how gzip's data does.
+    public static let wasmMagic: [UInt8] = [0x00, 0x61, 0x73, 0x6D]
+    public static let gzipMagic: [UInt8] = [0x1F, 0x8B]
+
+    public init(fileName: String, source: String, title: String, shipped: [(path: String, text: String)], module: [UInt8]) {
+        self.fileName = fileName
+        self.source = source
+        self.title = title
+        self.shipped = shipped
+        self.module = module
+    }
+
+    public func render() -> String {
+        let files = JSON.object(shipped.map { ($0.path, JSON.string($0.text)) })
+        let start = JSON.object([
+            ("file", .string(fileName)), ("source", .string(source)),
+            ("keywords", .array(Keyword.allCases.map { .string($0.rawValue) })),
+        ])
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(XML.escape(title)) · RaceLab playground</title>
+            <style>
+            \(Self.style)
+            </style>
+            </head>
+            <body>
+            \(Self.body)
+            <script type="application/json" id="racelab-files">\(Self.scriptSafe(files.compact()))</script>
+            <script type="application/json" id="racelab-start">\(Self.scriptSafe(start.compact()))</script>
+            <script type="application/octet-stream" id="racelab-module" data-gzip="\(module.starts(with: Self.gzipMagic))">\(Base64.encode(module))</script>
+            <script>
+            \(Self.script)
+            </script>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// JSON inside a `<script>` element: `</` would end the element, `<!--` start a
+    /// comment; `<\/` and `<\!--`... are the same JSON text with the slash escaped.
+    static func scriptSafe(_ json: String) -> String {
+        json.replacingAll("</", with: "<\\/").replacingAll("<!--", with: "<\\u0021--")
+    }
+
+    static let body = """
+        <header>
+          <h1>RaceLab <span>playground</span></h1>
+          <label>Program <select id="program"></select></label>
+          <button id="share" type="button" title="Copy a link that opens this program and its result">Copy link</button>
+        </header>
+        <main>
+          <section id="code-panel" aria-label="The program">
+            <div class="editor">
+              <pre class="gutter" id="gutter" aria-hidden="true"></pre>
+              <div class="code">
+                <pre class="highlight" id="highlight" aria-hidden="true"></pre>
+                <textarea id="source" spellcheck="false" autocapitalize="off" autocomplete="off" aria-label="Scenario source"></textarea>
+              </div>
+            </div>
+            <ul id="diagnostics"></ul>
+          </section>
+          <section id="run-panel" aria-label="Results">
+            <div class="toolbar">
+              <label>Version <select id="version"><option value="">broken</option></select></label>
+              <button id="do-explore" type="button" title="Every interleaving: the verdict, outcomes and a counterexample">Explore</button>
+              <button id="do-verify" type="button" title="The broken version and every fix, side by side">Verify</button>
+              <button id="do-step" type="button" title="Be the scheduler: pick which thread runs next">Step</button>
+              <button id="do-grade" type="button" title="Grade this file as racelab grade does">Grade</button>
+              <button id="do-hint" type="button" title="The exercise's first hint">Hint</button>
+              <button id="stop" type="button" disabled>Stop</button>
+              <label title="Print what --format json prints"><input type="checkbox" id="json"> JSON</label>
+            </div>
+            <div class="toolbar">
+              <input id="schedule" placeholder="schedule: A B B, A*2 main, or a named one" aria-label="Schedule" spellcheck="false">
+              <button id="do-run" type="button" title="One run under this schedule (empty: round robin)">Run</button>
+            </div>
+            <div id="stepper" hidden>
+              <div id="threads" class="toolbar"></div>
+              <div class="toolbar">
+                <button id="edit" type="button" title="Back to the editor">Edit</button>
+                <button data-move="" type="button">Enter</button>
+                <button data-move="u" type="button">Undo</button>
+                <button data-move="r" type="button">Restart</button>
+                <button data-move="e" type="button">Explain</button>
+                <button data-move="x" type="button">Run the rest</button>
+              </div>
+              <p class="keys">Keys: 1–9 run that thread, Enter the default, u undo, r restart, e explain, x run the rest.</p>
+              <pre id="screen"></pre>
+            </div>
+            <p id="status" role="status"></p>
+            <details id="output" open><summary>What racelab prints</summary><pre id="result" tabindex="0"></pre></details>
+          </section>
+        </main>
+        """
+}
