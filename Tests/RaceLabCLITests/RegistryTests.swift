@@ -63,7 +63,7 @@ struct RegistryTests {
         let cases: [([String], String)] = [
             (["run", "singleton-race", "--format", "jsn"], "unknown format 'jsn'; use text or json. Did you mean 'json'?"),
             (["grade", "x.race", "--format", "csvv"], "unknown format 'csvv'; use text, json, junit, csv, gradescope or classroom. Did you mean 'csv'?"),
-            (["export", "deadlock", "--format", "htm"], "unknown format 'htm'; use svg, mermaid, dot or html. Did you mean 'html'?"),
+            (["export", "deadlock", "--format", "htm"], "unknown format 'htm'; use svg, mermaid, dot, html or playground. Did you mean 'html'?"),
             (["run", "singleton-race", "--strategy", "pcts"], "unknown strategy 'pcts'; use round-robin, random, pct or priority. Did you mean 'pct'?"),
             (["explore", "deadlock", "--search", "dpro"], "unknown search 'dpro'; use auto, dpor or stateful. Did you mean 'dpor'?"),
             (["new", "exercise", "x", "--kind", "brake"], "unknown kind 'brake'; use fix, break or predict. Did you mean 'break'?"),
@@ -73,7 +73,7 @@ struct RegistryTests {
             #expect(output.exitCode == 64, "\(arguments)")
             #expect(output.stderr.hasPrefix("error: \(message)\n"), "\(arguments)")
         }
-        #expect(ExportFormat.spellings == ["svg", "mermaid", "dot", "html"])
+        #expect(ExportFormat.spellings == ["svg", "mermaid", "dot", "html", "playground"])
         #expect(ReductionChoice(rawValue: "none") == .everyInterleaving)
     }
 }

@@ -1,7 +1,7 @@
 // The WebAssembly engine against the native one, on the same programs: for each
 // .race file, `racelab explore FILE --format json` (a release build, its process
-// included) and the module's `explore` action (instantiated once, not counted), each
-// run three times, the fastest kept. Both must print the same answer.
+// included) and the same command line asked of the module (instantiated once, not
+// counted), each run three times, the fastest kept. Both must print the same answer.
 //   node bench.mjs racelab.wasm path/to/release/racelab FILE.race...
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -33,9 +33,10 @@ for (const file of files) {
       return error.stdout;
     }
   });
-  const [wasm, response] = fastest(() => respond({ action: "explore", source }));
+  const request = { arguments: ["explore", file, "--format", "json"], files: { [file]: source } };
+  const [wasm, response] = fastest(() => respond(request));
   const exploration = JSON.parse(stdout).explorations[0];
-  const mine = response.exploration.explorations[0];
+  const mine = JSON.parse(response.stdout).explorations[0];
   if (exploration.verdict !== mine.verdict || exploration.executions !== mine.executions || exploration.interleavings !== mine.interleavings) {
     console.log(`${path.basename(file)}: the answers differ`);
     process.exit(1);

@@ -1,8 +1,8 @@
 // Asks the WebAssembly build what the native CLI is asked, and requires the same
 // answer byte for byte (but for the memory a search held): the same command lines,
 // the module given the shipped Scenarios folder's files at the same paths.
-//   - every scenario: explore --all-fixes --format json, verify --format json, run,
-//     and a scripted step session;
+//   - every scenario: explore --all-fixes --format json, verify --format json (which
+//     must exit 0: every shipped fix proven), run, and a scripted step session;
 //   - every exercise: hint, and grade of its starter and of its reference solution;
 //   - hostile sources, saved as playground.race: explore.
 //   node check.mjs racelab.wasm path/to/racelab Scenarios Tests/RaceLabGradingTests/Solutions
@@ -58,6 +58,11 @@ function compare(arguments_, { input = "", files = {}, cwd = process.cwd() } = {
   // and Ints are half as wide, so the same states take less of it.
   const plain = (text) => text.replace(/"memoryBytes": \d+/g, '"memoryBytes": …');
   const same = response.status === status && plain(response.stdout) === plain(stdout) && response.stderr === stderr;
+  // Every shipped fix is proven, and every fix marked as failing fails: verify exits 0.
+  if (arguments_[0] === "verify" && status !== 0) {
+    console.log(`racelab ${arguments_.join(" ")} exits ${status}: a shipped fix is not proven`);
+    failures += 1;
+  }
   const name = arguments_.join(" ").replaceAll(shipped, "Scenarios").replaceAll(solutions, "Solutions");
   console.log(`${same ? "same" : "DIFFERENT"}  ${name}  status ${response.status}  ${seconds} s`);
   asked += 1;

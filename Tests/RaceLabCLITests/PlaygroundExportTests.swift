@@ -1,0 +1,88 @@
+import Foundation
+import RaceLabCLI
+import RaceLabPresentation
+import Testing
+
+/// `racelab export NAME --format playground`: the page around the engine, which it
+/// embeds from `.ci/build-wasm`'s output (or `RACELAB_WASM`); without one it says
+/// which command builds it. The page itself is checked in Chromium (.ci/playground.py).
+@Suite struct PlaygroundExportTests {
+    /// A folder of its own, removed after `body`.
+    static func inFolder<T>(_ body: (String) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-playground-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        return try body(folder)
+    }
+
+    /// The smallest module there is: its magic number and version.
+    static let module: [UInt8] = [0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00]
+
+    @Test func thePageEmbedsTheModuleAndEveryShippedFile() throws {
+        try Self.inFolder { folder in
+            let wasm = folder + "/racelab.wasm", page = folder + "/page.html"
+            try Data(Self.module).write(to: URL(fileURLWithPath: wasm))
+            let output = RaceLab(environment: ["RACELAB_WASM": wasm]).main(["export", "singleton-race", "--format", "playground", "-o", page])
+            #expect(output == CommandOutput(stdout: "wrote \(page)\n"))
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.contains(#"<script type="application/octet-stream" id="racelab-module" data-gzip="false">AGFzbQEAAAA=</script>"#))
+            #expect(html.contains("<title>singleton-race: The singleton race: check, then act · RaceLab playground</title>"))
+            #expect(html.contains(#""file":"singleton-race.race""#))
+            #expect(html.contains(#""Scenarios/deadlock.race":"#) && html.contains(#""Scenarios/Exercises/singleton-fix.race":"#))
+            // Nothing in the embedded data ends its script element early.
+            let data = try #require(html.components(separatedBy: "<script type=\"application/json\" id=\"racelab-files\">").last)
+            #expect(data.components(separatedBy: "</script>").first?.contains("</") == false)
+        }
+    }
+
+    @Test func withoutTheModuleExportSaysHowToBuildIt() throws {
+        try Self.inFolder { folder in
+            let missing = folder + "/none.wasm"
+            let output = RaceLab(environment: ["RACELAB_WASM": missing]).main(["export", "singleton-race", "--format", "playground"])
+            #expect(output.exitCode == 66)
+            #expect(
+                output.stderr
+                    == "error: the playground embeds the WebAssembly engine: no such file: \(missing); build it with .ci/build-wasm (see the README's development section), or set RACELAB_WASM to a racelab.wasm(.gz)\n"
+            )
+            let text = folder + "/notes.txt"
+            try "not a module".write(toFile: text, atomically: true, encoding: .utf8)
+            let wrong = RaceLab(environment: ["RACELAB_WASM": text]).main(["export", "singleton-race", "--format", "playground"])
+            #expect(wrong.exitCode == 66)
+            #expect(wrong.stderr.hasPrefix("error: \(text) is not a WebAssembly module; build it with .ci/build-wasm"))
+        }
+    }
+
+    @Test func thePlaygroundHoldsTheWholeProgram() {
+        let output = RaceLab(environment: [:]).main(["export", "singleton-race", "--format", "playground", "--fix", "mutex"])
+        #expect(output.exitCode == 64)
+        #expect(output.stderr.hasPrefix("error: the playground holds the whole program: it takes no --fix, --schedule, --counterexample or --story\n"))
+    }
+
+    @Test func showListsTheVersionsInJSON() {
+        let output = RaceLab(environment: [:]).main(["show", "singleton-race", "--format", "json"])
+        #expect(output.exitCode == 0)
+        #expect(
+            output.stdout
+                == """
+                {
+                  "scenario": "singleton-race",
+                  "title": "The singleton race: check, then act",
+                  "versions": [
+                    null,
+                    "mutex",
+                    "confinement",
+                    "operations"
+                  ]
+                }
+
+                """)
+    }
+
+    @Test func base64IsFoundations() {
+        for count in [0, 1, 2, 3, 4, 5, 6, 7, 255, 1_000] {
+            // Every byte value, in an order that leaves no run of one value.
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ count) }
+            #expect(Base64.encode(bytes) == Data(bytes).base64EncodedString(), "\(bytes)")
+        }
+    }
+}
