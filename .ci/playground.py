@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The playground page in headless Chromium, against the native CLI.
 
-    playground.py RACELAB PAGE.html OUT-FOLDER
+    playground.py RACELAB PAGE.html OUT-FOLDER [COURSE.html]
 
 - every shipped scenario, opened from the page's list: Explore of each version and
   Verify, in JSON, equal what `racelab explore/verify --format json` prints for the
@@ -12,7 +12,9 @@
 - a link `#src=…&do=explore` to a program written here shows its verdict in #result;
 - Stop ends a search that would run for a minute, and the page answers again;
 - the page's size, the time until it is interactive, and screenshots at 1200 and
-  390 px (OUT-FOLDER).
+  390 px (OUT-FOLDER);
+- the course (`racelab course`): it opens on its first level; exploring it marks it
+  done; Next level opens the second; a reload keeps the progress and opens there.
 """
 import base64
 import json
@@ -27,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser  # noqa: E402
 
 racelab, page, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+course = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
 scenarios = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Scenarios")
 solutions = os.path.join(os.path.dirname(scenarios), "Tests", "RaceLabGradingTests", "Solutions")
 os.makedirs(out, exist_ok=True)
@@ -160,6 +163,26 @@ wide = browser.evaluate("document.documentElement.scrollWidth")
 if wide > 390:
     failures.append("390 px")
     print("at 390 px the page is %d px wide: it should fit" % wide)
+
+if course:
+    browser.size(1200, 900)
+    browser.open("file://" + course, ready="window.racelab && racelab.answered > 0")
+    state = "[document.getElementById('progress').textContent, document.getElementById('program').value]"
+    seen = [browser.evaluate(state)]
+    answer("explore")
+    seen.append(browser.evaluate(state))
+    before = browser.evaluate("racelab.answered")
+    browser.evaluate("document.getElementById('next').click()")
+    browser.wait("racelab.answered > %d && !racelab.busy" % before, "Next level opened nothing")
+    seen.append(browser.evaluate(state))
+    browser.open("file://" + course, ready="window.racelab && racelab.answered > 0")
+    seen.append(browser.evaluate(state))
+    levels = browser.evaluate("document.getElementById('levels').children.length")
+    expected = [["Levels: 0 of %d done" % levels, "Scenarios/singleton-race.race"], ["Levels: 1 of %d done" % levels, "Scenarios/singleton-race.race"],
+                ["Levels: 1 of %d done" % levels, "Scenarios/array-mutation.race"], ["Levels: 1 of %d done" % levels, "Scenarios/array-mutation.race"]]
+    if seen != expected:
+        failures.append("course")
+        print("the course's progress: %s, expected %s" % (seen, expected))
 browser.close()
 
 size = os.path.getsize(page)

@@ -94,6 +94,7 @@ extension RaceLab {
         Entry(ExportCommand.self) { _ in ExportCommand() },
         Entry(GradeCommand.self) { GradeCommand(progress: $0.progress, workers: $0.workers) },
         Entry(HintCommand.self) { _ in HintCommand() },
+        Entry(CourseCommand.self) { _ in CourseCommand() },
         Entry(NewCommand.self) { _ in NewCommand() },
     ]
 

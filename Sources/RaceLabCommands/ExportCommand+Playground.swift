@@ -1,4 +1,5 @@
 import RaceLabEngine
+import RaceLabGrading
 import RaceLabLanguage
 import RaceLabPresentation
 
@@ -14,20 +15,32 @@ extension ExportCommand {
     /// `--format playground`: the page that runs the engine itself, opened on this
     /// scenario's program, with every shipped scenario and exercise beside it.
     func playground(_ scenario: Scenario, _ context: CommandContext) -> CommandOutput {
-        let locator = context.locator, files = locator.files
+        let start = (file: Path.lastPart(scenario.file.name), source: scenario.file.text, title: "\(scenario.name): \(scenario.title)")
+        switch Self.playgroundPage(start, levels: [], context.locator) {
+        case .success(let page): return write(page, context.parsed.values["output"], context.locator.files)
+        case .failure(let output): return output
+        }
+    }
+
+    /// The playground page, opened on `start`, with the engine and every shipped
+    /// scenario and exercise embedded; `levels` makes it a course. Or why not.
+    static func playgroundPage(
+        _ start: (file: String, source: String, title: String), levels: [PlaygroundPage.Level], _ locator: ScenarioLocator
+    ) -> Result<String, CommandOutput> {
+        let files = locator.files
         let build = "build it with .ci/build-wasm (see the README's development section), or set RACELAB_WASM to a racelab.wasm(.gz)"
-        guard let path = Self.modulePath(locator) else {
+        guard let path = modulePath(locator) else {
             let why = "the playground embeds the WebAssembly engine, and no Scenarios folder says where it is"
-            return CommandOutput(stderr: "error: \(why): \(build)\n", status: .noInput)
+            return .failure(CommandOutput(stderr: "error: \(why): \(build)\n", status: .noInput))
         }
         let module: [UInt8]
         switch files.bytes(path) {
         case .success(let bytes): module = bytes
         case .failure(let failure):
-            return CommandOutput(stderr: "error: the playground embeds the WebAssembly engine: \(failure.message); \(build)\n", status: .noInput)
+            return .failure(CommandOutput(stderr: "error: the playground embeds the WebAssembly engine: \(failure.message); \(build)\n", status: .noInput))
         }
         guard module.starts(with: PlaygroundPage.wasmMagic) || module.starts(with: PlaygroundPage.gzipMagic) else {
-            return CommandOutput(stderr: "error: \(path) is not a WebAssembly module; \(build)\n", status: .noInput)
+            return .failure(CommandOutput(stderr: "error: \(path) is not a WebAssembly module; \(build)\n", status: .noInput))
         }
         var shipped: [(path: String, text: String)] = []
         if let folder = locator.shipped {
@@ -37,9 +50,7 @@ extension ExportCommand {
                 }
             }
         }
-        let page = PlaygroundPage(
-            fileName: Path.lastPart(scenario.file.name), source: scenario.file.text, title: "\(scenario.name): \(scenario.title)",
-            shipped: shipped, module: module)
-        return write(page.render(), context.parsed.values["output"], files)
+        let page = PlaygroundPage(fileName: start.file, source: start.source, title: start.title, shipped: shipped, module: module, levels: levels)
+        return .success(page.render())
     }
 }

@@ -10,7 +10,7 @@ struct ExportCommand: Command {
 
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Draw a run (SVG timeline, Mermaid sequence diagram, DOT wait-for graph) or write a lesson page.",
+        abstract: "Draw a run (SVG timeline, Mermaid sequence diagram, DOT wait-for graph), or write a lesson page or a playground.",
         usage:
             "racelab export <name> [--fix <fix>] [--schedule <schedule> | --counterexample | --story] --format \(ExportFormat.usage) [--output <file>]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],

@@ -215,6 +215,7 @@ extension PlaygroundPage {
           $("stop").disabled = true;
           show(what, args, response);
           remember();
+          progress(what, response.status);
         }
         function show(what, args, response) {
           diagnose(response.stderr);
@@ -332,8 +333,53 @@ extension PlaygroundPage {
             if (what in commands) { const kept = moves; return act(what).then(() => kept); }
           });
         }
+        // A course: its levels in order, each done once explored (a scenario) or passed
+        // (an exercise's grade), kept in the browser's local storage.
+        const levels = start.levels, doneKey = "racelab-course-done";
+        let done = new Set();
+        try { done = new Set(JSON.parse(localStorage.getItem(doneKey) ?? "[]")); } catch (error) {}
+        function drawLevels() {
+          if (!levels.length) return;
+          $("course").hidden = false;
+          $("next").hidden = false;
+          $("progress").textContent = `Levels: ${levels.filter((level) => done.has(level.path)).length} of ${levels.length} done`;
+          const list = $("levels");
+          list.textContent = "";
+          for (const level of levels) {
+            const item = document.createElement("li"), button = document.createElement("button");
+            button.type = "button";
+            button.textContent = `${done.has(level.path) ? "✓ " : ""}${level.title} (${level.kind})`;
+            button.className = level.path === select.value ? "current" : "";
+            button.addEventListener("click", () => { select.value = level.path; select.dispatchEvent(new Event("change")); drawLevels(); });
+            item.append(button);
+            list.append(item);
+          }
+        }
+        function progress(what, status) {
+          const level = levels.find((level) => level.path === select.value);
+          if (!level || done.has(level.path)) return;
+          const passed = level.kind === "scenario" ? (what === "explore" || what === "verify") && (status === 0 || status === 1) : what === "grade" && status === 0;
+          if (!passed) return;
+          done.add(level.path);
+          try { localStorage.setItem(doneKey, JSON.stringify([...done])); } catch (error) {}
+          drawLevels();
+        }
+        $("next").addEventListener("click", () => {
+          const at = levels.findIndex((level) => level.path === select.value);
+          const next = levels.slice(at + 1).find((level) => !done.has(level.path)) ?? levels.find((level) => !done.has(level.path));
+          if (next) { select.value = next.path; select.dispatchEvent(new Event("change")); }
+          drawLevels();
+        });
+        select.addEventListener("change", drawLevels);
+
         const fields = new URLSearchParams(location.hash.slice(1));
-        if (fields.get("src") !== null) {
+        if (levels.length && fields.get("src") === null) {
+          // A course opens where the student left off.
+          const next = levels.find((level) => !done.has(level.path)) ?? levels[0];
+          select.value = next.path;
+          open(next.path.split("/").pop(), shipped[next.path], null);
+          drawLevels();
+        } else if (fields.get("src") !== null) {
           let source;
           try { source = decode(fields.get("src")); } catch (error) { source = null; }
           if (source === null) open(start.file, start.source, null).then(() => { $("status").textContent = "The link's program could not be read."; });

@@ -54,5 +54,9 @@ extension PlaygroundPage {
         main.stepping #code-panel { display: none; }
         .keys { color: var(--muted); font-size: 13px; margin: 0 0 8px; }
         summary { color: var(--muted); cursor: pointer; margin-bottom: 6px; }
+        #course { padding: 8px 16px 0; }
+        #levels { columns: 3 260px; margin: 0; padding-left: 24px; font-size: 14px; }
+        #levels button { border: 0; background: none; padding: 1px 0; text-align: left; }
+        #levels button.current { font-weight: 700; color: var(--accent); }
         """
 }

@@ -26,12 +26,32 @@ public struct PlaygroundPage {
     public static let wasmMagic: [UInt8] = [0x00, 0x61, 0x73, 0x6D]
     public static let gzipMagic: [UInt8] = [0x1F, 0x8B]
 
-    public init(fileName: String, source: String, title: String, shipped: [(path: String, text: String)], module: [UInt8]) {
+    /// A course's levels, in order (none: a playground of one program).
+    public var levels: [Level]
+
+    /// One level of a course: a shipped file, what it is called, and what kind it is.
+    public struct Level: Sendable {
+        public var path: String
+        public var title: String
+        /// "scenario", or an exercise's kind and level ("fix it, easy").
+        public var kind: String
+
+        public init(path: String, title: String, kind: String) {
+            self.path = path
+            self.title = title
+            self.kind = kind
+        }
+    }
+
+    public init(
+        fileName: String, source: String, title: String, shipped: [(path: String, text: String)], module: [UInt8], levels: [Level] = []
+    ) {
         self.fileName = fileName
         self.source = source
         self.title = title
         self.shipped = shipped
         self.module = module
+        self.levels = levels
     }
 
     public func render() -> String {
@@ -39,6 +59,7 @@ public struct PlaygroundPage {
         let start = JSON.object([
             ("file", .string(fileName)), ("source", .string(source)),
             ("keywords", .array(Keyword.allCases.map { .string($0.rawValue) })),
+            ("levels", .array(levels.map { .object([("path", .string($0.path)), ("title", .string($0.title)), ("kind", .string($0.kind))]) })),
         ])
         return """
             <!doctype html>
@@ -76,7 +97,9 @@ public struct PlaygroundPage {
           <h1>RaceLab <span>playground</span></h1>
           <label>Program <select id="program"></select></label>
           <button id="share" type="button" title="Copy a link that opens this program and its result">Copy link</button>
+          <button id="next" type="button" hidden>Next level</button>
         </header>
+        <details id="course" hidden><summary id="progress">Levels</summary><ol id="levels"></ol></details>
         <main>
           <section id="code-panel" aria-label="The program">
             <div class="editor">

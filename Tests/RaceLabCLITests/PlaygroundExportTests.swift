@@ -1,7 +1,9 @@
 import Foundation
-import RaceLabCLI
 import RaceLabPresentation
 import Testing
+
+@testable import RaceLabCLI
+@testable import RaceLabCommands
 
 /// `racelab export NAME --format playground`: the page around the engine, which it
 /// embeds from `.ci/build-wasm`'s output (or `RACELAB_WASM`); without one it says
@@ -50,6 +52,37 @@ import Testing
             #expect(wrong.exitCode == 66)
             #expect(wrong.stderr.hasPrefix("error: \(text) is not a WebAssembly module; build it with .ci/build-wasm"))
         }
+    }
+
+    @Test func theCourseHasEveryScenarioThenEveryExerciseFromEasyToHard() throws {
+        try Self.inFolder { folder in
+            let wasm = folder + "/racelab.wasm", page = folder + "/index.html"
+            try Data(Self.module).write(to: URL(fileURLWithPath: wasm))
+            let racelab = RaceLab(environment: ["RACELAB_WASM": wasm])
+            let scenarios = racelab.locator.names()
+            let exercises = try racelab.locator.exercises().get().exercises
+            let output = racelab.main(["course", "-o", page])
+            #expect(output == CommandOutput(stdout: "wrote \(page): \(scenarios.count + exercises.count) levels\n"))
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            let start = try #require(
+                html.components(separatedBy: #"<script type="application/json" id="racelab-start">"#).last?.components(separatedBy: "</script>").first)
+            let levels = try #require(try JSON.parse(start)["levels"]?.arrayValue)
+            let paths = levels.compactMap { $0["path"]?.stringValue }
+            #expect(
+                paths.prefix(5)
+                    == ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"].map { "Scenarios/\($0).race" }[...])
+            #expect(Set(paths.prefix(scenarios.count)) == Set(scenarios.map { "Scenarios/\($0).race" }))
+            let kinds = levels.dropFirst(scenarios.count).compactMap { $0["kind"]?.stringValue }
+            let ranks = kinds.map { $0.hasSuffix("easy") ? 0 : $0.hasSuffix("hard") ? 2 : 1 }
+            #expect(ranks == ranks.sorted() && ranks.first == 0 && ranks.last == 2)
+            #expect(levels.first?.compact() == #"{"path":"Scenarios/singleton-race.race","title":"The singleton race: check, then act","kind":"scenario"}"#)
+        }
+    }
+
+    @Test func theCourseSaysWhereItGoes() {
+        let output = RaceLab(environment: [:]).main(["course"])
+        #expect(output.exitCode == 64)
+        #expect(output.stderr.hasPrefix("error: say where to write the page: --output index.html\n"))
     }
 
     @Test func thePlaygroundHoldsTheWholeProgram() {

@@ -32,7 +32,7 @@ struct RegistryTests {
         let lines = listed.map { "  " + $0.spec.name + String(repeating: " ", count: 24 - $0.spec.name.count) + $0.spec.abstract }
         #expect(root.contains(lines.joined(separator: "\n") + "\n\n  See 'racelab help <subcommand>'"))
         #expect(!root.contains("grade-worker"))
-        #expect(listed.map(\.spec.name) == ["list", "show", "run", "explore", "verify", "step", "export", "grade", "hint", "new"])
+        #expect(listed.map(\.spec.name) == ["list", "show", "run", "explore", "verify", "step", "export", "grade", "hint", "course", "new"])
     }
 
     @Test func aMisspeltCommandIsMatchedAgainstTheRegistry() {
