@@ -98,13 +98,24 @@ for name in names:
     same("verify " + name, request, status, text, source, name)
 browser.evaluate("document.getElementById('json').checked = false")
 
-# Step: thread keys, undo, explain and Enter, pressed on the page.
+# Runs: a named schedule, a schedule of one's own, and a seed.
+source = open(os.path.join(scenarios, "singleton-race.race")).read()
+open_program("Scenarios/singleton-race.race")
+for schedule in ["story", "A B A B", "7"]:
+    browser.evaluate("document.getElementById('schedule').value = %s" % json.dumps(schedule))
+    request, status, text = answer("run")
+    same("run singleton-race " + schedule, request, status, text, source, "singleton-race.race")
+browser.evaluate("document.getElementById('schedule').value = ''")
+
+# Step: thread keys, undo, explain, the hint and Enter, pressed on the page; the
+# first one as a challenge.
 for name in ["singleton-race.race", "deadlock.race", "actor-reentrancy.race"]:
     source = open(os.path.join(scenarios, name)).read()
     open_program("Scenarios/" + name)
     browser.evaluate("document.getElementById('version').value = ''")
+    browser.evaluate("document.getElementById('challenge').checked = %s" % ("true" if name == "singleton-race.race" else "false"))
     request, status, text = answer("step")
-    for key in ["2", "2", "3", "u", "e", "Enter", "1"]:
+    for key in ["2", "2", "3", "u", "e", "h", "Enter", "1"]:
         before = browser.evaluate("racelab.answered")
         browser.press(key)
         screen = browser.evaluate("document.getElementById('screen').textContent")

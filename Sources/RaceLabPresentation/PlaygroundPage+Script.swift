@@ -186,12 +186,14 @@ extension PlaygroundPage {
         const commands = {
           explore: () => ["explore", file, ...fix(), ...json()],
           verify: () => ["verify", file, ...json()],
-          run: () => ["run", file, ...fix(), ...($("schedule").value.trim() ? ["--schedule", $("schedule").value.trim()] : []), ...json()],
-          step: () => ["step", file, ...fix()],
+          run: () => ["run", file, ...fix(), ...runWith($("schedule").value.trim()), ...json()],
+          step: () => ["step", file, ...fix(), ...($("challenge").checked ? ["--challenge"] : [])],
           grade: () => ["grade", file, ...json()],
           hint: () => ["hint", file],
         };
         const fix = () => ($("version").value ? ["--fix", $("version").value] : []);
+        // A number is a seed (a thread's name never starts with a digit); other text, a schedule.
+        const runWith = (text) => (text === "" ? [] : /^[0-9]+$/.test(text) ? ["--seed", text] : ["--schedule", text]);
         const json = () => ($("json").checked ? ["--format", "json"] : []);
         async function act(what) {
           if (what !== "step") moves = [];
@@ -270,7 +272,7 @@ extension PlaygroundPage {
           if (mode !== "step" || $("stepper").hidden || event.target === editor || event.target.tagName === "INPUT") return;
           const buttons = [...$("threads").children];
           if (/^[1-9]$/.test(event.key) && buttons[Number(event.key) - 1]) move(buttons[Number(event.key) - 1].dataset.move);
-          else if (["u", "r", "e", "x"].includes(event.key)) move(event.key);
+          else if (["u", "r", "e", "h", "s", "x"].includes(event.key)) move(event.key);
           else if (event.key === "Enter") move("");
           else return;
           event.preventDefault();
@@ -295,6 +297,7 @@ extension PlaygroundPage {
           if ($("version").value) fields.set("fix", $("version").value);
           if ($("schedule").value.trim()) fields.set("schedule", $("schedule").value.trim());
           if (mode === "step" && moves.length) fields.set("moves", moves.join(","));
+          if (mode === "step" && $("challenge").checked) fields.set("challenge", "1");
           return "#" + fields.toString();
         }
         function remember() { history.replaceState(null, "", link()); }
@@ -328,6 +331,7 @@ extension PlaygroundPage {
             if (!fields) return;
             if (fields.get("fix")) $("version").value = fields.get("fix");
             if (fields.get("schedule")) $("schedule").value = fields.get("schedule");
+            $("challenge").checked = fields.get("challenge") === "1";
             moves = fields.get("moves") ? fields.get("moves").split(",") : [];
             const what = fields.get("do");
             if (what in commands) { const kept = moves; return act(what).then(() => kept); }

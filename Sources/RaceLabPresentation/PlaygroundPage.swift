@@ -9,7 +9,8 @@ import RaceLabLanguage
 /// opened from disk can fetch nothing), and shows what it prints in `#result`, the
 /// CLI's own text. A link carries a program and an action:
 /// `#src=<base64url of the source>&do=explore` (or `run`, `verify`, `step` with
-/// `&moves=1,2,u`, `grade`, `hint`), with `&fix=NAME` and `&schedule=…`.
+/// `&moves=A,B,u` and `&challenge=1`, `grade`, `hint`), with `&fix=NAME` and
+/// `&schedule=…` (a schedule, or a seed for `run`).
 public struct PlaygroundPage {
     /// The file the editor holds at first, by name (`singleton-race.race`).
     public var fileName: String
@@ -117,14 +118,15 @@ public struct PlaygroundPage {
               <button id="do-explore" type="button" title="Every interleaving: the verdict, outcomes and a counterexample">Explore</button>
               <button id="do-verify" type="button" title="The broken version and every fix, side by side">Verify</button>
               <button id="do-step" type="button" title="Be the scheduler: pick which thread runs next">Step</button>
+              <label title="Step to reach the scenario's goal; a debrief follows"><input type="checkbox" id="challenge"> Challenge</label>
               <button id="do-grade" type="button" title="Grade this file as racelab grade does">Grade</button>
               <button id="do-hint" type="button" title="The exercise's first hint">Hint</button>
               <button id="stop" type="button" disabled>Stop</button>
               <label title="Print what --format json prints"><input type="checkbox" id="json"> JSON</label>
             </div>
             <div class="toolbar">
-              <input id="schedule" placeholder="schedule: A B B, A*2 main, or a named one" aria-label="Schedule" spellcheck="false">
-              <button id="do-run" type="button" title="One run under this schedule (empty: round robin)">Run</button>
+              <input id="schedule" placeholder="schedule (A B B, A*2 main, story) or a seed (7)" aria-label="Schedule or seed" spellcheck="false">
+              <button id="do-run" type="button" title="One run under this schedule, or a random one from this seed (empty: round robin)">Run</button>
             </div>
             <div id="stepper" hidden>
               <div id="threads" class="toolbar"></div>
@@ -134,9 +136,11 @@ public struct PlaygroundPage {
                 <button data-move="u" type="button">Undo</button>
                 <button data-move="r" type="button">Restart</button>
                 <button data-move="e" type="button">Explain</button>
+                <button data-move="h" type="button">Hint</button>
+                <button data-move="s" type="button">Schedule</button>
                 <button data-move="x" type="button">Run the rest</button>
               </div>
-              <p class="keys">Keys: 1–9 run that thread, Enter the default, u undo, r restart, e explain, x run the rest.</p>
+              <p class="keys">Keys: 1–9 run that thread, Enter the default, u undo, r restart, e explain, h hint, s the schedule, x run the rest.</p>
               <pre id="screen"></pre>
             </div>
             <p id="status" role="status"></p>
