@@ -133,7 +133,7 @@ for file in Scenarios/*.race; do
   python3 - "$out/$name.dom" "$name" <<'PY'
 import sys, re
 dom = open(sys.argv[1]).read()
-lanes = re.findall(r'class="lane" data-thread="([^"]*)"', dom)
+lanes = re.findall(r'class="lane(?: idle)?" data-thread="([^"]*)"', dom)
 status = re.search(r'<p id="status">([^<]+)</p>', dom)
 versions = re.findall(r'data-version="([^"]*)"', dom)
 assert lanes and lanes[0] == "main", "%s: no lanes after the page's script ran" % sys.argv[2]

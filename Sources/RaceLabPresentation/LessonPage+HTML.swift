@@ -36,17 +36,24 @@ extension LessonPage {
             body { font: 18px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--bg); margin: 1rem auto; max-width: 80rem; padding: 0 1rem; }
             pre { font: 15px/1.35 Menlo, Consolas, monospace; overflow-x: auto; border: 1px solid var(--line); padding: .6rem; }
             pre.story { white-space: pre-wrap; }
+            .play { display: grid; grid-template-columns: minmax(0, 1fr) minmax(14rem, 18rem); gap: 1rem; align-items: start; }
+            .side { position: sticky; top: .5rem; max-height: calc(100vh - 1rem); overflow-y: auto; }
+            .side h3 { margin: .2rem 0 .3rem; font-size: 1rem; } .side ul, .side ol { margin: 0 0 .6rem; padding-left: 1.3rem; font-size: .95rem; }
+            @media (max-width: 860px) { .play { grid-template-columns: minmax(0, 1fr); } .side { position: static; max-height: none; } }
             #lanes { display: flex; flex-wrap: wrap; gap: .6rem; }
-            .lane { border: 1px solid var(--line); padding: .5rem; min-width: 14rem; flex: 1; }
+            .lane { border: 1px solid var(--line); padding: .5rem; min-width: 10rem; flex: 1 1 10rem; }
+            .lane.idle { flex: 0 1 8rem; min-width: 7rem; opacity: .8; }
             .lane button { font-size: 1rem; width: 100%; padding: .4rem; }
             .lane .status { font-size: .9rem; min-height: 2.6em; }
             .lane .in { font-size: .85rem; margin-top: .3rem; }
             .lane pre { font-size: 13px; margin: .2rem 0 0; padding: .3rem; }
-            .lane pre span { display: block; white-space: pre; }
+            .lane pre span { display: block; white-space: pre-wrap; padding-left: 6ch; text-indent: -6ch; }
             .lane pre .now { background: var(--box); font-weight: bold; }
             #log li { margin: .15rem 0; } #failure { color: var(--bad); font-weight: bold; }
             #debrief { border: 2px solid var(--bad); padding: .6rem; } #debrief.safe { border-color: var(--good); }
-            #versions button, #watch button { margin: .15rem; } #outcomes .fail { color: var(--bad); }\(actors ? Self.actorStyle : "")
+            #versions button, #watch button { margin: .15rem; }
+            #outcomes { list-style: none; padding: 0; } #outcomes li { padding: .15rem .4rem; border-left: 4px solid var(--good); margin: .2rem 0; }
+            #outcomes .fail { color: var(--bad); border-left-color: var(--bad); font-weight: 600; }\(actors ? Self.actorStyle : "")
             </style>
             </head>
             <body>
@@ -58,15 +65,21 @@ extension LessonPage {
             <p>Press a thread's button, or its number on the keyboard, to run its next step; <kbd>u</kbd> undoes, <kbd>r</kbd> restarts, <kbd>h</kbd> looks ahead.</p>
             <p class="budget">\(XML.escape(note))</p>
             <p id="watch"></p>
+            <div class="play">
+            <div class="board">
             <div id="lanes"></div>
             <p id="status"></p>
             <p><button id="hintButton">Hint (h)</button> <span id="hint"></span></p>
+            </div>
+            <aside class="side">
             <p id="failure"></p>
             <div id="debrief" hidden></div>
             <h3>Shared state</h3>
             <ul id="state"></ul>
             <h3>Steps</h3>
             <ol id="log"></ol>
+            </aside>
+            </div>
             <h2>Every interleaving</h2>
             <p id="verdict"></p>
             <ul id="outcomes"></ul>
@@ -195,8 +208,11 @@ extension LessonPage {
               const pre = el("pre", "");
               if (t[2] < 0) return [];
               const [name, first, lines] = graph.codes[t[2]];
+              // Without the indentation the body's lines share (a closing brace aside): a lane is narrow.
+              const lead = text => text.length - text.trimStart().length;
+              const indent = Math.min(...lines.filter(text => text.trim() && text.trim() !== "}").map(lead));
               pre.append(...lines.map((text, k) => {
-                const n = first + k, span = el("span", (n === t[3] ? "> " : "  ") + String(n).padStart(3) + " " + text);
+                const n = first + k, span = el("span", (n === t[3] ? "> " : "  ") + String(n).padStart(3) + " " + text.slice(Math.min(indent, lead(text))));
                 if (n === t[3]) span.className = "now"; return span;
               }));
               return [el("div", "in " + name), pre].map((e, k) => { if (k === 0) e.className = "in"; return e; });
@@ -234,6 +250,8 @@ extension LessonPage {
                 button.disabled = !state.steps.some(s => s[0] === i);
                 button.addEventListener("click", () => move(i));
                 const status = el("div", t[1]); status.className = "status";
+                // A thread with no code to show (idle, or done) takes less room.
+                if (t[2] < 0) lane.classList.add("idle");
                 lane.append(button, status, ...codeOf(t)); lanes.append(lane);
               });\(actors ? Self.actorLanes : "")
               const list = document.getElementById("state"); list.replaceChildren(...state.shared.map(s => el("li", s)));
