@@ -118,7 +118,7 @@ for name in ["singleton-race.race", "deadlock.race", "actor-reentrancy.race"]:
     for key in ["2", "2", "3", "u", "e", "h", "Enter", "1"]:
         before = browser.evaluate("racelab.answered")
         browser.press(key)
-        screen = browser.evaluate("document.getElementById('screen').textContent")
+        screen = browser.evaluate("document.getElementById('lanes').innerText")
         browser.wait("racelab.answered > %d && !racelab.busy" % before, "%s: no answer to the key %s on\n%s" % (name, key, screen))
     request, status, text = browser.evaluate("[racelab.lastRequest, racelab.lastResponse.status, document.getElementById('result').textContent]")
     same("step %s %s" % (name, request["input"].replace("\n", ",")), request, status, text, source, name, request["input"])

@@ -1,5 +1,6 @@
 import RaceLabEngine
 import RaceLabGrading
+import RaceLabLanguage
 import RaceLabPresentation
 
 /// `racelab course -o FILE`: the course as a static site of one page: the playground,

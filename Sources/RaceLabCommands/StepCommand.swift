@@ -13,7 +13,7 @@ struct StepCommand: Command {
     static let spec = CommandSpec(
         name: "step",
         abstract: "Be the scheduler: pick which thread runs next, one step at a time, with undo.",
-        usage: "racelab step <name> [--fix <fix>] [--challenge] [--schedule <schedule>] [--seed <n>]",
+        usage: "racelab step <name> [--fix <fix>] [--challenge] [--schedule <schedule>] [--seed <n>] [--format \(TextOrJSON.usage)]",
         arguments: [("name", "A scenario name (see 'racelab list') or a path to a .race file.")],
         options: [
             .init(name: "fix", value: "fix", help: "Step through a fix instead of the broken version."),
@@ -22,6 +22,9 @@ struct StepCommand: Command {
                 name: "schedule", value: "schedule",
                 help: "Start after these steps (\"A B B\", or a schedule named in\nthe scenario, like 'story'), for example a counterexample."),
             .init(name: "seed", value: "n", help: "Seed for x (run the rest by random choice); default 1."),
+            .init(
+                name: "format", value: "format",
+                help: "text (the default) or json: take the commands, then print\nthe last screen as data (threads, code, state, steps)."),
             Spoilers.option, ScenarioLocator.exercisesOption,
         ],
         discussion: """
@@ -40,6 +43,7 @@ struct StepCommand: Command {
         let parsed = context.parsed
         let spec = Self.spec
         let seed = try parsed.seed(spec) ?? 1
+        let wantsJSON = try parsed.wantsJSON(spec)
         let (scenario, version): (Scenario, Version)
         switch try context.version() {
         case .success(let loaded): (scenario, version) = loaded
@@ -75,6 +79,7 @@ struct StepCommand: Command {
         controller.held = context.guarded(scenario, [version])
         let environment = context.locator.environment
         let color = environment["NO_COLOR"].map { $0.isEmpty } ?? true
+        if wantsJSON { return asData(&controller) }
         if let terminal {
             return interactive(&controller, terminal, color: color)
         }
@@ -97,6 +102,18 @@ struct StepCommand: Command {
         }
         out += "\nEnd of input after \(Words.count(lineNumber, "command")). " + controller.quitText() + "\n"
         return CommandOutput(stdout: out)
+    }
+
+    /// `--format json`: every command from standard input, then the last screen as
+    /// data, with the last command's message (a page draws its own screen from it).
+    func asData(_ controller: inout StepController) -> CommandOutput {
+        var message = controller.session.isOver ? controller.finish() : ""
+        while let line = readLine() {
+            let reaction = controller.handle(controller.command(line: line))
+            message = reaction.message
+            if reaction.done { break }
+        }
+        return CommandOutput(stdout: controller.json(message: message).serialized() + "\n")
     }
 
     /// One key per command on the alternate screen; the terminal is restored on every way out.

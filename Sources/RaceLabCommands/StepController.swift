@@ -63,11 +63,25 @@ struct StepController {
     /// A fix that is not meant to fail: the challenge cannot be won on it.
     var isSoundFix: Bool { version.role == .fix }
 
-    func screen(width: Int, color: Bool) -> String {
-        let screen = StepScreen(
+    func stepScreen(width: Int, color: Bool) -> StepScreen {
+        StepScreen(
             title: "\(scenario.name): \(scenario.title) (\(Words.version(version)))", goal: challenge ? goal : nil,
             width: width, color: color)
-        return screen.render(session)
+    }
+
+    func screen(width: Int, color: Bool) -> String {
+        stepScreen(width: width, color: color).render(session)
+    }
+
+    /// The screen as data (`StepScreen.json`), with the last command's message, whether
+    /// the run is over, the schedule so far, and a won challenge's debrief.
+    func json(message: String) -> JSON {
+        var fields = stepScreen(width: 100, color: false).json(session).objectValue ?? []
+        fields += [
+            ("message", .string(message)), ("over", .bool(session.isOver)), ("schedule", .string(session.scheduleNames.text)),
+            ("debrief", debrief.map(JSON.string) ?? .null),
+        ]
+        return .object(fields)
     }
 
     // MARK: - Commands

@@ -212,14 +212,29 @@ extension PlaygroundPage {
           } catch (error) {
             response = { status: -1, stdout: "", stderr: error.message + "\n", written: {} };
           }
-          racelab.busy = false;
           racelab.lastResponse = response;
           $("stop").disabled = true;
           show(what, args, response);
           remember();
           progress(what, response.status);
+          if (what === "explore" && response.status === 1 && !$("json").checked) await picture();
+          if (what === "step" && response.status === 0) await showStep();
+          racelab.busy = false;
+        }
+        // The counterexample an exploration found, drawn as racelab export draws it (an
+        // image: nothing in it can run). A guarded exercise's is refused, and not shown.
+        let pictureURL = null;
+        async function picture() {
+          let response;
+          try { response = await ask(request(["export", file, ...fix(), "--counterexample", "--format", "svg"])); } catch (error) { return; }
+          if (response.status !== 0) return;
+          if (pictureURL) URL.revokeObjectURL(pictureURL);
+          pictureURL = URL.createObjectURL(new Blob([response.stdout], { type: "image/svg+xml" }));
+          $("timeline").src = pictureURL;
+          $("picture").hidden = false;
         }
         function show(what, args, response) {
+          $("picture").hidden = true;
           diagnose(response.stderr);
           $("result").textContent = response.stdout + response.stderr;
           const words = { 0: what === "explore" || what === "verify" ? "proven" : "no finding", 1: "a finding", 2: "not exhaustive: a bound cut the search",
@@ -231,60 +246,10 @@ extension PlaygroundPage {
           // Stepping, the lanes show the code: the screen takes the whole width.
           document.querySelector("main").classList.toggle("stepping", !$("stepper").hidden);
           $("output").open = $("stepper").hidden;
-          if (what === "step") showStep(response.stdout);
         }
-        // Step mode: the last screen of the transcript, and a button for each thread on it.
-        function showStep(transcript) {
-          // The first screen, then for each move its echo ("> A") and what it did.
-          const starts = [0];
-          let at = 0;
-          for (const move of moves) {
-            const echo = "\n> " + move.trim() + "\n", found = transcript.indexOf(echo, at);
-            if (found < 0) break;
-            starts.push(found + 1);
-            at = found + echo.length;
-          }
-          const parts = starts.map((start, index) => transcript.slice(start, starts[index + 1] ?? transcript.length));
-          let last = 0;
-          parts.forEach((part, index) => { if (/^\[1\] /m.test(part)) last = index; });
-          // The echo of the move that drew the screen is left out; its message stays.
-          const screen = parts.slice(last).join("\n").replace(/\n\nEnd of input after [^\n]*\n?$/, "\n");
-          $("screen").textContent = last > 0 ? screen.slice(screen.indexOf("\n") + 1) : screen;
-          const threads = $("threads");
-          threads.textContent = "";
-          for (const match of parts[last].matchAll(/\[(\d)\] (\S+)/g)) {
-            const button = document.createElement("button");
-            button.type = "button";
-            button.textContent = `${match[1]} ${match[2]}`;
-            button.dataset.move = match[2];
-            threads.append(button);
-          }
-        }
-        function move(command) {
-          moves.push(command);
-          act("step");
-        }
-        $("stepper").addEventListener("click", (event) => {
-          const move_ = event.target.closest("button")?.dataset.move;
-          if (move_ !== undefined) move(move_);
-        });
-        document.addEventListener("keydown", (event) => {
-          if (mode !== "step" || $("stepper").hidden || event.target === editor || event.target.tagName === "INPUT") return;
-          const buttons = [...$("threads").children];
-          if (/^[1-9]$/.test(event.key) && buttons[Number(event.key) - 1]) move(buttons[Number(event.key) - 1].dataset.move);
-          else if (["u", "r", "e", "h", "s", "x"].includes(event.key)) move(event.key);
-          else if (event.key === "Enter") move("");
-          else return;
-          event.preventDefault();
-        });
+        STEP
         for (const what of Object.keys(commands)) $("do-" + what).addEventListener("click", () => { moves = []; act(what); });
         $("stop").addEventListener("click", stop);
-        $("edit").addEventListener("click", () => {
-          $("stepper").hidden = true;
-          document.querySelector("main").classList.remove("stepping");
-          $("output").open = true;
-          editor.focus();
-        });
 
         // Links: #src=<base64url>&file=NAME.race&do=ACTION&fix=F&schedule=S&moves=A,B,u
         const encode = (text) => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -389,5 +354,5 @@ extension PlaygroundPage {
           if (source === null) open(start.file, start.source, null).then(() => { $("status").textContent = "The link's program could not be read."; });
           else open(fields.get("file") || "playground.race", source, fields);
         } else open(start.file, start.source, null);
-        """#.replacingAll("WORKER", with: JSON.quote(worker))
+        """#.replacingAll("WORKER", with: JSON.quote(worker)).replacingAll("STEP\n", with: stepScript)
 }

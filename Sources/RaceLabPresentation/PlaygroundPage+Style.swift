@@ -50,6 +50,9 @@ extension PlaygroundPage {
           padding: 10px; margin: 0 0 10px; overflow: auto; max-height: 70vh; white-space: pre; }
         pre#result:empty { display: none; }
         #threads button { font-family: var(--mono); }
+        #picture { margin: 0 0 10px; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 6px; overflow: auto; max-height: 60vh; }
+        #picture img { display: block; max-width: 100%; height: auto; }
+        #picture figcaption { color: #555; font-size: 12px; margin-top: 4px; }
         main.stepping { grid-template-columns: minmax(0, 1fr); }
         main.stepping #code-panel { display: none; }
         .keys { color: var(--muted); font-size: 13px; margin: 0 0 8px; }

@@ -71,6 +71,7 @@ public struct PlaygroundPage {
             <title>\(XML.escape(title)) · RaceLab playground</title>
             <style>
             \(Self.style)
+            \(Self.stepStyle)
             </style>
             </head>
             <body>
@@ -129,7 +130,6 @@ public struct PlaygroundPage {
               <button id="do-run" type="button" title="One run under this schedule, or a random one from this seed (empty: round robin)">Run</button>
             </div>
             <div id="stepper" hidden>
-              <div id="threads" class="toolbar"></div>
               <div class="toolbar">
                 <button id="edit" type="button" title="Back to the editor">Edit</button>
                 <button data-move="" type="button">Enter</button>
@@ -141,9 +141,22 @@ public struct PlaygroundPage {
                 <button data-move="x" type="button">Run the rest</button>
               </div>
               <p class="keys">Keys: 1–9 run that thread, Enter the default, u undo, r restart, e explain, h hint, s the schedule, x run the rest.</p>
-              <pre id="screen"></pre>
+              <div class="board">
+                <div>
+                  <div id="lanes"></div>
+                  <div class="timeline"><table id="steps"></table></div>
+                </div>
+                <aside class="side">
+                  <p id="goal" hidden></p>
+                  <p id="message" role="status"></p>
+                  <div id="debrief" hidden></div>
+                  <h3>Shared state</h3>
+                  <ul id="shared"></ul>
+                </aside>
+              </div>
             </div>
             <p id="status" role="status"></p>
+            <figure id="picture" hidden><img id="timeline" alt="The counterexample's timeline: a column per thread, a row per step"><figcaption>The simplest counterexample, step by step (racelab export --counterexample --format svg)</figcaption></figure>
             <details id="output" open><summary>What racelab prints</summary><pre id="result" tabindex="0"></pre></details>
           </section>
         </main>

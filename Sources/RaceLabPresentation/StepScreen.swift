@@ -84,43 +84,80 @@ public struct StepScreen: Sendable {
         }
     }
 
-    /// One thread: its key and name, its state, its next step, and its code around it.
-    func threadBlock(_ session: StepSession, _ id: ThreadID, width: Int) -> [Cell] {
+    /// What one thread's lane shows, whoever draws it (this screen, or the page from
+    /// `json`): its key and name, its state, its next step, and where its code is.
+    struct Lane {
+        enum State: String { case runnable, blocked, idle, finished, stopped }
+        var key: Int
+        var name: String
+        var state: State
+        /// "runnable", "blocked: …", "idle: the main queue is empty", "finished"; nil
+        /// when there is nothing to say.
+        var status: String?
+        /// What its next step does, when it can take one.
+        var next: String?
+        /// The function it is in, and that function's lines.
+        var function: String?
+        var lines: ClosedRange<Int>?
+        /// The line of its next step.
+        var current: Int?
+    }
+
+    func lane(_ session: StepSession, _ id: ThreadID) -> Lane {
         let world = session.world
-        let engine = session.engine
         let thread = world.threads[id]
-        var cells = [Cell("[\(id + 1)] \(world.threadNames[id])", .header)]
-        if thread.isFinished {
-            cells.append(Cell("finished", .finished))
-            return cells
-        }
+        var lane = Lane(key: id + 1, name: world.threadNames[id], state: .finished, status: "finished")
+        if thread.isFinished { return lane }
         if session.isOver && world.halted {
-            cells.append(Cell("stopped: the program crashed", .finished))
-            return cells
+            lane.state = .stopped
+            lane.status = "stopped: the program crashed"
+            return lane
         }
-        var nextLine: Int?
+        lane.state = .idle
+        lane.status = nil
         if let preview = session.preview(id) {
             // Under strict priority, who may run depends on it.
             let priority = preview.priority.map { " (priority \($0))" } ?? ""
-            cells.append(Cell("runnable" + priority, .runnable))
-            cells += Cell.wrapped("next: " + (preview.event?.text ?? "a step"), width, .runnable)
-            nextLine = preview.event?.range?.start.line
+            lane.state = .runnable
+            lane.status = "runnable" + priority
+            lane.next = preview.event?.text ?? "a step"
+            lane.current = preview.event?.range?.start.line
         } else if let wait = session.wait(id) {
             // Idle, or outranked under strict priority: not blocked, so no "blocked:".
-            let text = wait.blocked ? "blocked: \(wait.text)" : String(wait.text.dropFirst(wait.text.hasPrefix("is ") ? 3 : 0))
-            cells += Cell.wrapped(text, width, .blocked)
+            lane.state = wait.blocked ? .blocked : .idle
+            lane.status = wait.blocked ? "blocked: \(wait.text)" : String(wait.text.dropFirst(wait.text.hasPrefix("is ") ? 3 : 0))
         }
-        guard let top = thread.frames.last else { return cells }
-        let code = engine.program.codes[top.code]
-        if nextLine == nil, top.pc < code.ranges.count { nextLine = code.ranges[top.pc]?.start.line }
+        guard let top = thread.frames.last else { return lane }
+        let code = session.engine.program.codes[top.code]
+        if lane.current == nil, top.pc < code.ranges.count { lane.current = code.ranges[top.pc]?.start.line }
         let codeLines = code.ranges.compactMap { $0?.start.line }
-        guard let first = codeLines.min(), let last = codeLines.max() else { return cells }
-        cells.append(Cell("in \(code.name)"))
+        guard let first = codeLines.min(), let last = codeLines.max() else { return lane }
+        lane.function = code.name
+        lane.lines = first...last
+        return lane
+    }
+
+    /// One thread: its key and name, its state, its next step, and its code around it.
+    func threadBlock(_ session: StepSession, _ id: ThreadID, width: Int) -> [Cell] {
+        let lane = lane(session, id)
+        var cells = [Cell("[\(lane.key)] \(lane.name)", .header)]
+        switch lane.state {
+        case .finished, .stopped:
+            cells.append(Cell(lane.status ?? "", .finished))
+            return cells
+        case .runnable:
+            cells.append(Cell(lane.status ?? "", .runnable))
+            cells += Cell.wrapped("next: " + (lane.next ?? "a step"), width, .runnable)
+        case .blocked, .idle:
+            if let status = lane.status { cells += Cell.wrapped(status, width, .blocked) }
+        }
+        guard let function = lane.function, let lines = lane.lines else { return cells }
+        cells.append(Cell("in \(function)"))
         // A window of at most seven lines, around the next step.
-        let marker = nextLine ?? first
-        let start = max(first, min(marker - 3, last - 6))
-        let end = min(last, start + 6)
-        let file = engine.program.file
+        let marker = lane.current ?? lines.lowerBound
+        let start = max(lines.lowerBound, min(marker - 3, lines.upperBound - 6))
+        let end = min(lines.upperBound, start + 6)
+        let file = session.engine.program.file
         for number in start...max(start, end) {
             let source = file.line(number).trimmingCharacters(in: " \t")
             let mark = number == marker ? ">" : " "
@@ -165,10 +202,10 @@ public struct StepScreen: Sendable {
         var lines = ["Last steps"]
         let first = max(0, session.steps.count - recent)
         for index in first..<session.steps.count {
-            let events = session.steps[index]
-            let thread = names[session.schedule[index]]
-            let text = events.isEmpty ? "takes a step" : events.map({ $0.text }).joined(separator: "; ")
-            let line = events.first?.range.map { "line \($0.start.line)" } ?? ""
+            let step = self.step(session, index)
+            let thread = step.thread
+            let text = step.text
+            let line = step.line.map { "line \($0)" } ?? ""
             let nameWidth = names.map({ $0.count }).max() ?? 0
             // Numbers right-aligned, as wide as the last one shown (10,000 has five digits).
             let numberWidth = max(4, String(session.steps.count).count)

@@ -1,5 +1,6 @@
 import Foundation
 import RaceLabPresentation
+import RaceLabTestSupport
 import Testing
 
 @testable import RaceLabCLI
@@ -70,7 +71,7 @@ import Testing
             let paths = levels.compactMap { $0["path"]?.stringValue }
             #expect(
                 paths.prefix(5)
-                    == ["singleton-race", "array-mutation", "stale-results", "dealloc-wrong-thread", "deadlock"].map { "Scenarios/\($0).race" }[...])
+                    == Shipped.canonical.map { "Scenarios/\($0).race" }[...])
             #expect(Set(paths.prefix(scenarios.count)) == Set(scenarios.map { "Scenarios/\($0).race" }))
             let kinds = levels.dropFirst(scenarios.count).compactMap { $0["kind"]?.stringValue }
             let ranks = kinds.map { $0.hasSuffix("easy") ? 0 : $0.hasSuffix("hard") ? 2 : 1 }
@@ -109,6 +110,30 @@ import Testing
                 }
 
                 """)
+    }
+
+    /// `step --format json`, which the playground draws its board from: the same
+    /// session as the text's, as data.
+    @Test func stepAsDataIsTheLastScreen() throws {
+        var racelab = RaceLab(environment: [:])
+        var lines = ["2", "2", "u", "3"]
+        racelab.readLine = { lines.isEmpty ? nil : lines.removeFirst() }
+        let output = racelab.main(["step", "singleton-race", "--format", "json"])
+        #expect(output.exitCode == 0 && output.stderr.isEmpty)
+        let data = try JSON.parse(output.stdout)
+        let threads = try #require(data["threads"]?.arrayValue)
+        #expect(threads.map { $0["name"]?.stringValue } == ["main", "A", "B"])
+        #expect(threads.map { $0["state"]?.stringValue } == ["idle", "runnable", "runnable"])
+        let idle = #"{"key":1,"name":"main","state":"idle","status":"idle: the main queue is empty","#
+        #expect(threads[0].compact() == idle + #""next":null,"function":null,"firstLine":null,"code":null,"currentLine":null}"#)
+        #expect(threads[1]["currentLine"]?.intValue == 24 && threads[1]["next"]?.stringValue == "creates MySingle#1")
+        #expect(threads[2]["currentLine"]?.intValue == 24 && threads[2]["firstLine"]?.intValue == 23)
+        #expect(threads[2]["code"]?.arrayValue?.first?.stringValue == "    if singleton == nil {")
+        #expect(data["steps"]?.compact() == #"[{"thread":"A","line":23,"text":"reads singleton: nil"},{"thread":"B","line":23,"text":"reads singleton: nil"}]"#)
+        #expect(data["shared"]?.arrayValue?.first?.compact() == #"{"label":"","items":["singleton = nil","gotA = nil","gotB = nil"]}"#)
+        #expect(data["message"]?.stringValue == "")
+        #expect(data["over"]?.boolValue == false && data["schedule"]?.stringValue == "A B" && data["debrief"] == .null)
+        #expect(data["title"]?.stringValue == "singleton-race: The singleton race: check, then act (the broken version)")
     }
 
     @Test func base64IsFoundations() {
