@@ -34,7 +34,7 @@ struct CourseCommand: Command {
         var first: (file: String, source: String, title: String)?
         for name in ordered {
             guard case .success(let scenario) = loadScenario(name, locator) else { continue }
-            levels.append(.init(path: "Scenarios/\(name).race", title: scenario.title, kind: "scenario"))
+            levels.append(.init(path: PlaygroundPage.shippedPath(name, exercise: false), title: scenario.title, kind: "scenario"))
             first = first ?? (file: "\(name).race", source: scenario.file.text, title: "RaceLab course")
         }
         let rank = ["easy": 0, "medium": 1, "hard": 2]
@@ -42,10 +42,13 @@ struct CourseCommand: Command {
             (rank[$0.level] ?? 1, $0.id) < (rank[$1.level] ?? 1, $1.id)
         }
         for exercise in exercises {
-            levels.append(.init(path: "Scenarios/Exercises/\(exercise.id).race", title: exercise.title, kind: "\(exercise.kind.rawValue), \(exercise.level)"))
+            levels.append(
+                .init(
+                    path: PlaygroundPage.shippedPath(exercise.id, exercise: true), title: exercise.title,
+                    kind: "\(exercise.kind.rawValue), \(exercise.level)"))
         }
         guard let first else {
-            return CommandOutput(stderr: "error: no scenarios found; set RACELAB_SCENARIOS to the folder that holds the .race files\n", status: .noInput)
+            return CommandOutput(stderr: "error: \(ScenarioLocator.noScenarios)\n", status: .noInput)
         }
         switch ExportCommand.playgroundPage(first, levels: levels, locator) {
         case .success(let page):

@@ -44,9 +44,10 @@ extension ExportCommand {
         }
         var shipped: [(path: String, text: String)] = []
         if let folder = locator.shipped {
-            for (inside, prefix) in [(folder, "Scenarios/"), (Path.join(folder, "Exercises"), "Scenarios/Exercises/")] {
+            for (inside, exercise) in [(folder, false), (Path.join(folder, "Exercises"), true)] {
                 for name in (files.names(inside) ?? []).filter({ $0.hasSuffix(".race") }).sorted() {
-                    if case .success(let text) = files.read(Path.join(inside, name)) { shipped.append((prefix + name, text)) }
+                    let path = PlaygroundPage.shippedPath(String(name.dropLast(5)), exercise: exercise)
+                    if case .success(let text) = files.read(Path.join(inside, name)) { shipped.append((path, text)) }
                 }
             }
         }

@@ -19,7 +19,7 @@ struct ListCommand: Command {
         let names = locator.names()
         guard !names.isEmpty else {
             return CommandOutput(
-                stderr: "error: no scenarios found; set RACELAB_SCENARIOS to the folder that holds the .race files\n",
+                stderr: "error: \(ScenarioLocator.noScenarios)\n",
                 status: .noInput)
         }
         var rows: [(String, String, String)] = []

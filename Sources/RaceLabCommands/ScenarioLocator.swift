@@ -24,6 +24,9 @@ package struct ScenarioLocator {
         self.shipped = shipped
     }
 
+    /// What a command that needs the scenarios says when no folder holds any.
+    static let noScenarios = "no scenarios found; set RACELAB_SCENARIOS to the folder that holds the .race files"
+
     /// `--exercises FOLDER`, for every command that finds scenarios or exercises.
     static let exercisesOption = CommandSpec.Option(
         name: "exercises", value: "folder", help: "Also look for exercises in this folder (before the shipped\nones; RACELAB_EXERCISES adds folders too).")

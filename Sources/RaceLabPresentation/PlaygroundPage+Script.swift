@@ -147,7 +147,7 @@ extension PlaygroundPage {
         function request(args, input) {
           const columns = Math.max(40, Math.min(160, Math.floor(($("run-panel").clientWidth - 24) / 7.6)));
           const files = Object.assign({}, shipped, { [file]: editor.value });
-          return { arguments: args, files, shipped: "Scenarios", input: input ?? "", environment: { COLUMNS: String(columns), NO_COLOR: "1" } };
+          return { arguments: args, files, shipped: start.shipped, input: input ?? "", environment: { COLUMNS: String(columns), NO_COLOR: "1" } };
         }
         function diagnose(stderr) {
           badLines = new Map();
@@ -237,10 +237,8 @@ extension PlaygroundPage {
           $("picture").hidden = true;
           diagnose(response.stderr);
           $("result").textContent = response.stdout + response.stderr;
-          const words = { 0: what === "explore" || what === "verify" ? "proven" : "no finding", 1: "a finding", 2: "not exhaustive: a bound cut the search",
-            64: "a usage error", 65: "the script has errors", 66: "a file is missing" };
-          $("status").textContent = response.status < 0 ? response.stderr.trim()
-            : `racelab ${args.join(" ")}: exit ${response.status}` + (words[response.status] ? ` (${words[response.status]})` : "");
+          // The exit status alone: what it means is in what racelab printed.
+          $("status").textContent = response.status < 0 ? response.stderr.trim() : `racelab ${args.join(" ")}: exit ${response.status}`;
           $("status").className = response.status === 1 ? "fails" : response.status === 0 && what === "explore" ? "proven" : "";
           $("stepper").hidden = what !== "step" || response.status !== 0;
           // Stepping, the lanes show the code: the screen takes the whole width.
@@ -275,7 +273,8 @@ extension PlaygroundPage {
         // The program list: the page's own program, the shipped scenarios, then the exercises.
         const select = $("program");
         select.append(new Option("your program", ""));
-        for (const [label, test] of [["Scenarios", (p) => !p.includes("/Exercises/")], ["Exercises", (p) => p.includes("/Exercises/")]]) {
+        const exercises = start.shipped + "/Exercises/";
+        for (const [label, test] of [["Scenarios", (p) => !p.startsWith(exercises)], ["Exercises", (p) => p.startsWith(exercises)]]) {
           const group = document.createElement("optgroup");
           group.label = label;
           for (const path of Object.keys(shipped).filter(test)) group.append(new Option(path.split("/").pop().replace(/\.race$/, ""), path));

@@ -23,6 +23,13 @@ public struct PlaygroundPage {
     /// The WebAssembly module (`.ci/build-wasm`), as it is or gzipped.
     public var module: [UInt8]
 
+    /// Where a shipped scenario, or a shipped exercise, is in the page's files: under
+    /// `shippedFolder` (the request's `shipped`), exercises in its `Exercises`.
+    public static let shippedFolder = "Scenarios"
+    public static func shippedPath(_ name: String, exercise: Bool) -> String {
+        shippedFolder + (exercise ? "/Exercises/" : "/") + name + ".race"
+    }
+
     /// How a WebAssembly module starts, and how gzip's data does.
     public static let wasmMagic: [UInt8] = [0x00, 0x61, 0x73, 0x6D]
     public static let gzipMagic: [UInt8] = [0x1F, 0x8B]
@@ -58,7 +65,7 @@ public struct PlaygroundPage {
     public func render() -> String {
         let files = JSON.object(shipped.map { ($0.path, JSON.string($0.text)) })
         let start = JSON.object([
-            ("file", .string(fileName)), ("source", .string(source)),
+            ("file", .string(fileName)), ("source", .string(source)), ("shipped", .string(Self.shippedFolder)),
             ("keywords", .array(Keyword.allCases.map { .string($0.rawValue) })),
             ("levels", .array(levels.map { .object([("path", .string($0.path)), ("title", .string($0.title)), ("kind", .string($0.kind))]) })),
         ])
