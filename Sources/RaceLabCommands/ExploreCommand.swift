@@ -22,8 +22,11 @@ struct ExploreCommand: Command {
         .init(
             name: "all-outcomes", value: nil,
             help:
-                "Explore every state, past a failure too (the stateful search\nstops 100000 states after its first failure: the verdict\nneeds only that, and the outcomes shown are then partial)."
+                "Explore everything, past a failure too (a search stops\n100000 states or steps after its first failure: the verdict\nneeds only that, and the outcomes shown are then partial)."
         ),
+        .init(
+            name: "first-failure", value: nil,
+            help: "Stop at the first failure: the verdict and its counterexample,\nthe outcomes and races found until then."),
         .init(
             name: "max-memory", value: "MB",
             help: "Memory a search may hold: states, graph and waiting worlds,\nor the current execution's worlds (default 1024)."),
@@ -142,7 +145,12 @@ struct ExploreCommand: Command {
         if let n = try parsed.number("time-limit", in: limits.timeLimit, spec) { config.timeLimit = n }
         if let n = try parsed.number("max-states", in: limits.maxStates, spec) { config.maxStates = n }
         if let n = try parsed.number("max-memory", in: 1...1_048_576, spec) { config.maxStateMemory = n << 20 }
-        if parsed.flags.contains("all-outcomes") { config.failureMargin = nil }
+        switch (parsed.flags.contains("all-outcomes"), parsed.flags.contains("first-failure")) {
+        case (true, true): throw UsageError("--all-outcomes goes past the first failure and --first-failure stops there: give one", command: spec)
+        case (true, false): config.failureMargin = nil
+        case (false, true): config.failureMargin = 0
+        case (false, false): break
+        }
         return config
     }
 }

@@ -75,14 +75,20 @@ public enum Words {
         case .statelessWon(let reduction, let executions, let cut, let statefulCut):
             let name = reduction == .dpor ? "DPOR" : "every interleaving"
             let how = cut.map { "\(name), cut: \($0)" } ?? "\(name): it finished first (\(count(executions, "execution")))"
-            return how + (statefulCut.map { "; the stateful search reached its budget (\($0))" } ?? "")
+            return how + (statefulCut.map { "; the stateful search \(Self.stopped($0))" } ?? "")
         case .statefulWon(let states, let cut, let executions):
             let how = cut.map { "a bound cut it first (\($0))" } ?? "it finished first (\(states) states)"
             return "stateful search: \(how), while DPOR had run \(executions) executions without finishing"
         }
     }
 
-    /// A version's verdict in a table's cell: "proven", "FAILS", "fails, as expected".
+    /// How a bound stopped the search that lost the choice: "reached its budget (…)",
+    /// or, stopped past a data race with no outcome yet, "found a data race first (…)".
+    static func stopped(_ cut: Cut) -> String {
+        if case .afterFailure = cut { return "found a data race first (\(cut))" }
+        return "reached its budget (\(cut))"
+    }
+
     /// What the Swift 6 compiler says of a program that uses Swift concurrency
     /// (`Program.swift6Rejections`), under the mapping that makes a scenario's
     /// top-level variables a script's: the main actor's.
@@ -92,6 +98,7 @@ public enum Words {
         return "rejects it (\(mapping)): " + rejections.joined(separator: "; ")
     }
 
+    /// A version's verdict in a table's cell: "proven", "FAILS", "fails, as expected".
     public static func verdictCell(_ verdict: Verdict, _ role: VersionRole) -> String {
         switch (verdict, role) {
         case (.notExhaustive, _): return "not exhaustive"

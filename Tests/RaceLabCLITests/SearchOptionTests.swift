@@ -25,6 +25,20 @@ struct SearchOptionTests {
         #expect(output.stdout.contains("Search: not exhaustive: stopped after 20000 states (the state budget; --max-states raises it)\n"))
     }
 
+    /// `--first-failure` stops each search at its first failure (here DPOR's first
+    /// execution, which finds the counter's race); it and `--all-outcomes` say
+    /// opposite things.
+    @Test func firstFailureStopsAtOnce() {
+        let output = racelab.main(["explore", Self.counter, "--search", "dpor", "--first-failure"])
+        #expect(output.exitCode == 1)
+        #expect(
+            output.stdout.contains(
+                "Search: not exhaustive: stopped at the first failure, so the outcomes are partial (--all-outcomes explores every interleaving)\n"))
+        let both = racelab.main(["explore", Self.counter, "--first-failure", "--all-outcomes"])
+        #expect(both.exitCode == 64)
+        #expect(both.stderr.contains("--all-outcomes goes past the first failure and --first-failure stops there: give one"))
+    }
+
     @Test func theStepBoundIsADepthAndTheMemoryBudgetIsACut() {
         let shallow = racelab.main(["explore", Self.counter, "--search", "stateful", "--max-steps", "10"])
         #expect(shallow.exitCode == 1, "the counter's race, found within the bound, outranks the cut")

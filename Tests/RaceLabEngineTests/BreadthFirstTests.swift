@@ -38,7 +38,7 @@ struct BreadthFirstTests {
     @Test func aShallowFailureInAnEndlessStateSpaceIsFoundAndIsShortest() throws {
         let result = try stateful(Self.simpleCounter) { $0.failureMargin = 1_000 }
         #expect(result.verdict() == .fails)
-        #expect(result.cut == .afterFailure(1_000), "the outcomes are partial, and the report says so")
+        #expect(result.cut == .afterFailure(1_000, .states), "the outcomes are partial, and the report says so")
         let failure = try #require(result.shortestFailure)
         #expect(failure.count == 17)
         #expect(failure.joined(separator: " ") == "A A A A A A B B A B A A A A A A B")
@@ -47,6 +47,7 @@ struct BreadthFirstTests {
         bounded.reduction = .none
         bounded.timeLimit = nil
         bounded.maxSteps = 16
+        bounded.failureMargin = nil
         let short = Explorer(program: try compile(Self.simpleCounter), config: bounded).explore()
         #expect(short.failingExecutions == 0 && short.cut == .stepBound(16))
         bounded.maxSteps = 17
@@ -55,8 +56,12 @@ struct BreadthFirstTests {
     }
 
     @Test func aFailureFoundFirstStopsTheSearchAtOnceWithAMarginOfNone() throws {
-        let result = try stateful(Self.simpleCounter) { $0.failureMargin = 0 }
-        #expect(result.cut == .afterFailure(0))
+        // Without the race detector: the counter's race would be the first failure.
+        let result = try stateful(Self.simpleCounter) {
+            $0.failureMargin = 0
+            $0.detectRaces = false
+        }
+        #expect(result.cut == .afterFailure(0, .states))
         #expect(result.shortestFailure?.count == 17)
         #expect(result.outcomes.count == 1 && result.executions == 1, "the first failing state, and nothing after it")
     }
@@ -66,7 +71,11 @@ struct BreadthFirstTests {
     @Test func allOutcomesExploresPastTheFailure() throws {
         let racy = "var x = 0\nthread A { x += 1 }\nthread B { x += 1 }\nexpect x == 2, \"two\""
         let whole = try stateful(racy) { $0.failureMargin = nil }
-        let stopped = try stateful(racy) { $0.failureMargin = 0 }
+        // Without the race detector: a data race is a failure too, met first.
+        let stopped = try stateful(racy) {
+            $0.failureMargin = 0
+            $0.detectRaces = false
+        }
         // Breadth first, A A B B (x = 2) is the first final state met, then A B A B.
         #expect(whole.isExhaustive && whole.outcomes.map(\.outcome.state) == ["x = 2", "x = 1"])
         #expect(whole.outcomes.map(\.interleavings) == [InterleavingCount(2), InterleavingCount(4)])
@@ -74,6 +83,51 @@ struct BreadthFirstTests {
         // a margin of none still ends exhaustive.
         #expect(stopped.isExhaustive && stopped.states == whole.states && stopped.outcomes.map(\.outcome.state) == ["x = 2", "x = 1"])
         #expect(whole.shortestFailure == stopped.shortestFailure && whole.shortestFailure == ["A", "B", "A", "B"])
+    }
+
+    /// A data race fails the verdict, so it starts the margin as a failing outcome
+    /// does: breadth first, it is met long before any final state. The race found is
+    /// the report, and the outcomes are those met (none here).
+    @Test func aDataRaceStartsTheMargin() throws {
+        let racy = "var x = 0\nthread A { x += 1 }\nthread B { x += 1 }\nexpect x == 2, \"two\""
+        let stopped = try stateful(racy) { $0.failureMargin = 0 }
+        #expect(stopped.cut == .afterFailure(0, .states) && stopped.verdict() == .fails)
+        #expect(stopped.executions == 0 && stopped.failsByRacesAlone)
+        #expect(stopped.dataRaces.map(\.target) == ["x"])
+        // The states stored: the start, A's and B's reads (the race: A's write and B's
+        // read can both run after A's read), and the two reads' successors.
+        #expect(stopped.states == 5)
+    }
+
+    /// DPOR's margin counts steps (both kinds) past the first failing execution or race.
+    @Test func dporStopsPastTheFirstFailureByItsMarginInSteps() throws {
+        let racy = "var x = 0\nthread A { x += 1 }\nthread B { x += 1 }\nexpect x == 2, \"two\""
+        func dpor(_ margin: Int?, races: Bool = true) throws -> Exploration {
+            var config = ExploreConfig()
+            config.timeLimit = nil
+            config.failureMargin = margin
+            config.detectRaces = races
+            return Explorer(program: try compile(racy), config: config).explore()
+        }
+        let whole = try dpor(nil)
+        #expect(whole.isExhaustive && whole.executions == 4 && whole.failingExecutions == 2)
+        // The first execution (A A B B, x = 2) finds the race: none is run after it.
+        let first = try dpor(0)
+        #expect(first.cut == .afterFailure(0, .steps) && first.executions == 1 && first.failsByRacesAlone)
+        // Without the race detector, the first failing execution (the second) stops it.
+        let failing = try dpor(0, races: false)
+        #expect(failing.cut == .afterFailure(0, .steps) && failing.executions == 2 && failing.failingExecutions == 1)
+        // A margin longer than what is left leaves the search exhaustive.
+        #expect(try dpor(1_000).isExhaustive)
+        // The counterexample search ignores the margin: the simplest failure is found.
+        // (Fewest preemptions: one, B running between A's read and its write.)
+        var config = ExploreConfig()
+        config.failureMargin = 0
+        config.detectRaces = false
+        config.timeLimit = nil
+        let analysis = Analysis.of(try compile(racy), config: config)
+        #expect(analysis.counterexample?.schedule.joined(separator: " ") == "A B B A")
+        #expect(analysis.counterexample?.preemptions == 1)
     }
 
     /// The step bound is a depth: no state further than it is expanded, and every

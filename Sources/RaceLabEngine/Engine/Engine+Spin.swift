@@ -30,7 +30,10 @@ extension Engine {
     /// After a step of `thread` (from `before`) that made `accesses`: keeps watching a
     /// thread that only reads, and blocks it when it has come round. A watch starts
     /// where the thread's top frame went back (a loop's next round begins), so that
-    /// straight-line reads cost nothing. Returns whether it now waits.
+    /// straight-line reads cost nothing. A watch that something it read was written
+    /// under since is dropped as if there were none (it may start again at once):
+    /// the thread's future depends only on whether it has a watch still current, so
+    /// the stateful search keeps only that (`StateEncoder`). Returns whether it now waits.
     @discardableResult
     func watchSpin(_ world: inout World, _ thread: ThreadID, before: Position, accesses: [Access]) -> Bool {
         guard spinWaits else { return false }
@@ -44,10 +47,11 @@ extension Engine {
             if state.spin != nil { world.threads[thread].spin = nil }
             return false
         }
-        guard var watch = state.spin else {
-            if let top = state.frames.last, state.frames.count == before.depth, top.code == before.code, top.pc <= before.pc {
-                world.threads[thread].spin = SpinWatch(anchor: state.frames, reads: [], steps: 0)
-            }
+        // A watch something was written under since is no watch: the thread may see
+        // something new. (So the stateful search stores the two as one state.)
+        guard var watch = state.spin, !watch.isStale(in: world) else {
+            let wentBack = state.frames.last.map { state.frames.count == before.depth && $0.code == before.code && $0.pc <= before.pc } ?? false
+            world.threads[thread].spin = wentBack ? SpinWatch(anchor: state.frames, reads: [], steps: 0) : nil
             return false
         }
         for access in accesses where !watch.reads.contains(where: { $0.target == access.target }) {
@@ -56,7 +60,7 @@ extension Engine {
         watch.steps += 1
         // Something it read has changed (it may see something new), or the round is too
         // long to catch: stop watching until it goes back again.
-        if watch.steps > Self.spinWindow || watch.reads.contains(where: { world.version(of: $0.target) != $0.version }) {
+        if watch.steps > Self.spinWindow {
             world.threads[thread].spin = nil
             return false
         }

@@ -105,6 +105,12 @@ public struct SpinWatch: Hashable, Sendable {
     var anchor: [Frame]
     var reads: [SpinRead]
     var steps: Int
+
+    /// Whether something it read has been written since (versions only grow, so a
+    /// stale watch never becomes current again).
+    func isStale(in world: World) -> Bool {
+        reads.contains { world.version(of: $0.target) != $0.version }
+    }
 }
 
 /// A call frame: code, program counter, locals and operand stack.

@@ -82,6 +82,8 @@ extension Explorer {
             config.preemptionBound = bound
             config.maxSteps = steps
             config.detectRaces = false
+            // Every execution within the bounds: the shortest failure may come last.
+            config.failureMargin = nil
             config.maxExecutions = max(1, budget - spent)
             config.deadline = deadline
             let result = Explorer(engine: engine, config: config).explore()

@@ -58,9 +58,21 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
     /// The stateful search explored every state within this many steps of the start
     /// and left further ones unexpanded (the step bound, read as a depth).
     case depthBound(Int)
-    /// The stateful search stopped this many states after its first failure: the
-    /// failure stands, the outcomes are those seen so far.
-    case afterFailure(Int)
+    /// The search stopped this many states (the stateful search) or steps (DPOR)
+    /// after its first failure (`ExploreConfig.failureMargin`): the failure stands,
+    /// the outcomes and races are those seen so far.
+    case afterFailure(Int, Work)
+
+    /// What a bound counts.
+    public enum Work: Hashable, Sendable {
+        case states, steps
+    }
+
+    /// Whether the search stopped past a failure (not for want of room or time).
+    public var isAfterFailure: Bool {
+        if case .afterFailure = self { return true }
+        return false
+    }
 
     /// `an execution reached the step bound (2000 steps)`.
     public var description: String {
@@ -75,8 +87,10 @@ public enum Cut: Hashable, Sendable, CustomStringConvertible {
         case .memoryBound(let n): return "stopped when the search held \(n >> 20) MB (the memory budget: do values grow every step?)"
         case .depthBound(let n):
             return "every state within \(n) steps of the start was explored, and some go further (the step bound; --max-steps raises it)"
-        case .afterFailure(let n):
-            return "stopped \(n) states after the first failure, so the outcomes are partial (--all-outcomes explores every state)"
+        case .afterFailure(let n, let work):
+            let (unit, all) = work == .states ? ("states", "state") : ("steps", "interleaving")
+            let when = n == 0 ? "at the first failure" : "\(n) \(unit) after the first failure"
+            return "stopped \(when), so the outcomes are partial (--all-outcomes explores every \(all))"
         }
     }
 

@@ -40,10 +40,12 @@ public struct ExploreConfig: Sendable, Equatable {
     /// The stateful search reads it as a depth: it expands no state this many steps
     /// from the start.
     public var maxSteps = 2_000
-    /// States the stateful search may store after it meets its first failure before it
-    /// stops with the outcomes it has (the verdict needs only the failure); nil to
-    /// explore every state (`--all-outcomes`). Counted in states, so what is printed
-    /// never depends on the machine.
+    /// How far a search goes on past its first failure (a failing outcome or a data
+    /// race) before it stops with the outcomes it has (`Cut.afterFailure`: the verdict
+    /// needs only the failure): states the stateful search stores, steps DPOR takes.
+    /// 0 stops at the failure (`--first-failure`); nil explores everything
+    /// (`--all-outcomes`). Counted in states and steps, so what is printed never
+    /// depends on the machine.
     public var failureMargin: Int? = 100_000
     /// Complete executions before the search stops.
     public var maxExecutions = 1_000_000

@@ -72,11 +72,26 @@ extension Explorer {
         func graphTurn() -> Exploration? {
             graph.resume(progress: progress, until: graphBudget)
             guard graph.ended else { return nil }
+            let racesAlone = graph.result.failsByRacesAlone
+            let clean = graph.result.failingExecutions == 0 && graph.result.dataRaces.isEmpty
             switch graph.result.cut {
-            case .stateBound, .memoryBound:
-                // Out of room for states: DPOR, which stores none, is what is left.
+            case .stateBound where clean, .memoryBound where clean:
+                // Out of room for states before any failure: DPOR, which stores none, is
+                // what is left. (A failing outcome found stands, cut or not: it is the
+                // verdict.)
                 stateless.resume(&dpor, progress: progress)
                 return chosen(dpor.result, dporReason(dpor.result, statefulCut: graph.result.cut))
+            case .afterFailure where racesAlone, .stateBound where racesAlone, .memoryBound where racesAlone:
+                // Stopped with a data race and no failing final state (breadth first,
+                // final states come last): DPOR, depth first, reaches outcomes at once,
+                // and stops past the race too. Its report, with the outcomes it saw, wins
+                // if it fails too; else the stateful search's race stands.
+                stateless.resume(&dpor, progress: progress)
+                if dpor.result.failingExecutions > 0 || !dpor.result.dataRaces.isEmpty {
+                    return chosen(dpor.result, dporReason(dpor.result, statefulCut: graph.result.cut))
+                }
+                let result = stateful.completed(graph.result, progress: progress)
+                return chosen(result, .statefulWon(states: result.states, cut: result.cut, statelessExecutions: dpor.result.executions))
             default:
                 // A bound of its own (time, say) may have cut it: say so.
                 let result = stateful.completed(graph.result, progress: progress)

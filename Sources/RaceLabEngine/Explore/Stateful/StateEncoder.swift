@@ -35,8 +35,8 @@ struct StateEncoder {
     /// The last world's bytes (valid until the next `encode`).
     let bytes = ByteBuffer()
     /// Whether the spin bookkeeping is part of the state: a thread's spin watch
-    /// (`SpinWatch`), and a spin wait something already released. Off only in tests
-    /// that compare states up to it.
+    /// (`SpinWatch`) still current. Off only in tests that compare states up to it.
+    /// (A stale watch and a released spin wait are never written: each behaves as none.)
     var keepsSpinWatches = true
     /// Main-queue block numbers met so far in this encoding, in the order met.
     var blocks: [Int] = []
@@ -99,11 +99,12 @@ struct StateEncoder {
                     for object in world.threads[id].pools[pool] { put(object) }
                 }
             }
-            if keepsSpinWatches, world.threads[id].spin != nil {
-                put(1 + world.threads[id].spin!.steps)
-                put(world.threads[id].spin!.anchor.count)
-                for f in world.threads[id].spin!.anchor.indices { put(world.threads[id].spin!.anchor[f], world) }
-                put(world.threads[id].spin!.reads, world)
+            // A stale watch is no watch (`Engine.watchSpin`).
+            if keepsSpinWatches, let watch = world.threads[id].spin, !watch.isStale(in: world) {
+                put(1 + watch.steps)
+                put(watch.anchor.count)
+                for f in watch.anchor.indices { put(watch.anchor[f], world) }
+                put(watch.reads, world)
             } else {
                 put(0)
             }
@@ -199,8 +200,9 @@ struct StateEncoder {
 
     private mutating func encodeWait(_ wait: Wait?, _ world: World) {
         var wait = wait
-        // Without the spin bookkeeping, a spin wait already released is no wait.
-        if !keepsSpinWatches, case .spin(let reads) = wait, reads.contains(where: { $0.version != world.version(of: $0.target) }) { wait = nil }
+        // A spin wait already released is no wait: the thread's next step clears it,
+        // and a thread that blocked in a spin holds no watch.
+        if case .spin(let reads) = wait, reads.contains(where: { $0.version != world.version(of: $0.target) }) { wait = nil }
         switch wait {
         case nil: put(0)
         case .lock(let id, let reentrant): put(reentrant ? 2 : 1); put(id)

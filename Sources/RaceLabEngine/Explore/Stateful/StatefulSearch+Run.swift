@@ -20,7 +20,8 @@ extension StatefulSearch {
         var keys: [Explorer.OutcomeKey] = []
         var seenRaces = Explorer.SeenRaces()
         var expanded = 0
-        /// The number of states stored when the first failure was met.
+        /// The number of states stored when the first failure (a failing outcome or a
+        /// data race) was met.
         var storedAtFailure: Int?
         /// The most the store, graph, sleep sets and waiting worlds held together.
         var peakMemory = 0
@@ -51,7 +52,7 @@ extension StatefulSearch {
             var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
             search: while let pending = states.next() {
                 if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
-                    result.cut = .afterFailure(margin)
+                    result.cut = .afterFailure(margin, .states)
                     break search
                 }
                 let state = pending.state, world = pending.world, depth = pending.depth
@@ -133,6 +134,8 @@ extension StatefulSearch {
                         stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
                     }
                     if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
+                    // A data race fails the verdict, as a failing outcome does.
+                    if storedAtFailure == nil, !result.dataRaces.isEmpty { storedAtFailure = store.count }
                 }
                 if store.count >= config.maxStates {
                     result.cut = .stateBound(config.maxStates)
@@ -170,7 +173,8 @@ extension StatefulSearch {
         /// The report, once the search is over.
         private mutating func finish() {
             if result.cut == nil, depthCut { result.cut = .depthBound(config.maxSteps) }
-            if result.cut != nil, result.failingExecutions == 0 {
+            // What keeps growing explains a budget's cut; one past a race explains itself.
+            if let cut = result.cut, result.failingExecutions == 0, !cut.isAfterFailure {
                 for world in states.waiting { growth.add(world) }
                 result.growing = growth.grown
             }

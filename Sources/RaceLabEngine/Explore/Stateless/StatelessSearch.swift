@@ -48,6 +48,9 @@ struct StatelessSearch: Search {
         /// the share of the tree above): set when it pauses. Wakeup trees learn of
         /// branches late, so it runs ahead of the truth, which `exploreChoosing` allows for.
         var fraction = 0.0
+        /// The steps taken (both kinds) when the first failure (a failing execution
+        /// or a data race) was met.
+        var failedAt: Int?
     }
 
     /// `visit` sees the trace of every complete execution (the tests' oracle uses it).
@@ -187,6 +190,9 @@ struct StatelessSearch: Search {
                 result.executions += 1
                 if depth + 1 > run.longest { run.longest = depth + 1 }
                 explorer.record(world, trace: trace, into: &result, keys: &outcomeKeys)
+                if run.failedAt == nil, result.shortestFailure != nil || !result.dataRaces.isEmpty {
+                    run.failedAt = result.steps + result.reversalSteps
+                }
                 visit?(trace)
                 finish(&stack[depth], sleeping: &sleeping)
             } else {
@@ -219,6 +225,10 @@ struct StatelessSearch: Search {
                 }
                 if let progress, !progress(result) {
                     result.cut = .stopped
+                    break search
+                }
+                if let margin = config.failureMargin, let at = run.failedAt, result.steps + result.reversalSteps - at >= margin {
+                    result.cut = .afterFailure(margin, .steps)
                     break search
                 }
                 if result.executions >= config.maxExecutions {
