@@ -1,8 +1,9 @@
 """Headless Chromium driven over the DevTools protocol on a pipe, with nothing but
 Python: --remote-debugging-pipe makes the browser read commands on file descriptor 3
 and write answers on 4, each a JSON text ended by a NUL byte. Used by press-keys.py
-(a lesson page played with real key presses) and mermaid.py (diagrams drawn by
-Mermaid itself).
+(a lesson page played with real key presses), scenario-pages.py (every scenario's
+page, story and timeline in one browser), mermaid.py (diagrams drawn by Mermaid
+itself) and playground.py.
 """
 import base64
 import json
@@ -39,6 +40,7 @@ class Browser:
         self.buffer = b""
         self.next_id = 0
         self.session = None
+        self.target = None
 
     def send(self, method, **params):
         self.next_id += 1
@@ -61,12 +63,28 @@ class Browser:
                 return answer.get("result", {})
 
     def open(self, url, ready="true"):
-        target = self.send("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.send("Target.attachToTarget", targetId=self.target, flatten=True)["sessionId"]
         self.send("Page.enable")
-        self.send("Page.navigate", url=url)
+        self.go(url, ready)
+
+    def go(self, url, ready="true"):
+        # The open page goes to another document (quicker than a new page: the same
+        # renderer). The old document is marked, so the wait is for the new one.
+        self.evaluate("document.racelabLeft = true")
+        navigated = self.send("Page.navigate", url=url)
+        if navigated.get("errorText"):  # a file that is not there, say
+            raise SystemExit("%s: %s" % (url, navigated["errorText"]))
         # Wait until the page has loaded and `ready` (a script expression) holds.
-        self.wait("document.readyState === 'complete' && (%s)" % ready, "the page did not get ready: " + ready)
+        self.wait("!document.racelabLeft && document.readyState === 'complete' && (%s)" % ready,
+                  "%s: the page did not get ready: %s" % (url, ready))
+
+    def close_page(self):
+        # The page open() opened is closed: a session that opens many keeps few.
+        if self.target:
+            self.session = None
+            self.send("Target.closeTarget", targetId=self.target)
+            self.target = None
 
     def wait(self, condition, failure, seconds=10):
         for _ in range(int(seconds / 0.05)):

@@ -17,6 +17,7 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 out=$(mktemp -d)
+here=$(cd "$(dirname "$0")" && pwd)
 # Every run that deadlocks draws a graph dot accepts.
 for version in "deadlock" "deadlock --fix mainSync" "queue-sync-deadlock" "dispatch-group --fix mainSync" "bounded-buffer --fix whileSignal"; do
   # shellcheck disable=SC2086
@@ -31,29 +32,12 @@ dot -Tsvg "$out/order.dot" -o "$out/order.svg" || { echo "dot rejects the lock-o
 set +e
 "$bin" export deadlock --fix mutex --format dot > /dev/null 2>&1; [ $? -eq 65 ] || { echo "a graph of no deadlock should exit 65"; exit 1; }
 set -e
-# The SVG timeline renders in a browser, and is not blank.
+# The SVG timeline renders in a browser, and is not blank (png.py: its image data has
+# more than a handful of byte values).
 "$bin" export singleton-race --counterexample --format svg -o "$out/timeline.svg" > /dev/null
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=900,500 \
   --screenshot="$out/timeline.png" "file://$out/timeline.svg" > /dev/null 2>&1
-# A PNG that is not blank: its image data has more than a handful of byte values.
-not_blank() {  # not_blank PNG WHAT
-  python3 - "$1" "$2" <<'PY'
-import sys, zlib, struct
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "%s: not a PNG" % sys.argv[2]
-# Decompress the image data and count distinct byte values: a blank page has one or two.
-pos, idat = 8, b""
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    if kind == b"IDAT":
-        idat += data[pos + 8:pos + 8 + length]
-    pos += 12 + length
-raw = zlib.decompress(idat)
-assert len(set(raw)) > 8, "%s: the screenshot is blank" % sys.argv[2]
-print("%s screenshot: %d bytes, %d distinct values" % (sys.argv[2], len(data), len(set(raw))))
-PY
-}
-not_blank "$out/timeline.png" timeline
+python3 "$here/png.py" "$out/timeline.png" timeline
 # Mermaid itself reads every scenario's sequence diagram: the streamlit-mermaid wheel
 # from PyPI bundles Mermaid in a page (no npm needed); mermaid.py has it draw each one.
 mkdir -p "$out/mermaid"
@@ -63,22 +47,27 @@ if python3 -m pip download --quiet --no-deps --dest "$out/wheel" streamlit-merma
     "$bin" export "$(basename "$file" .race)" --format mermaid -o "$out/mermaid/$(basename "$file" .race).mmd" > /dev/null
   done
   "$bin" export async-operation --counterexample --format mermaid -o "$out/mermaid/async-operation-counterexample.mmd" > /dev/null
-  python3 "$(dirname "$0")/mermaid.py" "$out/wheel/streamlit_mermaid/frontend/build" "$out"/mermaid/*.mmd
+  python3 "$here/mermaid.py" "$out/wheel/streamlit_mermaid/frontend/build" "$out"/mermaid/*.mmd
 else
   echo "WARNING: could not fetch streamlit-mermaid from PyPI: Mermaid's own reading of the diagrams is SKIPPED"
 fi
 # The lesson page in a browser, played with real key presses (press-keys.py drives
 # Chromium over the DevTools protocol): every key's step, every undo and the end are
 # checked against 'racelab run' for the same threads (check-play.py); reaching the goal
-# shows the debrief, and so does a proven fix played to its end.
-here=$(cd "$(dirname "$0")" && pwd)
+# shows the debrief, and so does a proven fix played to its end. The pages are listed
+# first, then played in one browser (press-keys.py --to), then checked.
+keys=()  # press-keys.py's pages to play: --to JSON PAGE KEY..., each
+lesson() {  # lesson NAME [FIX]: sets $page, the lesson page, exported once
+  page="$out/lesson-$1${2:+-$2}.html"
+  [ -f "$page" ] || "$bin" export "$1" ${2:+--fix "$2"} --format html -o "$page" > /dev/null
+}
+plays=()  # check-play.py's checks, three words each: JSON NAME FIX
 play() {  # play NAME FIX KEYS...
-  local name="$1" fix="$2"
+  local name="$1" fix="$2" json="$out/play-${#plays[@]}.json"
   shift 2
-  # shellcheck disable=SC2046
-  "$bin" export "$name" $([ -n "$fix" ] && echo --fix "$fix") --format html -o "$out/play.html" > /dev/null
-  python3 "$here/press-keys.py" "$out/play.html" "$@" > "$out/keys.json"
-  python3 "$here/check-play.py" "$out/keys.json" "$bin" "$name" $fix
+  lesson "$name" "$fix"
+  keys+=(--to "$json" "$page" "$@")
+  plays+=("$json" "$name" "$fix")
 }
 play singleton-race "" 2 3 2 3 u u 3 2 2 2 2 2 3 3 3 3
 play singleton-race mutex 2 3 3 2 2 2 2 2 2 2 2 2 3 3 3 3 3 3 3 3 3 3
@@ -86,28 +75,37 @@ play deadlock "" 2 u 3 2 3 2 3
 play lost-update "" 2 3 3 3 3 u 2 2 3 2 3
 # The page's hint agrees with step mode's, word for word, from the same state: a
 # failure ahead (the singleton race after A, B) and a livelock ahead and here.
+hints=()  # the hints' checks, three words each: JSON STEP-OUTPUT NAME
 hint_agrees() {  # hint_agrees NAME KEYS...
-  local name="$1"
+  local name="$1" json="$out/hint-${#hints[@]}.json" step="$out/step-${#hints[@]}.txt"
   shift
-  "$bin" export "$name" --format html -o "$out/hint.html" > /dev/null
-  python3 "$here/press-keys.py" "$out/hint.html" "$@" > "$out/hint.json"
-  printf '%s\n' "$@" q | COLUMNS=400 "$bin" step "$name" --challenge > "$out/step.txt"
-  python3 - "$out/hint.json" "$out/step.txt" "$name" <<'PY'
-import sys, json
-page = json.load(open(sys.argv[1]))[-1]["hint"]
-step = " ".join(open(sys.argv[2]).read().split())
-assert page and page in step, "%s: the page says %r, step mode does not:\n%s" % (sys.argv[3], page, step[-600:])
-print("lesson page hint (%s): %s" % (sys.argv[3], page))
-PY
+  lesson "$name"
+  keys+=(--to "$json" "$page" "$@")
+  printf '%s\n' "$@" q | COLUMNS=400 "$bin" step "$name" --challenge > "$step"
+  hints+=("$json" "$step" "$name")
 }
 hint_agrees singleton-race 2 3 h h h
 hint_agrees polite-livelock h h h
 hint_agrees polite-livelock 2 3 h h h
 # A livelock never ends: its goal is reached by going round its loop, every thread
 # taking a step; the page's debrief says what step mode's challenge says.
-"$bin" export polite-livelock --format html -o "$out/loop.html" > /dev/null
-python3 "$here/press-keys.py" "$out/loop.html" 2 3 2 2 2 3 3 3 > "$out/loop.json"
+lesson polite-livelock
+keys+=(--to "$out/loop.json" "$page" 2 3 2 2 2 3 3 3)
 printf '%s\n' A B A A A B B B q | COLUMNS=400 "$bin" step polite-livelock --challenge > "$out/loop.txt"
+# All of them played, in one browser; then checked.
+python3 "$here/press-keys.py" "${keys[@]}"
+for ((i = 0; i < ${#plays[@]}; i += 3)); do
+  python3 "$here/check-play.py" "${plays[i]}" "$bin" "${plays[i + 1]}" ${plays[i + 2]:+"${plays[i + 2]}"}
+done
+for ((i = 0; i < ${#hints[@]}; i += 3)); do
+  python3 - "${hints[@]:i:3}" <<'PY'
+import sys, json
+page = json.load(open(sys.argv[1]))[-1]["hint"]
+step = " ".join(open(sys.argv[2]).read().split())
+assert page and page in step, "%s: the page says %r, step mode does not:\n%s" % (sys.argv[3], page, step[-600:])
+print("lesson page hint (%s): %s" % (sys.argv[3], page))
+PY
+done
 python3 - "$out/loop.json" "$out/loop.txt" <<'PY'
 import sys, json
 moments = json.load(open(sys.argv[1]))
@@ -120,35 +118,14 @@ assert "Challenge won" in step and said[0].upper() + said[1:] in step, "the page
 assert debrief[1] in step, "the page says %r, step mode does not" % debrief[1]
 print("lesson page livelock goal: %s" % said)
 PY
-"$bin" export singleton-race --format html -o "$out/page.html" > /dev/null
+lesson singleton-race
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,900 \
-  --screenshot="$out/page.png" "file://$out/page.html#moves=2,3" > /dev/null 2>&1
-not_blank "$out/page.png" "lesson page"
+  --screenshot="$out/page.png" "file://$page#moves=2,3" > /dev/null 2>&1
+python3 "$here/png.py" "$out/page.png" "lesson page"
 # Every scenario's page and timeline open in the browser: the page's script runs (the
-# lanes and the status line are filled in) and the SVG is drawn (not blank).
-for file in Scenarios/*.race; do
-  name=$(basename "$file" .race)
-  "$bin" export "$name" --format html -o "$out/$name.html" > /dev/null
-  chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$out/$name.html" > "$out/$name.dom" 2> /dev/null
-  python3 - "$out/$name.dom" "$name" <<'PY'
-import sys, re
-dom = open(sys.argv[1]).read()
-lanes = re.findall(r'class="lane(?: idle)?" data-thread="([^"]*)"', dom)
-status = re.search(r'<p id="status">([^<]+)</p>', dom)
-versions = re.findall(r'data-version="([^"]*)"', dom)
-assert lanes and lanes[0] == "main", "%s: no lanes after the page's script ran" % sys.argv[2]
-assert status, "%s: the page's script did not fill in the status" % sys.argv[2]
-assert len(versions) >= 3, "%s: the page shows %d versions" % (sys.argv[2], len(versions))
-PY
-  # Its story, watched: the page's own button plays it, and it says what the run says.
-  if grep -q '^schedule story' "$file"; then
-    python3 "$here/press-keys.py" "$out/$name.html" "click:#watch button" > "$out/$name.json"
-    python3 "$here/check-play.py" "$out/$name.json" "$bin" "$name" --unfinished > /dev/null
-  fi
-  "$bin" export "$name" --format svg -o "$out/$name.svg" > /dev/null
-  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=800,600 \
-    --screenshot="$out/$name.png" "file://$out/$name.svg" > /dev/null 2>&1
-  not_blank "$out/$name.png" "$name timeline" > /dev/null
-done
+# lanes and the status line are filled in), its story watched with the page's own
+# button says what the run says (check-play.py), and the SVG is drawn (not blank). One
+# browser for them all, the exports made beside it (scenario-pages.py).
+python3 "$here/scenario-pages.py" "$bin" "$out/scenarios" Scenarios/*.race
 echo "every scenario's page and timeline opened in the browser, and its story watched on the page as the run tells it"
 rm -rf "$out"
