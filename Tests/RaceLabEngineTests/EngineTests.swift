@@ -14,6 +14,24 @@ struct EngineTests {
         #expect(result.findings.map(\.kind) == [.expectation])
     }
 
+    /// Every step copies the thread table: a thread is its frames, its wait, three
+    /// flags and one reference for what few threads use, which stays nil until set
+    /// and is dropped from equality when back at its defaults.
+    @Test func aThreadIsAFewWords() {
+        #expect(MemoryLayout<ThreadState>.stride <= 48)
+        var thread = ThreadState(frames: [])
+        let plain = thread
+        thread.spin = nil
+        thread.priority = 2
+        #expect(thread == plain, "setting a default makes no box")
+        thread.task = 7
+        #expect(thread != plain && thread.task == 7)
+        var copy = thread
+        copy.task = nil
+        #expect(thread.task == 7, "the box is copied before a write, never shared")
+        #expect(copy == plain && copy.hashValue == plain.hashValue, "a box of defaults is no box")
+    }
+
     @Test func replayingAPrintedScheduleGivesTheSameRun() throws {
         let scenario = try Shipped.scenario("singleton-race")
         let runner = Runner(program: scenario.versions[0].program)

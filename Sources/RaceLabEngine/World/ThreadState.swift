@@ -1,44 +1,130 @@
 /// One simulated thread: its call stack and what, if anything, it waits for. Its
-/// name is in `World.threadNames`, so that this holds one reference (its frames)
-/// and copying the thread table, which every step does, costs one retain a thread.
+/// name is in `World.threadNames`, and what few threads use (an operation, a spin
+/// watch, a priority other than the default, autorelease pools, a task's handle and
+/// executor, a thrown error, a sleep) sits behind one reference that is nil until
+/// then: every step copies the thread table, so a thread is a few words and one or
+/// two retains, whatever the program uses.
 public struct ThreadState: Hashable, Sendable {
     public var frames: [Frame]
     public var waiting: Wait?
     public var isFinished = false
     public var isMain: Bool
-    /// For an operation's worker thread: the operation it runs.
-    public var operation: ObjectID?
-    /// While the thread's steps only read shared variables: where it started, to see
-    /// it come back there (a spin loop; `Engine.watchSpin`).
-    public var spin: SpinWatch?
     /// Whether it has completed a round of its outermost `while true` loop: only then
     /// is a wait at the top of the loop resting for the next piece of work
     /// (`Engine.isIdle`), not stuck before it did any.
     public var completedRound = false
-    /// Its quality of service, 0 (`.background`) to 4 (`.userInteractive`): what a
-    /// strict-priority scheduler goes by (`Program.strictPriority`).
-    public var priority = 2
-    /// Its `autoreleasepool { }` blocks, innermost last: the objects autoreleased into
-    /// each (once per call), which its drain releases (`memory "manual"`).
-    public var pools: [[ObjectID]] = []
-    /// For a task: its handle (`Task`'s object). Main and threads have none.
-    public var task: ObjectID?
-    /// The actor its code runs on now (the main actor for main when the program
-    /// uses it), or nil for the global concurrent executor (and plain threads). It
-    /// runs only while it holds it (the actor's header `owner`).
-    public var executor: ObjectID?
-    /// Under `pool N`: whether it holds a thread of the cooperative pool.
-    public var onPool = false
-    /// An error the code it called has just thrown, for the caller's `catchThrown`
-    /// (which takes it in the same step).
-    public var thrown: Value?
-    /// `Task.sleep`: the virtual clock's reading it sleeps until.
-    public var sleepsUntil: Int64?
+    /// The rarely set parts, nil while each has its default (see `ThreadExtras`).
+    private var extras: ThreadExtras?
 
     public init(frames: [Frame], isMain: Bool = false, operation: ObjectID? = nil) {
         self.frames = frames
         self.isMain = isMain
         self.operation = operation
+    }
+
+    /// For an operation's worker thread: the operation it runs.
+    public var operation: ObjectID? {
+        get { extras?.parts.operation }
+        set { write(isDefault: newValue == nil) { $0.operation = newValue } }
+    }
+    /// While the thread's steps only read shared variables: where it started, to see
+    /// it come back there (a spin loop; `Engine.watchSpin`).
+    public var spin: SpinWatch? {
+        get { extras?.parts.spin }
+        set { write(isDefault: newValue == nil) { $0.spin = newValue } }
+    }
+    /// Its quality of service, 0 (`.background`) to 4 (`.userInteractive`): what a
+    /// strict-priority scheduler goes by (`Program.strictPriority`).
+    public var priority: Int {
+        get { extras?.parts.priority ?? ThreadExtras.Parts.defaultPriority }
+        set { write(isDefault: newValue == ThreadExtras.Parts.defaultPriority) { $0.priority = newValue } }
+    }
+    /// Its `autoreleasepool { }` blocks, innermost last: the objects autoreleased into
+    /// each (once per call), which its drain releases (`memory "manual"`).
+    public var pools: [[ObjectID]] {
+        get { extras?.parts.pools ?? [] }
+        set { write(isDefault: newValue.isEmpty) { $0.pools = newValue } }
+    }
+    /// For a task: its handle (`Task`'s object). Main and threads have none.
+    public var task: ObjectID? {
+        get { extras?.parts.task }
+        set { write(isDefault: newValue == nil) { $0.task = newValue } }
+    }
+    /// The actor its code runs on now (the main actor for main when the program
+    /// uses it), or nil for the global concurrent executor (and plain threads). It
+    /// runs only while it holds it (the actor's header `owner`).
+    public var executor: ObjectID? {
+        get { extras?.parts.executor }
+        set { write(isDefault: newValue == nil) { $0.executor = newValue } }
+    }
+    /// Under `pool N`: whether it holds a thread of the cooperative pool.
+    public var onPool: Bool {
+        get { extras?.parts.onPool ?? false }
+        set { write(isDefault: !newValue) { $0.onPool = newValue } }
+    }
+    /// An error the code it called has just thrown, for the caller's `catchThrown`
+    /// (which takes it in the same step).
+    public var thrown: Value? {
+        get { extras?.parts.thrown }
+        set { write(isDefault: newValue == nil) { $0.thrown = newValue } }
+    }
+    /// `Task.sleep`: the virtual clock's reading it sleeps until.
+    public var sleepsUntil: Int64? {
+        get { extras?.parts.sleepsUntil }
+        set { write(isDefault: newValue == nil) { $0.sleepsUntil = newValue } }
+    }
+
+    /// Writes a rare part: in the box, made or copied so that it is this thread's
+    /// alone, unless there is none and the value is the part's default.
+    private mutating func write(isDefault: Bool, _ change: (inout ThreadExtras.Parts) -> Void) {
+        if extras == nil {
+            if isDefault { return }
+            extras = ThreadExtras(ThreadExtras.Parts())
+        } else if !isKnownUniquelyReferenced(&extras) {
+            extras = ThreadExtras(extras!.parts)
+        }
+        change(&extras!.parts)
+    }
+
+    /// Equal when every part is, a box of defaults being no box.
+    public static func == (a: ThreadState, b: ThreadState) -> Bool {
+        a.frames == b.frames && a.waiting == b.waiting && a.isFinished == b.isFinished && a.isMain == b.isMain
+            && a.completedRound == b.completedRound && (a.extras === b.extras || a.extrasParts == b.extrasParts)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(frames)
+        hasher.combine(waiting)
+        hasher.combine(isFinished)
+        hasher.combine(isMain)
+        hasher.combine(completedRound)
+        hasher.combine(extrasParts)
+    }
+
+    private var extrasParts: ThreadExtras.Parts { extras?.parts ?? ThreadExtras.Parts() }
+}
+
+/// A thread's rarely set parts, in a box that copies of the thread share until one
+/// writes. Only `ThreadState` holds one, and it copies the box before writing to a
+/// shared one.
+final class ThreadExtras: @unchecked Sendable {
+    struct Parts: Hashable {
+        static let defaultPriority = 2
+        var operation: ObjectID?
+        var spin: SpinWatch?
+        var priority = defaultPriority
+        var pools: [[ObjectID]] = []
+        var task: ObjectID?
+        var executor: ObjectID?
+        var onPool = false
+        var thrown: Value?
+        var sleepsUntil: Int64?
+    }
+
+    var parts: Parts
+
+    init(_ parts: Parts) {
+        self.parts = parts
     }
 }
 

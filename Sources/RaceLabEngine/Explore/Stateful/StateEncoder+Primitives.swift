@@ -55,6 +55,7 @@ extension StateEncoder {
         for byte in s.utf8 { bytes.append(byte) }
     }
 
+    @inline(__always)
     mutating func put(optional n: Int?) {
         put(n.map { $0 + 1 } ?? 0)
     }

@@ -112,19 +112,23 @@ struct StateEncoder {
         // A `let` global is set once, before the first step, and never changes.
         for g in world.globals.indices where !program.globals[g].isLet { put(world.globals[g]) }
         put(world.heap.count)
-        for id in world.heap.indices {
-            put(world.heap[id], named: id >= initialObjects, world)
-            // One byte says which of the header's rarely set parts follow.
-            let header = world.headers[id]
-            let held = header.owner != nil || header.depth != 0
-            put((header.isAlive ? 1 : 0) | (held ? 2 : 0) | (header.deallocatedOn != nil ? 4 : 0))
-            put(header.retainCount)
-            if held {
-                put(optional: header.owner)
-                put(header.depth)
+        // Through the buffer: `world.heap[id]` would copy the object (a retain and a
+        // release of each of its arrays) to pass it.
+        world.heap.withUnsafeBufferPointer { heap in
+            for id in heap.indices {
+                put(heap[id], named: id >= initialObjects, world)
+                // One byte says which of the header's rarely set parts follow.
+                let header = world.headers[id]
+                let held = header.owner != nil || header.depth != 0
+                put((header.isAlive ? 1 : 0) | (held ? 2 : 0) | (header.deallocatedOn != nil ? 4 : 0))
+                put(header.retainCount)
+                if held {
+                    put(optional: header.owner)
+                    put(header.depth)
+                }
+                if let thread = header.deallocatedOn { put(thread) }
+                if program.manualMemory { put(optional: header.deallocatedIn) }
             }
-            if let thread = header.deallocatedOn { put(thread) }
-            if program.manualMemory { put(optional: header.deallocatedIn) }
         }
         for count in world.created { put(count) }
         for count in world.builtinsNamed { put(count) }
