@@ -149,8 +149,9 @@ if status != 1 or "FAILS" not in text:
     failures.append("the link's verdict")
     print("the link's program should fail, and #result say so:\n" + text)
 
-# Stop: a search that would take a minute ends at once, and the next answer comes.
-slow = "var x = 0\nthread A {\n    while true {\n        x += 1\n    }\n}\nthread B {\n    while true {\n        x -= 1\n    }\n}\n"
+# Stop: a search that would take a minute ends at once, and the next answer comes. (An
+# atomic counter: a plain one races, and a race soon ends the search by itself.)
+slow = "atomic var x = 0\nthread A {\n    while true {\n        x += 1\n    }\n}\nthread B {\n    while true {\n        x -= 1\n    }\n}\n"
 browser.evaluate("{ const e = document.getElementById('source'); e.value = %s; e.dispatchEvent(new Event('input')); }" % json.dumps(slow))
 browser.evaluate("document.getElementById('do-explore').click()")
 time.sleep(1)
