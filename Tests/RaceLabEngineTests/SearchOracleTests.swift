@@ -109,6 +109,7 @@ struct SearchOracleTests {
         return (Answer(dpor, role: role), Answer(none, role: role), answer, nil)
     }
 
+    /// Stopped at its first failure, each search gives the verdict it gives whole.
     @Test(.exhaustive, arguments: ScenarioFileTests.names)
     func everySearchGivesTheSameAnswer(name: String) throws {
         let scenario = try Shipped.scenario(name)
@@ -122,6 +123,21 @@ struct SearchOracleTests {
             }
             if let none = found.none {
                 #expect(none == found.stateful, "\(label): none \(none)\n  stateful \(found.stateful)")
+            }
+            // Stopped at its first failure (`--first-failure`), each search keeps its
+            // verdict: a stop needs a failure, which it reports.
+            guard [.fails, .failsAsExpected].contains(found.stateful.verdict) else { continue }
+            var searches: [(ExploreConfig.Search, ExploreConfig.Reduction)] = [(.stateful, .none)]
+            if found.dpor != nil { searches.append((.stateless, .dpor)) }
+            if found.none != nil { searches.append((.stateless, .none)) }
+            for (search, reduction) in searches {
+                var config = ExploreConfig()
+                config.search = search
+                config.reduction = reduction
+                config.timeLimit = nil
+                config.failureMargin = 0
+                let stopped = Explorer(program: version.program, config: config).explore()
+                #expect(stopped.verdict(as: version.role) == found.stateful.verdict, "\(label) \(search) \(reduction), first failure")
             }
         }
     }

@@ -126,6 +126,11 @@ public struct Exploration: Sendable {
         outcomes.filter({ $0.outcome.isFailure }).map({ $0.executions }).reduce(0, +) + (livelock == nil ? 0 : 1)
     }
     public var isExhaustive: Bool { cut == nil }
+    /// Whether it found a failure: a failing outcome, a livelock or a data race. The
+    /// verdict's, and what starts a search's margin (`ExploreConfig.failureMargin`).
+    public var hasFailed: Bool {
+        !dataRaces.isEmpty || livelock != nil || outcomes.contains { $0.outcome.isFailure }
+    }
     /// Every interleaving passes its checks, and only data races fail the program.
     public var failsByRacesAlone: Bool { failingExecutions == 0 && !dataRaces.isEmpty }
 
@@ -143,7 +148,7 @@ public struct Exploration: Sendable {
     /// student's fix: two accesses with nothing ordering them are undefined
     /// behaviour, whatever the outcomes say.
     public func verdict(as role: VersionRole = .fix) -> Verdict {
-        if failingExecutions > 0 || !dataRaces.isEmpty { return role.shouldFail ? .failsAsExpected : .fails }
+        if hasFailed { return role.shouldFail ? .failsAsExpected : .fails }
         if let cut { return .notExhaustive(cut) }
         return role.shouldFail ? .passesUnexpectedly : .proven
     }

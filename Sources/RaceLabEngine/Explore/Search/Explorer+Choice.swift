@@ -72,10 +72,9 @@ extension Explorer {
         func graphTurn() -> Exploration? {
             graph.resume(progress: progress, until: graphBudget)
             guard graph.ended else { return nil }
-            let racesAlone = graph.result.failsByRacesAlone
-            let clean = graph.result.failingExecutions == 0 && graph.result.dataRaces.isEmpty
+            let racesAlone = graph.result.failsByRacesAlone, failed = graph.result.hasFailed
             switch graph.result.cut {
-            case .stateBound where clean, .memoryBound where clean:
+            case .stateBound where !failed, .memoryBound where !failed:
                 // Out of room for states before any failure: DPOR, which stores none, is
                 // what is left. (A failing outcome found stands, cut or not: it is the
                 // verdict.)
@@ -87,7 +86,7 @@ extension Explorer {
                 // and stops past the race too. Its report, with the outcomes it saw, wins
                 // if it fails too; else the stateful search's race stands.
                 stateless.resume(&dpor, progress: progress)
-                if dpor.result.failingExecutions > 0 || !dpor.result.dataRaces.isEmpty {
+                if dpor.result.hasFailed {
                     return chosen(dpor.result, dporReason(dpor.result, statefulCut: graph.result.cut))
                 }
                 let result = stateful.completed(graph.result, progress: progress)

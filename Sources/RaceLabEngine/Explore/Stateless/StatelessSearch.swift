@@ -190,7 +190,7 @@ struct StatelessSearch: Search {
                 result.executions += 1
                 if depth + 1 > run.longest { run.longest = depth + 1 }
                 explorer.record(world, trace: trace, into: &result, keys: &outcomeKeys)
-                if run.failedAt == nil, result.shortestFailure != nil || !result.dataRaces.isEmpty {
+                if run.failedAt == nil, result.hasFailed {
                     run.failedAt = result.steps + result.reversalSteps
                 }
                 visit?(trace)
