@@ -11,7 +11,7 @@ struct ExploreCommand: Command {
         .init(
             name: "reduction", value: "reduction",
             help:
-                "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand);\nwith the stateful search, none (the default) or sleep-sets\n(fewer steps; counts are final states)."
+                "dpor (the default: one execution per trace) or none\n(every interleaving, for counts you can check by hand);\nwith the stateful search, none (the default) or sleep-sets\n(fewer steps and states; counts are final states)."
         ),
         .init(
             name: "search", value: "search",

@@ -140,10 +140,10 @@ public enum ShippedBehaviours {
             "peterson-break", .breakIt,
             Behaviour(
                 outcomes: [
-                    ["completed", "23 traces", "2", "false", "false"],
-                    ["completed", "3 traces", "1", "false", "false"],
-                    ["crashed", "16 traces", "2", "true", "true"],
-                ], size: .init(executions: 42, states: 0, steps: 17))
+                    ["completed", "14 traces", "2", "false", "false"],
+                    ["completed", "2 traces", "1", "false", "false"],
+                    ["crashed", "12 traces", "2", "true", "true"],
+                ], size: .init(executions: 28, states: 0, steps: 17))
         ),
         (
             "sensor-predict", .predictIt,

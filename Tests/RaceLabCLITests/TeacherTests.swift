@@ -151,7 +151,7 @@ struct SpinReportTests {
         try "var go = false\nthread A { while !go { } }\n".write(toFile: path, atomically: true, encoding: .utf8)
         let output = RaceLab(environment: [:]).main(["run", path])
         #expect(output.exitCode == 1)
-        #expect(output.stdout.contains("deadlock after step 2: every thread left is blocked: A spins on go, waiting for another thread to change it\n"))
+        #expect(output.stdout.contains("deadlock after step 1: every thread left is blocked: A spins on go, waiting for another thread to change it\n"))
         #expect(output.stdout.contains("here no thread left can ever change it, so it would spin forever."))
     }
 }

@@ -47,7 +47,7 @@ struct LanguageDocTests {
             config.search = .stateful
             let result = Explorer(program: try compile(code), config: config).explore()
             #expect(result.verdict() == .proven)
-            #expect(result.states == 54 && result.outcomes.isEmpty)
+            #expect(result.states == 26 && result.outcomes.isEmpty)
         }
     }
 

@@ -91,7 +91,7 @@ struct SpinWaitTests {
         #expect(run.end == .deadlocked)
         #expect(
             run.events.map(\.text) == [
-                "reads go: false", "reads go: false", "spins on go, waiting for another thread to change it (a spin loop: it waits instead)",
+                "reads go: false", "spins on go, waiting for another thread to change it (a spin loop: it waits instead)",
             ])
         #expect(run.findings.map(\.message) == ["every thread left is blocked: A spins on go, waiting for another thread to change it"])
     }

@@ -273,8 +273,12 @@ struct StatefulSleepSetTests {
         return (result, states)
     }
 
-    @Test func sleepSetsKeepEveryStateAndCycle() throws {
-        var saved = 0, total = 0
+    /// The reduced search (sleep sets, and a block on a held lock taken first, alone:
+    /// `Engine.onlyBlocksOnLock`) stores only states the full one stores, and fewer:
+    /// none where a thread is about to block on a held lock. It keeps every final
+    /// state, outcome, race, lock inversion and cycle.
+    @Test func sleepSetsKeepEveryOutcomeAndCycle() throws {
+        var saved = 0, total = 0, statesLeft = 0, statesTotal = 0
         for (name, program) in try Self.programs {
             // Sleep sets are off for a program with conditions or a strict-priority
             // scheduler (see `SearchPlan`).
@@ -288,7 +292,7 @@ struct StatefulSleepSetTests {
             let (full, fullStates) = Self.states(program, sleepSets: false)
             let (reduced, reducedStates) = Self.states(program, sleepSets: true)
             #expect(full.isExhaustive && reduced.isExhaustive, "\(name)")
-            #expect(reducedStates == fullStates, "\(name): every state is visited")
+            #expect(reducedStates.isSubset(of: fullStates), "\(name): no state the program cannot reach")
             #expect(reduced.executions == full.executions, "\(name): every final state")
             func finals(_ result: Exploration) -> [Outcome: Int] {
                 Dictionary(uniqueKeysWithValues: result.outcomes.map { ($0.outcome, $0.executions) })
@@ -301,9 +305,12 @@ struct StatefulSleepSetTests {
             #expect(!reduced.countsInterleavings && reduced.livelock == nil, "\(name)")
             saved += full.steps - reduced.steps
             total += full.steps
+            statesLeft += fullStates.count - reducedStates.count
+            statesTotal += fullStates.count
         }
         // What they save over these programs, exactly (docs/PERFORMANCE.md).
-        #expect((saved, total) == (9147, 31477))
+        #expect((saved, total) == (10119, 30680))
+        #expect((statesLeft, statesTotal) == (957, 17313))
     }
 
     /// Through `explore`: a graph with a cycle is searched again without sleep sets,

@@ -198,7 +198,7 @@ struct GraderTests {
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.begin + "    while stored < 5 { work(1) }\n")),
                 // A busy-wait that nothing releases: a spin loop becomes a wait, so this
                 // is a deadlock that names what fax spins on, not a cut search.
-                "fails in 23446830 of 23446830 interleavings: deadlock: every thread left is blocked: fax spins on stored, waiting for another thread to change it"
+                "fails in 217482 of 217482 interleavings: deadlock: every thread left is blocked: fax spins on stored, waiting for another thread to change it"
             ),
             (
                 try Self.cheat("deadlock-fix", (Self.takeLocks, Self.takeLocks + "    scanner.lock()\n")),

@@ -11,11 +11,15 @@ extension Engine {
     static let spinWindow = 16
 
     /// Where a thread stands before a step: how deep, and where in its top frame.
-    /// Plain numbers: holding its frames would make the step copy them.
+    /// Plain numbers, but for `roundStart`: holding its frames would make the step
+    /// copy them.
     struct Position {
         var depth: Int
         var code: Int
         var pc: Int
+        /// The thread's frames, when it stands at the start of a loop's round
+        /// (`Code.roundStarts`) with no watch current: where a watch would begin.
+        var roundStart: [Frame]?
     }
 
     /// Before a step: a thread woken from a spin runs again. Returns where it stands,
@@ -24,13 +28,23 @@ extension Engine {
         if case .spin = world.threads[thread].waiting { world.threads[thread].waiting = nil }
         let depth = world.threads[thread].frames.count
         guard depth > 0 else { return Position(depth: 0, code: -1, pc: -1) }
-        return Position(depth: depth, code: world.threads[thread].frames[depth - 1].code, pc: world.threads[thread].frames[depth - 1].pc)
+        let code = world.threads[thread].frames[depth - 1].code, pc = world.threads[thread].frames[depth - 1].pc
+        var position = Position(depth: depth, code: code, pc: pc)
+        if spinWaits, code >= 0, program.codes[code].roundStarts.contains(pc),
+            world.threads[thread].spin.map({ $0.isStale(in: world) }) ?? true
+        {
+            position.roundStart = world.threads[thread].frames
+        }
+        return position
     }
 
     /// After a step of `thread` (from `before`) that made `accesses`: keeps watching a
     /// thread that only reads, and blocks it when it has come round. A watch starts
-    /// where the thread's top frame went back (a loop's next round begins), so that
-    /// straight-line reads cost nothing. A watch that something it read was written
+    /// with a read-only step from the start of a loop's round (`Code.roundStarts`),
+    /// anchored where the step began, so a spin blocks after one unchanged round;
+    /// where no start is known (locals that decide before the first shared read), at
+    /// the next read-only step whose top frame went back, anchored after it.
+    /// Straight-line reads cost nothing. A watch that something it read was written
     /// under since is dropped as if there were none (it may start again at once):
     /// the thread's future depends only on whether it has a watch still current, so
     /// the stateful search keeps only that (`StateEncoder`). Returns whether it now waits.
@@ -49,8 +63,17 @@ extension Engine {
         }
         // A watch something was written under since is no watch: the thread may see
         // something new. (So the stateful search stores the two as one state.)
-        guard var watch = state.spin, !watch.isStale(in: world) else {
-            let wentBack = state.frames.last.map { state.frames.count == before.depth && $0.code == before.code && $0.pc <= before.pc } ?? false
+        var watch: SpinWatch
+        if let current = state.spin, !current.isStale(in: world) {
+            watch = current
+        } else if let anchor = before.roundStart {
+            watch = SpinWatch(anchor: anchor, reads: [], steps: 0)
+        } else {
+            // A round start is watched from itself (above): no watch begins where one will.
+            var wentBack = false
+            if let top = state.frames.last, state.frames.count == before.depth, top.code == before.code, top.code >= 0 {
+                wentBack = top.pc <= before.pc && !program.codes[top.code].roundStarts.contains(top.pc)
+            }
             world.threads[thread].spin = wentBack ? SpinWatch(anchor: state.frames, reads: [], steps: 0) : nil
             return false
         }

@@ -322,3 +322,52 @@ extension Engine {
             message: "\(kind): " + parts.joined(separator: "; "))
     }
 }
+
+extension Engine {
+    /// Whether `thread`'s next step would only block on a lock another thread holds
+    /// (or that it holds itself, not re-entrant): `synchronized`, or a lock's or a
+    /// condition's `lock()`. Such a step marks the thread waiting and changes nothing
+    /// else. Read off the instruction, not tried: a step that would do anything more
+    /// (a hop to an executor, a pool thread to take) is not one.
+    func onlyBlocksOnLock(_ world: World, _ thread: ThreadID) -> Bool {
+        // The instruction first, touching nothing else (this runs for every thread
+        // after every step of the reduced search).
+        let depth = world.threads[thread].frames.count
+        guard depth > 0 else { return false }
+        let code = world.threads[thread].frames[depth - 1].code, pc = world.threads[thread].frames[depth - 1].pc
+        guard code >= 0 else { return false }
+        let instruction = program.codes[code].instructions[pc]
+        switch instruction {
+        case .monitorEnter, .method(_, 0, _): break
+        default: return false
+        }
+        let state = world.threads[thread]
+        guard state.waiting == nil, !state.isFinished, state.task == nil, state.executor == nil,
+            case .object(let id)? = state.frames[depth - 1].slots.last, id < world.headers.count
+        else { return false }
+        guard let owner = world.headers[id].owner else { return false }
+        switch (instruction, world.heap[id].kind) {
+        case (.monitorEnter, _): return owner != thread
+        case (.method(let name, 0, _), .lock(let recursive, _)): return program.names[name] == "lock" && (owner != thread || !recursive)
+        case (.method(let name, 0, _), .condition): return program.names[name] == "lock"
+        default: return false
+        }
+    }
+
+    /// Takes every step that would only block on a held lock (`onlyBlocksOnLock`), in
+    /// thread order: the threads that blocked, and their accesses. The stateful
+    /// search's reduction takes them with the step before (`StateSleepSets`): a block
+    /// changes nothing but its thread's wait, so one taken early loses no behaviour,
+    /// and the states where a thread has yet to block are never stored. One pass is
+    /// enough: a block leaves every other thread's next step as it was.
+    func takePendingBlocks(_ world: inout World, log: EventLog) -> (threads: [ThreadID], accesses: [Access]) {
+        var taken: (threads: [ThreadID], accesses: [Access]) = ([], [])
+        guard !world.halted else { return taken }
+        for id in world.threads.indices where onlyBlocksOnLock(world, id) {
+            quietStep(&world, thread: id, log: log)
+            taken.threads.append(id)
+            taken.accesses += log.accesses
+        }
+        return taken
+    }
+}

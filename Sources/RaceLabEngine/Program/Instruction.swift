@@ -252,6 +252,11 @@ public struct Code: Hashable, Sendable {
     /// The in-place enumerations of shared storage in this code: where each keeps the
     /// version of what it enumerates (see `Enumeration`).
     public var enumerations: [Enumeration] = []
+    /// Where a thread stands at the start of a loop's round: from each target of a
+    /// backward jump (a loop's top), the first instruction that is not always local,
+    /// jumps followed. A read-only round is watched from there (`Engine.watchSpin`).
+    /// Sorted, without repeats.
+    public var roundStarts: [Int] = []
 
     mutating func classify() {
         alwaysLocal = instructions.map { instruction in
@@ -261,6 +266,27 @@ public struct Code: Hashable, Sendable {
             default: return false
             }
         }
+        roundStarts = []
+        for (pc, instruction) in instructions.enumerated() {
+            switch instruction {
+            case .jump(let top) where top <= pc, .jumpIfFalse(let top) where top <= pc:
+                let start = standingPoint(from: top)
+                if !roundStarts.contains(start) { roundStarts.append(start) }
+            default: continue
+            }
+        }
+        roundStarts.sort()
+    }
+
+    /// The first instruction from `pc` that is not always local, jumps followed (at
+    /// most as many as there are instructions: a loop of local jumps has none).
+    private func standingPoint(from pc: Int) -> Int {
+        var pc = pc
+        for _ in instructions.indices {
+            guard instructions.indices.contains(pc), alwaysLocal[pc] else { return pc }
+            if case .jump(let target) = instructions[pc] { pc = target } else { pc += 1 }
+        }
+        return pc
     }
 
     public init(name: String) {

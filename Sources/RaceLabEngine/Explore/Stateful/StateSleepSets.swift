@@ -1,7 +1,7 @@
 /// Sleep sets for the stateful search (`explore --reduction sleep-sets`): a step
 /// that another order of the same steps already covers is not taken again, so a
-/// state's independent steps are not each tried in every order. Every state is
-/// still visited (Godefroid, *Partial-Order Methods for the Verification of
+/// state's independent steps are not each tried in every order. Sleep sets alone
+/// still visit every state (Godefroid, *Partial-Order Methods for the Verification of
 /// Concurrent Systems*, 1996, ch. 6); what is saved is steps, the expensive part.
 ///
 /// Sleep sets and a store of seen states need care together: a state first reached
@@ -10,12 +10,21 @@
 /// asleep at every arrival so far (the intersection); an arrival with fewer asleep
 /// runs the difference, and keeps the smaller set.
 ///
-/// What the reduced graph keeps: every state, every final state and outcome, every
-/// broken invariant and deadlock. It loses steps, so path counts are not
-/// interleavings (the counts are final states), and a breadth-first path in it may
-/// be longer than the shortest run. A cycle stays a cycle: every finite run of the
-/// program is, up to the order of independent steps, a path of the reduced graph
-/// (the sleep-set covering argument), so a program with a cycle has arbitrarily
+/// With them, one more reduction (Godefroid's persistent sets, for one kind of step):
+/// where some thread awake would only block on a lock another thread holds
+/// (`Engine.onlyBlocksOnLock`), that step is taken alone, first. It changes nothing
+/// but the thread's wait, which only holds the thread back until the lock is free,
+/// when it takes the lock as it would have tried to; so whatever the others do first,
+/// they do after it as well, and the states where the thread has not yet tried are
+/// left out (dining philosophers, 8, in order: 1,822,967 states, 368,095 with it).
+///
+/// What the reduced graph keeps: every final state and outcome, every broken
+/// invariant and deadlock. It loses states where a thread is about to block on a
+/// held lock, and steps, so path counts are not interleavings (the counts are final
+/// states), and a breadth-first path in it may be longer than the shortest run. A
+/// cycle stays a cycle: every finite run of the program is, up to the order of
+/// independent steps and with its blocks on held locks taken early, a path of the
+/// reduced graph (the covering argument), so a program with a cycle has arbitrarily
 /// long paths there too; an acyclic reduced graph means no run goes on forever.
 /// Livelock needs the steps themselves (fairness is about who runs), so a reduced
 /// graph with a cycle is searched again without sleep sets. `StatefulGraphTests`

@@ -156,8 +156,7 @@ extension StatefulSearch {
                             guard other.targetBits == access.access.targetBits, !(other.isRead && access.access.isRead) else { continue }
                             guard !seen.contains(key(access, step)) else { continue }
                             // Named in a world the step is taken in: a shortest way to the state.
-                            var world = initial
-                            for thread in tree.path(to: state, in: graph) { engine.quietStep(&world, thread: thread, log: log) }
+                            var world = replay(tree.path(to: state, in: graph), from: initial, reduced: result.sleepSets, log: log).0
                             engine.quietStep(&world, thread: thread, log: log)
                             explorer.recordOrderedRace(
                                 (access.thread, access.access, access.line < 0 ? nil : access.line),

@@ -48,7 +48,7 @@ extension StatefulSearch {
         /// (looked at after each state expanded); `progress` may cut it (`.stopped`).
         mutating func resume(progress: Explorer.Progress?, until budget: Int = .max) {
             guard !ended else { return }
-            let log = EventLog(narrate: false)
+            let log = EventLog(narrate: false), blockLog = EventLog(narrate: false)
             var stepped: [(thread: ThreadID, accesses: [Access], line: Int?)] = []
             search: while let pending = states.next() {
                 if let margin = config.failureMargin, let at = storedAtFailure, store.count - at >= margin {
@@ -64,7 +64,7 @@ extension StatefulSearch {
                     states.graph.final[state] = Int32(index)
                     result.outcomes[index].executions += 1
                     result.executions += 1
-                    if storedAtFailure == nil, result.outcomes[index].outcome.isFailure { storedAtFailure = store.count }
+                    if storedAtFailure == nil, result.hasFailed { storedAtFailure = store.count }
                     continue
                 }
                 if depth >= config.maxSteps {
@@ -100,6 +100,10 @@ extension StatefulSearch {
                                 thread: thread, accesses: log.accesses.filter { Trace.isData($0) || Trace.isSync($0) }, line: line ?? -1,
                                 spawned: spawns))
                     }
+                    // Under the reduction, the blocks on held locks this step leaves pending
+                    // are taken with it (`Engine.takePendingBlocks`): part of the step, for
+                    // sleep sets, but no access of this thread's for the race detector.
+                    let blocks = sleepSets ? engine.takePendingBlocks(&next, log: blockLog).accesses : []
                     let target: Int, isNew: Bool
                     switch states.reach(next, from: state, thread: thread, progress: log.progressed, effect: effect) {
                     case .new(let stored): (target, isNew) = (stored, true)
@@ -117,7 +121,7 @@ extension StatefulSearch {
                         if isNew { states.enqueue(target, next, depth: depth + 1, mark: SleepMark()) }
                         continue
                     }
-                    let step = WakeupStep(thread: thread, accesses: StepAccesses(log.accesses), halts: next.halted, spawns: spawns)
+                    let step = WakeupStep(thread: thread, accesses: StepAccesses(log.accesses + blocks), halts: next.halted, spawns: spawns)
                     let asleep = done.filter { !$0.step.isDependent(step) }
                     let threads = StateSleepSets.threads(asleep)
                     if isNew {
@@ -134,8 +138,7 @@ extension StatefulSearch {
                         stepped.append((sleeper.step.thread, Array(sleeper.step.accesses), sleeper.line))
                     }
                     if stepped.count > 1 { explorer.recordCoenabledRaces(stepped, at: depth, world: world, seen: &seenRaces, into: &result) }
-                    // A data race fails the verdict, as a failing outcome does.
-                    if storedAtFailure == nil, !result.dataRaces.isEmpty { storedAtFailure = store.count }
+                    if storedAtFailure == nil, result.hasFailed { storedAtFailure = store.count }
                 }
                 if store.count >= config.maxStates {
                     result.cut = .stateBound(config.maxStates)

@@ -113,6 +113,20 @@ struct StatefulSearch: Search {
         return run
     }
 
+    /// The world a path of the graph leads to, and the threads that ran on the way:
+    /// the path's, and under the reduction the blocks each step took with it
+    /// (`Engine.takePendingBlocks`).
+    func replay(_ path: [ThreadID], from initial: World, reduced: Bool, log: EventLog) -> (World, [ThreadID]) {
+        var world = initial
+        var taken: [ThreadID] = []
+        for thread in path {
+            engine.quietStep(&world, thread: thread, log: log)
+            taken.append(thread)
+            if reduced { taken += engine.takePendingBlocks(&world, log: log).threads }
+        }
+        return (world, taken)
+    }
+
     /// Reads the report off the graph: depth, schedules, counts and livelock. Counts
     /// and livelock need the whole graph: a cut search keeps final-state counts and
     /// looks for no livelock (an unexpanded state's steps are unknown).
@@ -131,9 +145,8 @@ struct StatefulSearch: Search {
         let log = EventLog(narrate: false)
         // Thread IDs to names, replayed: a spawned thread's name is the world's.
         func names(_ path: [ThreadID]) -> Schedule {
-            var world = initial
-            for thread in path { engine.quietStep(&world, thread: thread, log: log) }
-            return Schedule(path.map { world.threadNames[$0] })
+            let (world, taken) = replay(path, from: initial, reduced: result.sleepSets, log: log)
+            return Schedule(taken.map { world.threadNames[$0] })
         }
         // Each outcome's schedule: a shortest way to one of its final states.
         var nearest = [Int](repeating: -1, count: result.outcomes.count)
