@@ -39,7 +39,11 @@ let asked = 0;
 function compare(arguments_, { input = "", files = {}, cwd = process.cwd() } = {}) {
   let stdout, stderr, status;
   try {
-    const options = { cwd, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "" } };
+    // Room for a run to its step limit (1.4 MB for producer-consumer): past maxBuffer,
+    // node kills the process and the answer is cut.
+    const options = {
+      cwd, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "" }, maxBuffer: 64 * 1024 * 1024,
+    };
     stdout = execFileSync(native, arguments_, options);
     stderr = "";
     status = 0;
