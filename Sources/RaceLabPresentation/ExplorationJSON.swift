@@ -115,7 +115,7 @@ public struct ExplorationJSON: Sendable {
             ("states", .int(result.states)), ("transitions", .int(result.transitions)), ("depth", .int(result.depth)),
             ("memoryBytes", .int(result.memory)),
             ("counts", .string(result.countsInterleavings ? "interleavings" : "final states")),
-            ("hasCycle", .bool(result.hasCycle)), ("livelockChecked", .bool(!result.sleepSets || !result.hasCycle)),
+            ("hasCycle", .bool(result.hasCycle)), ("livelockChecked", .bool(result.livelockChecked)),
             ("growing", .array(result.growing.map(JSON.string))),
         ]
     }

@@ -19,10 +19,11 @@ public struct ExplorationRenderer: Sendable {
             let perState = result.memory / max(1, result.states)
             out += "Memory: at most \(Self.megabytes(result.memory)) for the states, the graph and the worlds waiting (\(perState) bytes a state)\n"
             if result.sleepSets {
-                out += "Reduction: sleep sets (a step that another order of the same steps already covers is not taken again)\n"
+                out += "Reduction: sleep sets (a step that another order of the same steps already covers is not taken again; "
+                out += "a block on a held lock goes with the step before it)\n"
             }
             if let first = result.sleepSetsRetried {
-                out += "Sleep sets: the graph has a cycle and livelock needs every step, so the search was repeated without them "
+                out += "Sleep sets: the graph has a cycle without progress and livelock needs every step, so the search was repeated without them "
                 out += "(with them: \(first.states) states, \(first.steps) steps)\n"
             }
             out += "Final states: \(result.executions)"

@@ -301,6 +301,7 @@ struct StatefulSleepSetTests {
             #expect(Set(reduced.dataRaces.map(SearchOracleTests.canonical)) == Set(full.dataRaces.map(SearchOracleTests.canonical)), "\(name)")
             #expect(reduced.lockInversions.count == full.lockInversions.count, "\(name)")
             #expect(reduced.hasCycle == full.hasCycle, "\(name): a cycle stays a cycle")
+            #expect(reduced.hasNonProgressCycle == full.hasNonProgressCycle, "\(name): and one without progress stays one")
             #expect(reduced.transitions <= full.transitions && reduced.steps <= full.steps, "\(name)")
             #expect(!reduced.countsInterleavings && reduced.livelock == nil, "\(name)")
             saved += full.steps - reduced.steps
@@ -313,18 +314,38 @@ struct StatefulSleepSetTests {
         #expect((statesLeft, statesTotal) == (957, 17313))
     }
 
-    /// Through `explore`: a graph with a cycle is searched again without sleep sets,
-    /// so the polite threads' livelock is still found, and the report says why.
-    @Test func aCycleIsSearchedAgainForLivelock() throws {
-        let program = try Shipped.scenario("polite-livelock").versions[0].program
+    /// The stateful search with sleep sets, through `Explorer.explore` (which may
+    /// search again without them).
+    static func exploreWithSleepSets(_ program: Program) -> Exploration {
         var config = ExploreConfig()
         config.search = .stateful
         config.sleepSets = true
         config.timeLimit = nil
-        let result = Explorer(program: program, config: config).explore()
+        return Explorer(program: program, config: config).explore()
+    }
+
+    /// Through `explore`: a graph with a cycle without progress is searched again
+    /// without sleep sets, so the polite threads' livelock is still found, and the
+    /// report says why.
+    @Test func aCycleIsSearchedAgainForLivelock() throws {
+        let program = try Shipped.scenario("polite-livelock").versions[0].program
+        let result = Self.exploreWithSleepSets(program)
         let reduced = Self.explore(program, sleepSets: true)
         #expect(result.livelock != nil && !result.sleepSets && result.hasCycle)
         #expect(result.sleepSetsRetried.map { [$0.states, $0.steps] } == [reduced.states, reduced.steps])
         #expect(reduced.steps < Self.explore(program, sleepSets: false).steps)
+    }
+
+    /// Peterson's threads loop forever, each round through its critical section's
+    /// `progress`: the reduced graph has cycles, none without progress, so there is
+    /// no livelock to look for and the reduced search stands, with the full one's
+    /// final states (none) and verdict.
+    @Test func cyclesThatMakeProgressKeepTheReduction() throws {
+        let program = try #require(Shipped.scenario("peterson").versions.first { $0.fix == "peterson" }).program
+        let result = Self.exploreWithSleepSets(program)
+        let full = Self.explore(program, sleepSets: false)
+        #expect(result.sleepSets && result.sleepSetsRetried == nil && result.hasCycle && !result.hasNonProgressCycle)
+        #expect(result.livelock == nil && full.livelock == nil && result.verdict() == .proven && full.verdict() == .proven)
+        #expect(result.executions == full.executions && result.steps < full.steps)
     }
 }

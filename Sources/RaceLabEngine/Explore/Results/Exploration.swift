@@ -80,6 +80,13 @@ public struct Exploration: Sendable {
     /// Whether the stateful search's graph has a cycle: some run goes on forever.
     /// Known only when the search finished.
     public var hasCycle = false
+    /// Whether the graph has a cycle with no step that makes progress
+    /// (`StateGraph.hasNonProgressCycle`): where a livelock is in question.
+    var hasNonProgressCycle = false
+    /// Whether `livelock` is an answer: the search kept every step, or its reduced
+    /// graph has no cycle without progress, so the program has no livelock
+    /// (`StatefulSearch.completed`).
+    public var livelockChecked: Bool { !sleepSets || !hasNonProgressCycle }
     /// A run that goes on forever without progress, found by the stateful search.
     public var livelock: Livelock?
     /// When a bound cut the stateful search with no failure found: the shared

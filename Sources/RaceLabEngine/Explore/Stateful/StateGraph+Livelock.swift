@@ -126,6 +126,17 @@ extension StateGraph {
         return []
     }
 
+    /// Whether some cycle of the graph makes no progress: a step that makes none
+    /// inside a strongly connected component of such steps. Without one there is no
+    /// livelock, fair or not.
+    func hasNonProgressCycle() -> Bool {
+        let component = components(alive: [Bool](repeating: true, count: stateCount))
+        for state in 0..<stateCount {
+            for edge in edges(of: state) where !isProgress(edge) && component[target(edge)] == component[state] { return true }
+        }
+        return false
+    }
+
     /// The strongly connected components of the steps that make no progress between
     /// `alive` states (Tarjan, with an explicit stack): each alive state's component
     /// number, -1 for the others.

@@ -27,8 +27,12 @@
 /// reduced graph (the covering argument), so a program with a cycle has arbitrarily
 /// long paths there too; an acyclic reduced graph means no run goes on forever.
 /// Livelock needs the steps themselves (fairness is about who runs), so a reduced
-/// graph with a cycle is searched again without sleep sets. `StatefulGraphTests`
-/// and the fuzzer check both claims against the full graph.
+/// graph with a cycle that makes no progress is searched again without sleep sets.
+/// One whose every cycle makes progress has no livelock to look for: a prefix of a
+/// run without progress, longer than the graph has states, is (reordered) a path
+/// that repeats a state, and the steps between are some of that run's, none of
+/// them progress. `StatefulGraphTests` and the fuzzer check these claims against
+/// the full graph.
 struct StateSleepSets {
     /// Per state: the threads whose next step sleeps there at every arrival so far.
     private var asleep: [UInt64] = []

@@ -59,11 +59,13 @@ struct StatefulSearch: Search {
     }
 
     /// The result of a search that is over. Livelock needs every step of a cycle,
-    /// which sleep sets skip: a graph with a cycle is searched again without them (an
-    /// acyclic one has no cycle to find: see `StateSleepSets`).
+    /// which sleep sets skip: a reduced graph with a cycle that makes no progress is
+    /// searched again without them. One with none has no livelock to find: a run
+    /// that goes on forever keeps a cycle of its own steps in the reduced graph (see
+    /// `StateSleepSets`), so a full graph's cycle without progress leaves one there.
     func completed(_ result: Exploration, progress: Explorer.Progress?) -> Exploration {
         var result = result
-        if result.sleepSets, result.cut == nil, result.failingExecutions == 0, result.hasCycle {
+        if result.sleepSets, result.cut == nil, result.failingExecutions == 0, result.hasNonProgressCycle {
             let first = (states: result.states, steps: result.steps)
             var full = self
             full.sleepSets = false
@@ -162,6 +164,7 @@ struct StatefulSearch: Search {
         }
         let paths = complete ? graph.pathCounts() : nil
         result.hasCycle = complete && paths == nil
+        result.hasNonProgressCycle = result.hasCycle && graph.hasNonProgressCycle()
         if let paths, !result.sleepSets {
             for state in 0..<graph.stateCount where graph.final[state] >= 0 {
                 result.outcomes[Int(graph.final[state])].interleavings += paths[state]
