@@ -11,8 +11,7 @@ extension Engine {
         if let object = wait.object, object >= world.heap.count { return true }
         switch wait {
         case .lock(let lock, let reentrant):
-            let owner = world.headers[lock].owner
-            return owner == nil || (reentrant && owner == id)
+            return world.headers[lock].canBeTaken(by: id, reentrant: reentrant)
         case .operation(let op):
             if case .operation(let state) = world.heap[op].kind { return state.phase == .finished }
             return true
@@ -345,13 +344,16 @@ extension Engine {
         guard state.waiting == nil, !state.isFinished, state.task == nil, state.executor == nil,
             case .object(let id)? = state.frames[depth - 1].slots.last, id < world.headers.count
         else { return false }
-        guard let owner = world.headers[id].owner else { return false }
+        // As the machine takes each (`Machine.acquire`): `synchronized` re-entrant, a
+        // lock as it was made, a condition's mutex not.
+        let reentrant: Bool
         switch (instruction, world.heap[id].kind) {
-        case (.monitorEnter, _): return owner != thread
-        case (.method(let name, 0, _), .lock(let recursive, _)): return program.names[name] == "lock" && (owner != thread || !recursive)
-        case (.method(let name, 0, _), .condition): return program.names[name] == "lock"
+        case (.monitorEnter, _): reentrant = true
+        case (.method(let name, 0, _), .lock(let recursive, _)) where program.names[name] == "lock": reentrant = recursive
+        case (.method(let name, 0, _), .condition) where program.names[name] == "lock": reentrant = false
         default: return false
         }
+        return !world.headers[id].canBeTaken(by: thread, reentrant: reentrant)
     }
 
     /// Takes every step that would only block on a held lock (`onlyBlocksOnLock`), in
@@ -365,9 +367,15 @@ extension Engine {
         guard !world.halted else { return taken }
         for id in world.threads.indices where onlyBlocksOnLock(world, id) {
             quietStep(&world, thread: id, log: log)
+            assert(isWaitingOnLock(world.threads[id].waiting), "a step taken as a block on a held lock did more than block")
             taken.threads.append(id)
             taken.accesses += log.accesses
         }
         return taken
+    }
+
+    private func isWaitingOnLock(_ wait: Wait?) -> Bool {
+        if case .lock = wait { return true }
+        return false
     }
 }

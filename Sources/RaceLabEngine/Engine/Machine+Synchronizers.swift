@@ -16,7 +16,7 @@ extension Machine {
         case (.lock(let recursive, _), "try", 0):
             let owner = world.headers[id].owner
             frame.slots.removeLast()
-            if owner == nil || (recursive && owner == thread) {
+            if world.headers[id].canBeTaken(by: thread, reentrant: recursive) {
                 world.headers[id].owner = thread
                 world.headers[id].depth += 1
                 push(.bool(true))

@@ -199,7 +199,7 @@ extension Machine {
         let owner = world.headers[id].owner
         // Names only for the sentences, which are built only when narrating.
         var name: String { world.heap[id].name }
-        if owner == nil || (owner == thread && reentrant) {
+        if world.headers[id].canBeTaken(by: thread, reentrant: reentrant) {
             let waited = state.waiting != nil
             state.waiting = nil
             world.headers[id].owner = thread

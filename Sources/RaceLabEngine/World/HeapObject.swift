@@ -89,6 +89,13 @@ public struct ObjectHeader: Hashable, Sendable {
     public var deallocatedIn: Int?
 
     public init() {}
+
+    /// Whether `thread` can take the mutex now: nobody holds it, or it does and the
+    /// mutex is re-entrant. The one rule for taking it, waiting for it, and telling
+    /// a step that would only block (`Engine.onlyBlocksOnLock`); `try()` asks it too.
+    public func canBeTaken(by thread: ThreadID, reentrant: Bool) -> Bool {
+        owner == nil || (reentrant && owner == thread)
+    }
 }
 
 /// What a `Task` handle knows of its task.
